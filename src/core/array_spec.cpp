@@ -1,0 +1,57 @@
+#include "core/array_spec.h"
+
+#include <algorithm>
+#include <charconv>
+#include <string>
+
+#include "core/text.h"
+
+namespace yard {
+namespace {
+
+bool to_int(std::string_view s, std::int64_t& out) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return !s.empty() && ec == std::errc() && p == s.data() + s.size() && out >= 0;
+}
+
+}  // namespace
+
+Result<ArraySpec> parse_array_spec(std::string_view text, std::int64_t max_elements) {
+  auto bad = [&](const std::string& why) {
+    return err("invalid array '" + std::string(text) + "': " + why +
+               " (accepted: e.g. 0-15, 1,3,5-9:2, 1-1000%50)");
+  };
+  ArraySpec spec;
+  std::string_view ranges = trim(text);
+  if (auto pct = ranges.find('%'); pct != std::string_view::npos) {
+    std::int64_t t = 0;
+    if (!to_int(ranges.substr(pct + 1), t) || t < 1 || t > 1'000'000)
+      return bad("the throttle after % must be a positive number");
+    spec.max_running = static_cast<int>(t);
+    ranges = ranges.substr(0, pct);
+  }
+  if (ranges.empty()) return bad("no indices");
+  for (std::string_view part : split(ranges, ',')) {
+    std::int64_t step = 1, lo = 0, hi = 0;
+    if (auto colon = part.find(':'); colon != std::string_view::npos) {
+      if (!to_int(part.substr(colon + 1), step) || step < 1) return bad("step must be a positive number");
+      part = part.substr(0, colon);
+    }
+    if (auto dash = part.find('-'); dash != std::string_view::npos) {
+      if (!to_int(part.substr(0, dash), lo) || !to_int(part.substr(dash + 1), hi))
+        return bad("'" + std::string(part) + "' is not a range of non-negative numbers");
+      if (hi < lo) return bad("range end is below its start");
+    } else {
+      if (!to_int(part, lo)) return bad("'" + std::string(part) + "' is not a non-negative number");
+      hi = lo;
+    }
+    if ((hi - lo) / step + 1 + static_cast<std::int64_t>(spec.indices.size()) > max_elements)
+      return bad("more than " + std::to_string(max_elements) + " elements");
+    for (std::int64_t i = lo; i <= hi; i += step) spec.indices.push_back(i);
+  }
+  std::sort(spec.indices.begin(), spec.indices.end());
+  spec.indices.erase(std::unique(spec.indices.begin(), spec.indices.end()), spec.indices.end());
+  return spec;
+}
+
+}  // namespace yard

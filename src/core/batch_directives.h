@@ -1,0 +1,27 @@
+// Reads the #SBATCH directives of a batch script exactly as sbatch does: directive lines
+// start in column 1 with "#SBATCH"; scanning stops at the first line that is neither blank
+// nor a comment; each line is split into words as a shell would (quotes group, backslash
+// escapes, an unquoted # starts a comment). The words are then parsed as command-line
+// flags by the caller, before the real command line, so the command line wins.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+
+namespace yard {
+
+struct ScriptDirectives {
+  std::vector<std::string> words;
+  bool has_shebang = false;
+};
+
+// `origin` names the script in error messages ("job.sh").
+Result<ScriptDirectives> read_batch_directives(std::string_view script, std::string_view origin);
+
+// Shell-like word splitting of one directive line; exposed for tests and fuzzing.
+Result<std::vector<std::string>> split_directive_words(std::string_view line);
+
+}  // namespace yard

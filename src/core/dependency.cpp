@@ -1,0 +1,61 @@
+#include "core/dependency.h"
+
+#include <charconv>
+
+#include "core/text.h"
+
+namespace yard {
+
+std::string_view to_string(DependencyKind k) {
+  switch (k) {
+    case DependencyKind::AfterOk: return "afterok";
+    case DependencyKind::AfterAny: return "afterany";
+    case DependencyKind::AfterNotOk: return "afternotok";
+  }
+  return "afterany";
+}
+
+Result<DependencyKind> parse_dependency_kind(std::string_view text) {
+  if (text == "afterok") return DependencyKind::AfterOk;
+  if (text == "afterany") return DependencyKind::AfterAny;
+  if (text == "afternotok") return DependencyKind::AfterNotOk;
+  return err("unknown dependency type '" + std::string(text) + "' (accepted: afterok, afterany, afternotok)");
+}
+
+Result<std::vector<Dependency>> parse_dependencies(std::string_view text) {
+  std::vector<Dependency> out;
+  auto bad = [&](const std::string& why) {
+    return err("invalid dependency '" + std::string(text) + "': " + why +
+               " (accepted: TYPE:ID[:ID...][,TYPE:ID...] with TYPE afterok, afterany or afternotok)");
+  };
+  if (trim(text).empty()) return bad("empty");
+  if (text.find('?') != std::string_view::npos) return bad("'?' (any of) is not supported");
+  for (std::string_view clause : split(trim(text), ',')) {
+    auto fields = split(clause, ':');
+    auto kind = parse_dependency_kind(fields[0]);
+    if (!kind) return bad(kind.error());
+    if (fields.size() < 2) return bad("'" + std::string(clause) + "' names no job");
+    for (std::size_t i = 1; i < fields.size(); ++i) {
+      std::int64_t id = 0;
+      auto f = fields[i];
+      auto [p, ec] = std::from_chars(f.data(), f.data() + f.size(), id);
+      if (f.empty() || ec != std::errc() || p != f.data() + f.size() || id <= 0)
+        return bad("'" + std::string(f) + "' is not a job id");
+      out.push_back({*kind, id});
+    }
+  }
+  return out;
+}
+
+DependencyVerdict evaluate(DependencyKind kind, JobState parent) {
+  if (!is_terminal(parent)) return DependencyVerdict::Waiting;
+  const bool ok = parent == JobState::Completed;
+  switch (kind) {
+    case DependencyKind::AfterAny: return DependencyVerdict::Satisfied;
+    case DependencyKind::AfterOk: return ok ? DependencyVerdict::Satisfied : DependencyVerdict::NeverSatisfied;
+    case DependencyKind::AfterNotOk: return ok ? DependencyVerdict::NeverSatisfied : DependencyVerdict::Satisfied;
+  }
+  return DependencyVerdict::Waiting;
+}
+
+}  // namespace yard

@@ -1,0 +1,31 @@
+// Job dependencies in Slurm's --dependency syntax: "afterok:12:13,afterany:14".
+// All listed conditions must hold (Slurm's ',' = AND).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/job_state.h"
+#include "core/result.h"
+
+namespace yard {
+
+enum class DependencyKind { AfterOk, AfterAny, AfterNotOk };
+
+struct Dependency {
+  DependencyKind kind;
+  std::int64_t job_id;
+  bool operator==(const Dependency&) const = default;
+};
+
+Result<std::vector<Dependency>> parse_dependencies(std::string_view text);
+std::string_view to_string(DependencyKind k);
+Result<DependencyKind> parse_dependency_kind(std::string_view text);
+
+// What a dependency says once its parent is in `parent_state`.
+enum class DependencyVerdict { Waiting, Satisfied, NeverSatisfied };
+DependencyVerdict evaluate(DependencyKind kind, JobState parent_state);
+
+}  // namespace yard

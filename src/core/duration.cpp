@@ -1,0 +1,83 @@
+#include "core/duration.h"
+
+#include <charconv>
+#include <cstdio>
+#include <vector>
+
+#include "core/text.h"
+
+namespace yard {
+namespace {
+
+Result<std::int64_t> number(std::string_view part, std::string_view whole) {
+  std::int64_t v = 0;
+  auto [p, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+  if (part.empty() || ec != std::errc() || p != part.data() + part.size() || v < 0)
+    return err("invalid walltime '" + std::string(whole) +
+               "': expected MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS");
+  return v;
+}
+
+Error out_of_range(std::string_view whole, const char* what) {
+  return err("invalid walltime '" + std::string(whole) + "': " + what);
+}
+
+}  // namespace
+
+Result<std::int64_t> parse_walltime(std::string_view text) {
+  std::string_view t = trim(text);
+  if (iequals(t, "unlimited") || iequals(t, "infinite")) return std::int64_t{0};
+  if (t.empty()) return err("invalid walltime '': expected MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS");
+
+  std::int64_t days = 0;
+  bool has_days = false;
+  std::string_view rest = t;
+  if (auto dash = t.find('-'); dash != std::string_view::npos) {
+    auto d = number(t.substr(0, dash), text);
+    if (!d) return Error{d.error()};
+    days = *d;
+    has_days = true;
+    rest = t.substr(dash + 1);
+  }
+  std::vector<std::string_view> parts = split(rest, ':');
+  if (parts.size() > 3) return Error{number("", text).error()};
+  std::int64_t v[3] = {0, 0, 0};
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    auto n = number(parts[i], text);
+    if (!n) return Error{n.error()};
+    v[i] = *n;
+  }
+  // Map the fields onto hours, minutes, seconds by form.
+  std::int64_t h = 0, m = 0, s = 0;
+  const std::size_t n = parts.size();
+  if (has_days) {
+    h = v[0], m = v[1], s = v[2];
+    if (h > 23) return out_of_range(text, "hours must be below 24 after a day part");
+  } else if (n == 1) {
+    m = v[0];
+  } else if (n == 2) {
+    m = v[0], s = v[1];
+  } else {
+    h = v[0], m = v[1], s = v[2];
+  }
+  if ((has_days || n == 3) && m > 59) return out_of_range(text, "minutes must be below 60");
+  if (s > 59) return out_of_range(text, "seconds must be below 60");
+  constexpr std::int64_t kMax = 365LL * 100 * 86400;
+  std::int64_t total = days * 86400 + h * 3600 + m * 60 + s;
+  if (days > 36500 || total > kMax) return out_of_range(text, "longer than 100 years");
+  return total;
+}
+
+std::string format_walltime(std::int64_t seconds) {
+  char buf[64];
+  std::int64_t d = seconds / 86400, h = seconds / 3600 % 24, m = seconds / 60 % 60, s = seconds % 60;
+  if (d > 0)
+    std::snprintf(buf, sizeof buf, "%lld-%02lld:%02lld:%02lld", static_cast<long long>(d),
+                  static_cast<long long>(h), static_cast<long long>(m), static_cast<long long>(s));
+  else
+    std::snprintf(buf, sizeof buf, "%02lld:%02lld:%02lld", static_cast<long long>(h),
+                  static_cast<long long>(m), static_cast<long long>(s));
+  return buf;
+}
+
+}  // namespace yard

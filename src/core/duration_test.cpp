@@ -1,0 +1,38 @@
+#include "core/duration.h"
+
+#include <gtest/gtest.h>
+
+namespace yard {
+
+TEST(Walltime, EverySlurmForm) {
+  EXPECT_EQ(*parse_walltime("30"), 30 * 60);
+  EXPECT_EQ(*parse_walltime("90"), 90 * 60);
+  EXPECT_EQ(*parse_walltime("5:30"), 5 * 60 + 30);
+  EXPECT_EQ(*parse_walltime("1:02:03"), 3600 + 2 * 60 + 3);
+  EXPECT_EQ(*parse_walltime("2-5"), 2 * 86400 + 5 * 3600);
+  EXPECT_EQ(*parse_walltime("2-05:10"), 2 * 86400 + 5 * 3600 + 10 * 60);
+  EXPECT_EQ(*parse_walltime("1-00:00:07"), 86400 + 7);
+  EXPECT_EQ(*parse_walltime("UNLIMITED"), 0);
+}
+
+TEST(Walltime, RejectsOutOfRangeFieldsWithTheValue) {
+  auto r = parse_walltime("1:99:00");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("1:99:00"), std::string::npos);
+  EXPECT_NE(r.error().find("minutes"), std::string::npos);
+  EXPECT_FALSE(parse_walltime("1:00:60").ok());
+  EXPECT_FALSE(parse_walltime("1-24").ok());
+  EXPECT_FALSE(parse_walltime("abc").ok());
+  EXPECT_FALSE(parse_walltime("").ok());
+  EXPECT_FALSE(parse_walltime("1:2:3:4").ok());
+  EXPECT_FALSE(parse_walltime("-5").ok());
+  EXPECT_FALSE(parse_walltime("1:").ok());
+  EXPECT_FALSE(parse_walltime("99999999999999999999").ok());
+}
+
+TEST(Walltime, FormatsLikeSlurm) {
+  EXPECT_EQ(format_walltime(3723), "01:02:03");
+  EXPECT_EQ(format_walltime(86400 + 7), "1-00:00:07");
+}
+
+}  // namespace yard

@@ -1,0 +1,55 @@
+// JobSpec: what a user asks for, validated and backend-neutral. Every front end (CLI,
+// YAML run files, later REST) builds one; every backend consumes one.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/array_spec.h"
+#include "core/dependency.h"
+#include "core/result.h"
+
+namespace yard {
+
+struct Resources {
+  int nodes = 1;
+  int ntasks = 1;
+  int cpus_per_task = 1;
+  std::uint64_t mem_bytes = 0;          // per node; 0 = not requested
+  std::uint64_t mem_per_cpu_bytes = 0;  // alternative to mem_bytes; 0 = not requested
+  int gpus = 0;
+  std::int64_t walltime_s = 0;  // 0 = none (the partition default applies)
+
+  int total_cpus() const { return ntasks * cpus_per_task; }
+  // Memory the job may use in all, from --mem or --mem-per-cpu; 0 = not limited.
+  std::uint64_t total_mem_bytes() const;
+};
+
+struct JobSpec {
+  std::string name;
+  // Either argv (a command) or script (a script body run by its #! interpreter).
+  std::vector<std::string> argv;
+  std::string script;
+  std::string workdir;                      // absolute
+  std::map<std::string, std::string> env;   // the job's whole environment
+  std::string stdout_path;                  // pattern with %j, %x, %A, %a, %u, %%
+  std::string stderr_path;                  // empty = with stdout
+  Resources res;
+  std::string partition, account, qos, backend;
+  int priority = 0;
+  std::vector<Dependency> dependencies;
+  std::optional<ArraySpec> array;
+
+  // Checks everything a backend relies on; the message names the field and the value.
+  Status validate() const;
+};
+
+void to_json(nlohmann::json& j, const JobSpec& s);
+void from_json(const nlohmann::json& j, JobSpec& s);
+
+}  // namespace yard

@@ -1,0 +1,55 @@
+#include "core/job_spec.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/output_pattern.h"
+
+namespace yard {
+
+JobSpec sample() {
+  JobSpec s;
+  s.name = "demo";
+  s.argv = {"/bin/echo", "hi"};
+  s.workdir = "/tmp";
+  s.res.ntasks = 2;
+  s.res.cpus_per_task = 3;
+  s.res.mem_per_cpu_bytes = 1 << 20;
+  s.dependencies = {{DependencyKind::AfterOk, 7}};
+  s.array = ArraySpec{{1, 2, 3}, 2};
+  return s;
+}
+
+TEST(JobSpec, ValidatesNamingTheFlag) {
+  auto s = sample();
+  EXPECT_TRUE(s.validate().ok());
+  s.res.cpus_per_task = 0;
+  auto st = s.validate();
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().find("--cpus-per-task"), std::string::npos);
+  s = sample();
+  s.argv.clear();
+  EXPECT_FALSE(s.validate().ok());
+  s = sample();
+  s.res.mem_bytes = 5;
+  EXPECT_FALSE(s.validate().ok());
+}
+
+TEST(JobSpec, TotalsAndJsonRoundTrip) {
+  auto s = sample();
+  EXPECT_EQ(s.res.total_cpus(), 6);
+  EXPECT_EQ(s.res.total_mem_bytes(), 6u << 20);
+  nlohmann::json j = s;
+  JobSpec back = j.get<JobSpec>();
+  EXPECT_EQ(nlohmann::json(back), j);
+  EXPECT_EQ(back.array->max_running, 2);
+  EXPECT_EQ(back.dependencies, s.dependencies);
+}
+
+TEST(OutputPattern, Expands) {
+  PatternValues v{42, "demo", 40, 2, "alice"};
+  EXPECT_EQ(expand_output_pattern("out-%j-%x-%A_%a-%u-%%-%q", v), "out-42-demo-40_2-alice-%-%q");
+}
+
+}  // namespace yard
