@@ -1,0 +1,90 @@
+#include "store/migrations.h"
+
+#include <array>
+#include <string>
+
+namespace yard {
+namespace {
+
+// Append only: a migration, once released, is never edited.
+constexpr std::array<const char*, 1> kMigrations = {
+    // 1: jobs, their specs, dependencies, state events, accounting.
+    R"sql(
+CREATE TABLE specs(
+  id INTEGER PRIMARY KEY,
+  json TEXT NOT NULL
+);
+CREATE TABLE jobs(
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  uid TEXT NOT NULL UNIQUE,
+  spec_id INTEGER NOT NULL REFERENCES specs(id),
+  name TEXT NOT NULL,
+  backend TEXT NOT NULL,
+  array_job_id INTEGER,
+  array_index INTEGER,
+  array_max_running INTEGER NOT NULL DEFAULT 0,
+  priority INTEGER NOT NULL DEFAULT 0,
+  cpus INTEGER NOT NULL,
+  mem_bytes INTEGER NOT NULL,
+  gpus INTEGER NOT NULL,
+  walltime_s INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  reason TEXT NOT NULL DEFAULT '',
+  native_state TEXT NOT NULL DEFAULT '',
+  submit_time REAL NOT NULL,
+  start_time REAL,
+  end_time REAL,
+  stdout_path TEXT NOT NULL DEFAULT '',
+  stderr_path TEXT NOT NULL DEFAULT '',
+  alloc TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX jobs_active ON jobs(state) WHERE state IN ('PENDING', 'RUNNING', 'UNKNOWN');
+CREATE INDEX jobs_array ON jobs(array_job_id) WHERE array_job_id IS NOT NULL;
+CREATE TABLE dependencies(
+  job_id INTEGER NOT NULL REFERENCES jobs(id),
+  kind TEXT NOT NULL,
+  parent_id INTEGER NOT NULL REFERENCES jobs(id)
+);
+CREATE INDEX dependencies_job ON dependencies(job_id);
+CREATE TABLE events(
+  id INTEGER PRIMARY KEY,
+  job_id INTEGER NOT NULL REFERENCES jobs(id),
+  time REAL NOT NULL,
+  state TEXT NOT NULL,
+  detail TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX events_job ON events(job_id);
+CREATE TABLE accounting(
+  job_id INTEGER PRIMARY KEY REFERENCES jobs(id),
+  exit_code INTEGER,
+  signal INTEGER,
+  cpu_seconds REAL,
+  max_rss_bytes INTEGER
+);
+)sql",
+};
+
+}  // namespace
+
+int schema_version() { return static_cast<int>(kMigrations.size()); }
+
+Status migrate(sql::Db& db) {
+  auto q = db.prepare("PRAGMA user_version");
+  if (!q) return Error{q.error()};
+  auto row = q->step();
+  if (!row) return Error{row.error()};
+  const int current = static_cast<int>(q->i64(0));
+  if (current > schema_version())
+    return err("store schema version " + std::to_string(current) + " is newer than this yard (" +
+               std::to_string(schema_version()) + "); upgrade yard");
+  for (int v = current; v < schema_version(); ++v) {
+    sql::Transaction tx(db);
+    if (!tx.begun()) return tx.begun();
+    if (auto s = db.exec(kMigrations[static_cast<std::size_t>(v)]); !s) return s;
+    if (auto s = db.exec("PRAGMA user_version = " + std::to_string(v + 1)); !s) return s;
+    if (auto s = tx.commit(); !s) return s;
+  }
+  return {};
+}
+
+}  // namespace yard

@@ -1,0 +1,125 @@
+#include "store/sqlite.h"
+
+namespace yard::sql {
+
+Db::~Db() {
+  if (db_) sqlite3_close_v2(db_);
+}
+
+Db& Db::operator=(Db&& o) noexcept {
+  if (this != &o) {
+    if (db_) sqlite3_close_v2(db_);
+    db_ = o.db_;
+    o.db_ = nullptr;
+  }
+  return *this;
+}
+
+Result<Db> Db::open(const std::string& path, bool read_only) {
+  Db db;
+  const int flags = (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
+                    SQLITE_OPEN_NOMUTEX;
+  if (sqlite3_open_v2(path.c_str(), &db.db_, flags, nullptr) != SQLITE_OK)
+    return err("cannot open store " + path + ": " + db.last_error());
+  // Readers and the writing daemon share the file; wait instead of failing on a lock.
+  sqlite3_busy_timeout(db.db_, 10000);
+  return db;
+}
+
+Status Db::exec(std::string_view sql) {
+  char* msg = nullptr;
+  std::string s(sql);
+  if (sqlite3_exec(db_, s.c_str(), nullptr, nullptr, &msg) != SQLITE_OK) {
+    std::string m = msg ? msg : "unknown error";
+    sqlite3_free(msg);
+    return err("store: " + m + " (in: " + s.substr(0, 80) + ")");
+  }
+  return {};
+}
+
+Result<Statement> Db::prepare(std::string_view sql) {
+  sqlite3_stmt* s = nullptr;
+  if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &s, nullptr) != SQLITE_OK)
+    return err("store: cannot prepare '" + std::string(sql.substr(0, 80)) + "': " + last_error());
+  return Statement(s);
+}
+
+Statement::~Statement() {
+  if (s_) sqlite3_finalize(s_);
+}
+
+Statement& Statement::operator=(Statement&& o) noexcept {
+  if (this != &o) {
+    if (s_) sqlite3_finalize(s_);
+    s_ = o.s_;
+    o.s_ = nullptr;
+  }
+  return *this;
+}
+
+Statement& Statement::bind(int i, std::int64_t v) {
+  sqlite3_bind_int64(s_, i, v);
+  return *this;
+}
+Statement& Statement::bind(int i, double v) {
+  sqlite3_bind_double(s_, i, v);
+  return *this;
+}
+Statement& Statement::bind(int i, std::string_view v) {
+  sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+  return *this;
+}
+Statement& Statement::bind_null(int i) {
+  sqlite3_bind_null(s_, i);
+  return *this;
+}
+
+Result<bool> Statement::step() {
+  const int rc = sqlite3_step(s_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  return err(std::string("store: ") + sqlite3_errmsg(sqlite3_db_handle(s_)));
+}
+
+Status Statement::run() {
+  for (;;) {
+    auto r = step();
+    if (!r) {
+      reset();
+      return Error{r.error()};
+    }
+    if (!*r) break;
+  }
+  reset();
+  return {};
+}
+
+void Statement::reset() {
+  sqlite3_reset(s_);
+  sqlite3_clear_bindings(s_);
+}
+
+std::string Statement::text(int col) const {
+  auto p = sqlite3_column_text(s_, col);
+  return p ? std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(s_, col)))
+           : std::string();
+}
+
+Transaction::Transaction(Db& db) : db_(db) {
+  begun_ = db_.exec("BEGIN IMMEDIATE");
+  open_ = begun_.ok();
+}
+
+Transaction::~Transaction() {
+  if (open_) (void)db_.exec("ROLLBACK");
+}
+
+Status Transaction::commit() {
+  if (!open_) return begun_.ok() ? Status(err("store: transaction already finished")) : begun_;
+  open_ = false;
+  auto s = db_.exec("COMMIT");
+  if (!s) (void)db_.exec("ROLLBACK");
+  return s;
+}
+
+}  // namespace yard::sql

@@ -1,0 +1,96 @@
+// A thin RAII layer over the SQLite C API: a connection, prepared statements with
+// bind/step/column helpers, and a transaction guard. Errors become yard::Error values
+// naming the statement that failed.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/result.h"
+
+namespace yard::sql {
+
+class Statement;
+
+class Db {
+ public:
+  Db() = default;
+  ~Db();
+  Db(Db&& o) noexcept : db_(o.db_) { o.db_ = nullptr; }
+  Db& operator=(Db&& o) noexcept;
+  Db(const Db&) = delete;
+  Db& operator=(const Db&) = delete;
+
+  static Result<Db> open(const std::string& path, bool read_only);
+  Status exec(std::string_view sql);
+  Result<Statement> prepare(std::string_view sql);
+  std::int64_t last_insert_id() const { return sqlite3_last_insert_rowid(db_); }
+  int changes() const { return sqlite3_changes(db_); }
+  std::string last_error() const { return db_ ? sqlite3_errmsg(db_) : "no database"; }
+  sqlite3* raw() const { return db_; }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+class Statement {
+ public:
+  Statement() = default;
+  explicit Statement(sqlite3_stmt* s) : s_(s) {}
+  ~Statement();
+  Statement(Statement&& o) noexcept : s_(o.s_) { o.s_ = nullptr; }
+  Statement& operator=(Statement&& o) noexcept;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Statement& bind(int i, std::int64_t v);
+  Statement& bind(int i, int v) { return bind(i, static_cast<std::int64_t>(v)); }
+  Statement& bind(int i, double v);
+  Statement& bind(int i, std::string_view v);
+  Statement& bind_null(int i);
+  template <typename T>
+  Statement& bind(int i, const std::optional<T>& v) {
+    return v ? bind(i, *v) : bind_null(i);
+  }
+
+  // Returns true when a row is available, false when done; an error otherwise.
+  Result<bool> step();
+  Status run();  // step to completion, for statements without rows
+  void reset();
+
+  std::int64_t i64(int col) const { return sqlite3_column_int64(s_, col); }
+  double real(int col) const { return sqlite3_column_double(s_, col); }
+  std::string text(int col) const;
+  bool is_null(int col) const { return sqlite3_column_type(s_, col) == SQLITE_NULL; }
+  std::optional<std::int64_t> opt_i64(int col) const {
+    return is_null(col) ? std::nullopt : std::optional<std::int64_t>(i64(col));
+  }
+  std::optional<double> opt_real(int col) const {
+    return is_null(col) ? std::nullopt : std::optional<double>(real(col));
+  }
+
+ private:
+  sqlite3_stmt* s_ = nullptr;
+};
+
+// BEGIN IMMEDIATE on construction; ROLLBACK unless commit() succeeded.
+class Transaction {
+ public:
+  explicit Transaction(Db& db);
+  ~Transaction();
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  const Status& begun() const { return begun_; }
+  Status commit();
+
+ private:
+  Db& db_;
+  Status begun_;
+  bool open_ = false;
+};
+
+}  // namespace yard::sql

@@ -1,0 +1,271 @@
+#include "store/store.h"
+
+#include <nlohmann/json.hpp>
+
+#include "core/uid.h"
+#include "store/migrations.h"
+
+namespace yard {
+namespace {
+
+constexpr const char* kJobColumns =
+    "j.id, j.uid, j.spec_id, j.name, j.backend, j.array_job_id, j.array_index, "
+    "j.array_max_running, j.priority, j.cpus, j.mem_bytes, j.gpus, j.walltime_s, j.state, "
+    "j.reason, j.native_state, j.submit_time, j.start_time, j.end_time, j.stdout_path, "
+    "j.stderr_path, j.alloc, a.exit_code, a.signal, a.cpu_seconds, a.max_rss_bytes "
+    "FROM jobs j LEFT JOIN accounting a ON a.job_id = j.id ";
+
+JobRecord read_job(const sql::Statement& s) {
+  JobRecord r;
+  r.id = s.i64(0);
+  r.uid = s.text(1);
+  r.spec_id = s.i64(2);
+  r.name = s.text(3);
+  r.backend = s.text(4);
+  r.array_job_id = s.opt_i64(5);
+  r.array_index = s.opt_i64(6);
+  r.array_max_running = static_cast<int>(s.i64(7));
+  r.priority = static_cast<int>(s.i64(8));
+  r.cpus = static_cast<int>(s.i64(9));
+  r.mem_bytes = s.i64(10);
+  r.gpus = static_cast<int>(s.i64(11));
+  r.walltime_s = s.i64(12);
+  r.state = parse_job_state(s.text(13)).value_or(JobState::Unknown);
+  r.reason = s.text(14);
+  r.native_state = s.text(15);
+  r.submit_time = s.real(16);
+  r.start_time = s.opt_real(17);
+  r.end_time = s.opt_real(18);
+  r.stdout_path = s.text(19);
+  r.stderr_path = s.text(20);
+  r.alloc = s.text(21);
+  r.exit_code = s.opt_i64(22);
+  r.signal = s.opt_i64(23);
+  r.cpu_seconds = s.opt_real(24);
+  r.max_rss_bytes = s.opt_i64(25);
+  return r;
+}
+
+}  // namespace
+
+Result<Store> Store::open(const std::string& path, Mode mode) {
+  auto db = sql::Db::open(path, mode == Mode::ReadOnly);
+  if (!db) return Error{db.error()};
+  if (mode == Mode::ReadWrite) {
+    // WAL: readers never block the writer. NORMAL: a commit survives any process crash
+    // (only a power loss may drop the last commits), without an fsync per commit.
+    if (auto s = db->exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON"); !s)
+      return Error{s.error()};
+    if (auto s = migrate(*db); !s) return Error{s.error()};
+  }
+  return Store(std::move(*db));
+}
+
+sql::Statement* Store::cached(const char* key, const char* sql_text) {
+  auto& slot = stmts_[key];
+  if (!slot) {
+    auto st = db_.prepare(sql_text);
+    if (!st) return nullptr;
+    slot = std::make_unique<sql::Statement>(std::move(*st));
+  }
+  return slot.get();
+}
+
+Result<std::vector<std::int64_t>> Store::insert_jobs(const JobSpec& spec, double now) {
+  sql::Transaction tx(db_);
+  if (!tx.begun()) return Error{tx.begun().error()};
+
+  auto* exists = cached("exists", "SELECT 1 FROM jobs WHERE id = ?");
+  for (auto& d : spec.dependencies) {
+    exists->bind(1, d.job_id);
+    auto row = exists->step();
+    exists->reset();
+    if (!row) return Error{row.error()};
+    if (!*row) return err("dependency on unknown job " + std::to_string(d.job_id));
+  }
+
+  auto* ins_spec = cached("ins_spec", "INSERT INTO specs(json) VALUES (?)");
+  ins_spec->bind(1, nlohmann::json(spec).dump());
+  if (auto s = ins_spec->run(); !s) return Error{s.error()};
+  const std::int64_t spec_id = db_.last_insert_id();
+
+  auto* ins_job = cached("ins_job",
+                         "INSERT INTO jobs(uid, spec_id, name, backend, array_job_id, array_index, "
+                         "array_max_running, priority, cpus, mem_bytes, gpus, walltime_s, state, "
+                         "submit_time) VALUES (?,?,?,?,?,?,?,?,?,?,?,?, 'PENDING', ?)");
+  auto* fix_array = cached("fix_array", "UPDATE jobs SET array_job_id = ? WHERE id = ?");
+  auto* ins_event = cached("ins_event", "INSERT INTO events(job_id, time, state, detail) VALUES (?,?,?,?)");
+  auto* ins_dep = cached("ins_dep", "INSERT INTO dependencies(job_id, kind, parent_id) VALUES (?,?,?)");
+
+  std::vector<std::int64_t> ids;
+  const std::vector<std::int64_t> single{0};
+  const auto& indices = spec.array ? spec.array->indices : single;
+  std::optional<std::int64_t> array_job_id;
+  for (std::int64_t index : indices) {
+    ins_job->bind(1, new_uid())
+        .bind(2, spec_id)
+        .bind(3, spec.name)
+        .bind(4, spec.backend.empty() ? std::string_view("local") : std::string_view(spec.backend))
+        .bind(5, array_job_id)
+        .bind(6, spec.array ? std::optional<std::int64_t>(index) : std::nullopt)
+        .bind(7, spec.array ? spec.array->max_running : 0)
+        .bind(8, spec.priority)
+        .bind(9, spec.res.total_cpus())
+        .bind(10, static_cast<std::int64_t>(spec.res.total_mem_bytes()))
+        .bind(11, spec.res.gpus)
+        .bind(12, spec.res.walltime_s)
+        .bind(13, now);
+    if (auto s = ins_job->run(); !s) return Error{s.error()};
+    const std::int64_t id = db_.last_insert_id();
+    if (spec.array && !array_job_id) {  // the first element's id names the whole array
+      array_job_id = id;
+      fix_array->bind(1, id).bind(2, id);
+      if (auto s = fix_array->run(); !s) return Error{s.error()};
+    }
+    ins_event->bind(1, id).bind(2, now).bind(3, std::string_view("PENDING")).bind(4, std::string_view("submitted"));
+    if (auto s = ins_event->run(); !s) return Error{s.error()};
+    for (auto& d : spec.dependencies) {
+      ins_dep->bind(1, id).bind(2, to_string(d.kind)).bind(3, d.job_id);
+      if (auto s = ins_dep->run(); !s) return Error{s.error()};
+    }
+    ids.push_back(id);
+  }
+  if (auto s = tx.commit(); !s) return Error{s.error()};
+  return ids;
+}
+
+Status Store::transition(std::int64_t id, JobState to, const Transition& t, double now) {
+  auto* get = cached("get_state", "SELECT state FROM jobs WHERE id = ?");
+  get->bind(1, id);
+  auto row = get->step();
+  if (!row) {
+    get->reset();
+    return Error{row.error()};
+  }
+  if (!*row) {
+    get->reset();
+    return err("no job " + std::to_string(id));
+  }
+  const auto from = parse_job_state(get->text(0)).value_or(JobState::Unknown);
+  get->reset();
+  if (!is_legal_transition(from, to))
+    return err("job " + std::to_string(id) + ": illegal transition " + std::string(to_string(from)) + " -> " +
+               std::string(to_string(to)));
+
+  auto* upd = cached("upd_job",
+                     "UPDATE jobs SET state = ?, reason = ?, native_state = COALESCE(?, native_state), "
+                     "start_time = COALESCE(?, start_time), end_time = COALESCE(?, end_time), "
+                     "stdout_path = COALESCE(?, stdout_path), stderr_path = COALESCE(?, stderr_path), "
+                     "alloc = COALESCE(?, alloc) WHERE id = ?");
+  upd->bind(1, to_string(to))
+      .bind(2, t.reason)
+      .bind(3, t.native_state)
+      .bind(4, t.start_time)
+      .bind(5, t.end_time)
+      .bind(6, t.stdout_path)
+      .bind(7, t.stderr_path)
+      .bind(8, t.alloc)
+      .bind(9, id);
+  if (auto s = upd->run(); !s) return s;
+  auto* ev = cached("ins_event", "INSERT INTO events(job_id, time, state, detail) VALUES (?,?,?,?)");
+  ev->bind(1, id).bind(2, now).bind(3, to_string(to)).bind(4, t.reason);
+  if (auto s = ev->run(); !s) return s;
+  if (t.exit_code || t.signal || t.cpu_seconds || t.max_rss_bytes) {
+    auto* acc = cached("acct",
+                       "INSERT OR REPLACE INTO accounting(job_id, exit_code, signal, cpu_seconds, "
+                       "max_rss_bytes) VALUES (?,?,?,?,?)");
+    acc->bind(1, id).bind(2, t.exit_code).bind(3, t.signal).bind(4, t.cpu_seconds).bind(5, t.max_rss_bytes);
+    if (auto s = acc->run(); !s) return s;
+  }
+  return {};
+}
+
+Result<std::vector<JobRecord>> Store::query(const std::string& where, const std::vector<std::int64_t>& args) {
+  auto st = db_.prepare(std::string("SELECT ") + kJobColumns + where);
+  if (!st) return Error{st.error()};
+  for (std::size_t i = 0; i < args.size(); ++i) st->bind(static_cast<int>(i + 1), args[i]);
+  std::vector<JobRecord> out;
+  for (;;) {
+    auto row = st->step();
+    if (!row) return Error{row.error()};
+    if (!*row) break;
+    out.push_back(read_job(*st));
+  }
+  return out;
+}
+
+Result<std::optional<JobRecord>> Store::job(std::int64_t id) {
+  auto r = query("WHERE j.id = ?", {id});
+  if (!r) return Error{r.error()};
+  if (r->empty()) return std::optional<JobRecord>();
+  return std::optional<JobRecord>(std::move(r->front()));
+}
+
+Result<std::vector<JobRecord>> Store::jobs(const std::vector<std::int64_t>& ids) {
+  if (ids.empty()) return query("ORDER BY j.id", {});
+  std::string in;
+  for (std::size_t i = 0; i < ids.size(); ++i) in += i ? ",?" : "?";
+  std::vector<std::int64_t> args(ids);
+  args.insert(args.end(), ids.begin(), ids.end());
+  return query("WHERE j.id IN (" + in + ") OR j.array_job_id IN (" + in + ") ORDER BY j.id", args);
+}
+
+Result<std::vector<JobRecord>> Store::active_jobs() {
+  return query("WHERE j.state IN ('PENDING', 'RUNNING', 'UNKNOWN') ORDER BY j.id", {});
+}
+
+Result<std::vector<JobEvent>> Store::events(std::int64_t id) {
+  auto st = db_.prepare("SELECT time, state, detail FROM events WHERE job_id = ? ORDER BY id");
+  if (!st) return Error{st.error()};
+  st->bind(1, id);
+  std::vector<JobEvent> out;
+  for (;;) {
+    auto row = st->step();
+    if (!row) return Error{row.error()};
+    if (!*row) break;
+    out.push_back({st->real(0), parse_job_state(st->text(1)).value_or(JobState::Unknown), st->text(2)});
+  }
+  return out;
+}
+
+Result<std::vector<DependencyEdge>> Store::dependencies_of_active() {
+  auto st = db_.prepare(
+      "SELECT d.job_id, d.parent_id, d.kind FROM dependencies d JOIN jobs j ON j.id = d.job_id "
+      "WHERE j.state = 'PENDING'");
+  if (!st) return Error{st.error()};
+  std::vector<DependencyEdge> out;
+  for (;;) {
+    auto row = st->step();
+    if (!row) return Error{row.error()};
+    if (!*row) break;
+    out.push_back({st->i64(0), st->i64(1), parse_dependency_kind(st->text(2)).value()});
+  }
+  return out;
+}
+
+Result<JobSpec> Store::spec(std::int64_t spec_id) {
+  auto* st = cached("get_spec", "SELECT json FROM specs WHERE id = ?");
+  st->bind(1, spec_id);
+  auto row = st->step();
+  if (!row || !*row) {
+    st->reset();
+    return err("no spec " + std::to_string(spec_id));
+  }
+  std::string text = st->text(0);
+  st->reset();
+  try {
+    return nlohmann::json::parse(text).get<JobSpec>();
+  } catch (const std::exception& e) {
+    return err("spec " + std::to_string(spec_id) + " is corrupt: " + e.what());
+  }
+}
+
+Result<std::int64_t> Store::count_jobs() {
+  auto st = db_.prepare("SELECT COUNT(*) FROM jobs");
+  if (!st) return Error{st.error()};
+  auto row = st->step();
+  if (!row) return Error{row.error()};
+  return st->i64(0);
+}
+
+}  // namespace yard

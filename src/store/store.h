@@ -1,0 +1,102 @@
+// Store: the single source of truth for jobs. SQLite in WAL mode, so the CLI reads while
+// the daemon writes. Every change runs in a transaction and is durable (against a crash
+// of any Switchyard process) before the caller acts on it.
+// Thread safety: one Store per thread; several processes may open the same file.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/job_spec.h"
+#include "core/job_state.h"
+#include "core/result.h"
+#include "store/sqlite.h"
+
+namespace yard {
+
+struct JobRecord {
+  std::int64_t id = 0;
+  std::string uid;
+  std::int64_t spec_id = 0;
+  std::string name, backend;
+  std::optional<std::int64_t> array_job_id, array_index;
+  int array_max_running = 0;
+  int priority = 0;
+  int cpus = 1;
+  std::int64_t mem_bytes = 0;
+  int gpus = 0;
+  std::int64_t walltime_s = 0;
+  JobState state = JobState::Pending;
+  std::string reason, native_state;
+  double submit_time = 0;
+  std::optional<double> start_time, end_time;
+  std::string stdout_path, stderr_path, alloc;
+  // Accounting, known once the job ended.
+  std::optional<std::int64_t> exit_code, signal;
+  std::optional<double> cpu_seconds;
+  std::optional<std::int64_t> max_rss_bytes;
+};
+
+struct JobEvent {
+  double time = 0;
+  JobState state = JobState::Pending;
+  std::string detail;
+};
+
+// What changes with a state transition; unset fields keep their value.
+struct Transition {
+  std::string reason;  // also the event's detail
+  std::optional<std::string> native_state;
+  std::optional<double> start_time, end_time;
+  std::optional<std::string> stdout_path, stderr_path, alloc;
+  // Accounting: written when any of these is set.
+  std::optional<std::int64_t> exit_code, signal;
+  std::optional<double> cpu_seconds;
+  std::optional<std::int64_t> max_rss_bytes;
+};
+
+struct DependencyEdge {
+  std::int64_t job_id, parent_id;
+  DependencyKind kind;
+};
+
+class Store {
+ public:
+  enum class Mode { ReadWrite, ReadOnly };
+
+  // Opens (creating and migrating in ReadWrite mode) the store at `path`.
+  static Result<Store> open(const std::string& path, Mode mode = Mode::ReadWrite);
+
+  // Inserts one job, or one job per array index, PENDING, in one transaction. Every
+  // dependency must name a known job, else nothing is written. Returns the new ids.
+  Result<std::vector<std::int64_t>> insert_jobs(const JobSpec& spec, double now);
+
+  // Moves a job to `to`, rejecting illegal transitions; records an event.
+  Status transition(std::int64_t id, JobState to, const Transition& t, double now);
+
+  Result<std::optional<JobRecord>> job(std::int64_t id);
+  // Jobs whose id or array job id is in `ids`; every job when `ids` is empty.
+  Result<std::vector<JobRecord>> jobs(const std::vector<std::int64_t>& ids);
+  Result<std::vector<JobRecord>> active_jobs();  // PENDING, RUNNING, UNKNOWN
+  Result<std::vector<JobEvent>> events(std::int64_t id);
+  Result<std::vector<DependencyEdge>> dependencies_of_active();
+  Result<JobSpec> spec(std::int64_t spec_id);
+  Result<std::int64_t> count_jobs();
+
+  // Groups many changes into one transaction (one fsync-free WAL commit).
+  sql::Db& db() { return db_; }
+
+ private:
+  explicit Store(sql::Db db) : db_(std::move(db)) {}
+  Result<std::vector<JobRecord>> query(const std::string& where, const std::vector<std::int64_t>& args);
+  sql::Statement* cached(const char* key, const char* sql_text);
+
+  sql::Db db_;
+  std::map<std::string, std::unique_ptr<sql::Statement>> stmts_;
+};
+
+}  // namespace yard

@@ -1,0 +1,141 @@
+#include "store/store.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "store/migrations.h"
+
+namespace yard {
+namespace {
+
+class StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("yard-store-test-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    path_ = (dir_ / "store.db").string();
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  static JobSpec spec() {
+    JobSpec s;
+    s.name = "t";
+    s.argv = {"/bin/true"};
+    s.workdir = "/tmp";
+    s.res.ntasks = 2;
+    return s;
+  }
+
+  std::filesystem::path dir_;
+  std::string path_;
+};
+
+TEST_F(StoreTest, InsertsAndReadsBack) {
+  auto st = Store::open(path_);
+  ASSERT_TRUE(st.ok()) << st.error();
+  auto ids = st->insert_jobs(spec(), 100.0);
+  ASSERT_TRUE(ids.ok()) << ids.error();
+  ASSERT_EQ(ids->size(), 1u);
+  auto j = st->job(ids->front());
+  ASSERT_TRUE(j.ok() && j->has_value());
+  EXPECT_EQ((*j)->state, JobState::Pending);
+  EXPECT_EQ((*j)->cpus, 2);
+  EXPECT_EQ((*j)->submit_time, 100.0);
+  EXPECT_EQ((*j)->uid.size(), 18u);
+  auto sp = st->spec((*j)->spec_id);
+  ASSERT_TRUE(sp.ok());
+  EXPECT_EQ(sp->argv, spec().argv);
+}
+
+TEST_F(StoreTest, ArrayElementsShareOneSpecAndTheFirstIdNamesTheArray) {
+  auto st = Store::open(path_);
+  auto s = spec();
+  s.array = ArraySpec{{3, 4, 5}, 2};
+  auto ids = st->insert_jobs(s, 1.0);
+  ASSERT_TRUE(ids.ok()) << ids.error();
+  ASSERT_EQ(ids->size(), 3u);
+  auto all = st->jobs({ids->front()});
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->size(), 3u);
+  for (auto& j : *all) {
+    EXPECT_EQ(j.array_job_id, ids->front());
+    EXPECT_EQ(j.spec_id, all->front().spec_id);
+    EXPECT_EQ(j.array_max_running, 2);
+  }
+  EXPECT_EQ((*all)[2].array_index, 5);
+}
+
+TEST_F(StoreTest, UnknownDependencyLeavesStoreUnchanged) {
+  auto st = Store::open(path_);
+  auto s = spec();
+  s.dependencies = {{DependencyKind::AfterOk, 999}};
+  auto ids = st->insert_jobs(s, 1.0);
+  ASSERT_FALSE(ids.ok());
+  EXPECT_NE(ids.error().find("999"), std::string::npos);
+  EXPECT_EQ(*st->count_jobs(), 0);
+}
+
+TEST_F(StoreTest, TransitionsAreCheckedAndRecorded) {
+  auto st = Store::open(path_);
+  auto id = st->insert_jobs(spec(), 1.0)->front();
+  EXPECT_FALSE(st->transition(id, JobState::Completed, {}, 2.0).ok());  // PENDING -> COMPLETED
+  Transition run;
+  run.start_time = 2.0;
+  ASSERT_TRUE(st->transition(id, JobState::Running, run, 2.0).ok());
+  Transition done;
+  done.end_time = 3.0;
+  done.exit_code = 0;
+  done.cpu_seconds = 0.5;
+  done.max_rss_bytes = 4096;
+  ASSERT_TRUE(st->transition(id, JobState::Completed, done, 3.0).ok());
+  EXPECT_FALSE(st->transition(id, JobState::Running, {}, 4.0).ok());
+  auto j = **st->job(id);
+  EXPECT_EQ(j.state, JobState::Completed);
+  EXPECT_EQ(j.exit_code, 0);
+  EXPECT_EQ(j.max_rss_bytes, 4096);
+  EXPECT_EQ(j.start_time, 2.0);
+  auto ev = st->events(id);
+  ASSERT_EQ(ev->size(), 3u);
+  EXPECT_EQ((*ev)[2].state, JobState::Completed);
+}
+
+TEST_F(StoreTest, ReaderSeesCommittedDataWhileWriterHoldsATransaction) {
+  auto writer = Store::open(path_);
+  auto id = writer->insert_jobs(spec(), 1.0)->front();
+  auto reader = Store::open(path_, Store::Mode::ReadOnly);
+  ASSERT_TRUE(reader.ok()) << reader.error();
+  sql::Transaction tx(writer->db());
+  ASSERT_TRUE(writer->transition(id, JobState::Running, {}, 2.0).ok());
+  // The open write transaction does not block the reader, which sees the last commit.
+  auto j = reader->job(id);
+  ASSERT_TRUE(j.ok()) << j.error();
+  EXPECT_EQ((*j)->state, JobState::Pending);
+  ASSERT_TRUE(tx.commit().ok());
+  EXPECT_EQ((*reader->job(id))->state, JobState::Running);
+}
+
+TEST_F(StoreTest, RefusesANewerSchema) {
+  {
+    auto st = Store::open(path_);
+    ASSERT_TRUE(st->db().exec("PRAGMA user_version = 99").ok());
+  }
+  auto st = Store::open(path_);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().find("newer"), std::string::npos);
+}
+
+TEST_F(StoreTest, ReopenKeepsJobsAndSchemaVersion) {
+  { ASSERT_TRUE(Store::open(path_)->insert_jobs(spec(), 1.0).ok()); }
+  auto st = Store::open(path_);
+  EXPECT_EQ(*st->count_jobs(), 1);
+  auto v = st->db().prepare("PRAGMA user_version");
+  ASSERT_TRUE(*v->step());
+  EXPECT_EQ(v->i64(0), schema_version());
+}
+
+}  // namespace
+}  // namespace yard
