@@ -105,20 +105,21 @@ std::string Statement::text(int col) const {
            : std::string();
 }
 
-Transaction::Transaction(Db& db) : db_(db) {
-  begun_ = db_.exec("BEGIN IMMEDIATE");
+Transaction::Transaction(Db& db) : db_(db), nested_(sqlite3_get_autocommit(db.raw()) == 0) {
+  // Inside an open transaction a savepoint gives the same all-or-nothing for this part.
+  begun_ = db_.exec(nested_ ? "SAVEPOINT nested" : "BEGIN IMMEDIATE");
   open_ = begun_.ok();
 }
 
 Transaction::~Transaction() {
-  if (open_) (void)db_.exec("ROLLBACK");
+  if (open_) (void)db_.exec(nested_ ? "ROLLBACK TO nested; RELEASE nested" : "ROLLBACK");
 }
 
 Status Transaction::commit() {
   if (!open_) return begun_.ok() ? Status(err("store: transaction already finished")) : begun_;
   open_ = false;
-  auto s = db_.exec("COMMIT");
-  if (!s) (void)db_.exec("ROLLBACK");
+  auto s = db_.exec(nested_ ? "RELEASE nested" : "COMMIT");
+  if (!s) (void)db_.exec(nested_ ? "ROLLBACK TO nested; RELEASE nested" : "ROLLBACK");
   return s;
 }
 

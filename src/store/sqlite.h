@@ -77,7 +77,8 @@ class Statement {
   sqlite3_stmt* s_ = nullptr;
 };
 
-// BEGIN IMMEDIATE on construction; ROLLBACK unless commit() succeeded.
+// BEGIN IMMEDIATE on construction (a SAVEPOINT when a transaction is already open);
+// rolled back unless commit() succeeded.
 class Transaction {
  public:
   explicit Transaction(Db& db);
@@ -89,6 +90,7 @@ class Transaction {
 
  private:
   Db& db_;
+  bool nested_;
   Status begun_;
   bool open_ = false;
 };

@@ -1,0 +1,29 @@
+#include "local/dependency_tracker.h"
+
+#include <gtest/gtest.h>
+
+namespace yard {
+
+using V = std::vector<std::int64_t>;
+
+TEST(DependencyTracker, ReadyWhenAllSatisfiedDoomedWhenOneCannotBe) {
+  DependencyTracker t;
+  auto v = t.add(10, {{{DependencyKind::AfterOk, 1}, JobState::Running}, {{DependencyKind::AfterAny, 2}, JobState::Pending}});
+  EXPECT_TRUE(v.ready.empty());
+  EXPECT_TRUE(t.waiting(10));
+  EXPECT_TRUE(t.parent_ended(1, JobState::Completed).ready.empty());
+  EXPECT_EQ(t.parent_ended(2, JobState::Failed).ready, V{10});
+
+  t.add(11, {{{DependencyKind::AfterOk, 3}, JobState::Running}});
+  EXPECT_EQ(t.parent_ended(3, JobState::Failed).doomed, V{11});
+  EXPECT_EQ(t.size(), 0u);
+}
+
+TEST(DependencyTracker, ImmediateVerdicts) {
+  DependencyTracker t;
+  EXPECT_EQ(t.add(5, {{{DependencyKind::AfterOk, 1}, JobState::Completed}}).ready, V{5});
+  EXPECT_EQ(t.add(6, {{{DependencyKind::AfterNotOk, 1}, JobState::Completed}}).doomed, V{6});
+  EXPECT_EQ(t.add(7, {}).ready, V{7});
+}
+
+}  // namespace yard

@@ -1,0 +1,44 @@
+// LaunchPlan: everything the supervisor needs to start one job, computed from the
+// JobSpec, the job's identity and its allocation. Pure, so the environment a job sees
+// and the files it writes are unit-tested without starting anything.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/job_spec.h"
+#include "local/machine.h"
+#include "local/resource_pool.h"
+
+namespace yard {
+
+struct JobIdentity {
+  std::int64_t id = 0;
+  std::string uid;
+  std::optional<std::int64_t> array_job_id, array_index;
+};
+
+struct LaunchPlan {
+  std::int64_t job_id = 0;
+  std::string uid;
+  std::vector<std::string> argv;  // argv[0] is looked up in the job's PATH
+  std::vector<std::string> env;   // "NAME=value"
+  std::string workdir;
+  std::string stdout_path;        // absolute
+  std::string stderr_path;        // absolute; equal to stdout_path when merged
+  std::vector<int> pus;           // real processing units to pin to
+  std::uint64_t mem_limit_bytes = 0;
+  std::int64_t walltime_s = 0;    // 0 = none
+  int kill_grace_s = 10;
+};
+
+// `script_path` is where the job's script body was saved (when it has one).
+LaunchPlan make_launch_plan(const JobSpec& spec, const JobIdentity& who, const Allocation& alloc,
+                            const Machine& machine, const std::string& script_path, const std::string& user);
+
+// The default output file, as Slurm's: yard-%j.out, or yard-%A_%a.out for arrays.
+std::string default_output_pattern(bool is_array);
+
+}  // namespace yard

@@ -1,0 +1,406 @@
+#include "local/local_backend.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <climits>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "core/size.h"
+#include "local/launch_plan.h"
+#include "local/run_record.h"
+#include "local/supervisor.h"
+#include "store/sqlite.h"
+
+namespace yard {
+namespace {
+
+int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
+
+std::string read_all(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+void log_error(const std::string& what) { std::cerr << "yard daemon: " << what << std::endl; }
+
+}  // namespace
+
+double wall_now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+LocalBackend::LocalBackend(Store& store, Machine machine, std::string state_dir, std::string user)
+    : store_(store),
+      machine_(std::move(machine)),
+      state_dir_(std::move(state_dir)),
+      user_(std::move(user)),
+      pool_(machine_),
+      queue_(std::make_unique<PriorityThenSubmitOrder>()) {
+  std::error_code ec;
+  std::filesystem::create_directories(state_dir_ + "/run", ec);
+  std::filesystem::create_directories(state_dir_ + "/scripts", ec);
+}
+
+std::string LocalBackend::record_path(std::int64_t id) const { return state_dir_ + "/run/" + std::to_string(id) + ".rec"; }
+std::string LocalBackend::script_path(std::int64_t spec_id) const {
+  return state_dir_ + "/scripts/" + std::to_string(spec_id) + ".sh";
+}
+
+Result<std::shared_ptr<const JobSpec>> LocalBackend::spec_for(std::int64_t spec_id) {
+  if (auto it = specs_.find(spec_id); it != specs_.end()) return it->second;
+  auto s = store_.spec(spec_id);
+  if (!s) return Error{s.error()};
+  auto p = std::make_shared<const JobSpec>(std::move(*s));
+  specs_[spec_id] = p;
+  return p;
+}
+
+QueuedJob LocalBackend::queued(const JobRecord& r) const {
+  return QueuedJob{r.id, r.priority, r.submit_time, r.cpus, static_cast<std::uint64_t>(r.mem_bytes), r.gpus,
+                   r.array_job_id.value_or(0), r.array_max_running};
+}
+
+void LocalBackend::set_state(std::int64_t id, JobState to, const Transition& t) {
+  sql::Transaction tx(store_.db());
+  auto s = store_.transition(id, to, t, wall_now());
+  if (s) s = tx.commit();
+  if (!s) log_error("job " + std::to_string(id) + ": " + s.error());
+}
+
+Result<std::vector<std::int64_t>> LocalBackend::submit(JobSpec spec) {
+  if (spec.backend.empty()) spec.backend = "local";
+  if (spec.backend != "local")
+    return err("unknown backend '" + spec.backend + "' (this daemon runs: local)");
+  if (auto s = spec.validate(); !s) return Error{s.error()};
+  const auto& r = spec.res;
+  if (!pool_.could_ever_fit(r.total_cpus(), r.total_mem_bytes(), r.gpus))
+    return err("the job asks for " + std::to_string(r.total_cpus()) + " CPUs, " + format_bytes(r.total_mem_bytes()) +
+               " and " + std::to_string(r.gpus) + " GPUs, but this machine offers " + std::to_string(machine_.cpus) +
+               " CPUs, " + format_bytes(machine_.mem_bytes) + " and " + std::to_string(machine_.gpus) +
+               " GPUs (a larger node can be declared in the local config file)");
+  if (r.nodes > 1) return err("--nodes=" + std::to_string(r.nodes) + ": the local backend has one node");
+
+  sql::Transaction tx(store_.db());
+  if (!tx.begun()) return Error{tx.begun().error()};
+  auto ids = store_.insert_jobs(spec, wall_now());
+  if (!ids) return ids;
+  auto first = store_.job(ids->front());
+  if (!first || !first->has_value()) return err("submitted job vanished from the store");
+  const JobRecord& rec = **first;
+  if (!spec.script.empty()) {
+    const std::string path = script_path(rec.spec_id);
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f << spec.script;
+    f.close();
+    if (!f || ::chmod(path.c_str(), 0700) != 0) return err("cannot save the job script to " + path);
+  }
+  if (auto s = tx.commit(); !s) return Error{s.error()};
+  specs_[rec.spec_id] = std::make_shared<const JobSpec>(spec);
+
+  // Parent states, looked up once for the whole array.
+  std::vector<std::pair<Dependency, JobState>> dep_states;
+  for (auto& d : spec.dependencies) {
+    auto p = store_.job(d.job_id);
+    dep_states.push_back({d, p && p->has_value() ? (*p)->state : JobState::Unknown});
+  }
+  for (std::size_t i = 0; i < ids->size(); ++i) {
+    JobRecord r2 = rec;
+    r2.id = (*ids)[i];
+    enqueue_pending(r2);
+    auto v = deps_.add(r2.id, dep_states);
+    for (auto id : v.ready) queue_.push(pending_[id]);
+    for (auto id : v.doomed) {
+      Transition t;
+      t.reason = "DependencyNeverSatisfied";
+      t.end_time = wall_now();
+      set_state(id, JobState::Cancelled, t);
+      pending_.erase(id);
+      resolve_dependents(id, JobState::Cancelled);
+    }
+  }
+  return ids;
+}
+
+void LocalBackend::enqueue_pending(const JobRecord& r) { pending_[r.id] = queued(r); }
+
+Result<std::vector<std::int64_t>> LocalBackend::cancel(const std::vector<std::int64_t>& ids) {
+  auto jobs = store_.jobs(ids);
+  if (!jobs) return Error{jobs.error()};
+  for (auto id : ids) {
+    bool found = false;
+    for (auto& j : *jobs) found = found || j.id == id || j.array_job_id == id;
+    if (!found) return err("no job " + std::to_string(id));
+  }
+  std::vector<std::int64_t> acted;
+  for (auto& j : *jobs) {
+    if (auto it = running_.find(j.id); it != running_.end()) {
+      ::kill(it->second.supervisor, SIGTERM);  // the supervisor reports CANCELLED
+      acted.push_back(j.id);
+    } else if (pending_.count(j.id)) {
+      queue_.remove(j.id);
+      deps_.remove(j.id);
+      pending_.erase(j.id);
+      Transition t;
+      t.reason = "cancelled while pending";
+      t.end_time = wall_now();
+      set_state(j.id, JobState::Cancelled, t);
+      resolve_dependents(j.id, JobState::Cancelled);
+      acted.push_back(j.id);
+    }
+  }
+  return acted;
+}
+
+void LocalBackend::resolve_dependents(std::int64_t id, JobState state) {
+  std::vector<std::pair<std::int64_t, JobState>> work{{id, state}};
+  while (!work.empty()) {
+    auto [parent, st] = work.back();
+    work.pop_back();
+    auto v = deps_.parent_ended(parent, st);
+    for (auto r : v.ready)
+      if (auto it = pending_.find(r); it != pending_.end()) queue_.push(it->second);
+    for (auto d : v.doomed) {
+      Transition t;
+      t.reason = "DependencyNeverSatisfied";
+      t.end_time = wall_now();
+      set_state(d, JobState::Cancelled, t);
+      pending_.erase(d);
+      work.push_back({d, JobState::Cancelled});
+    }
+  }
+}
+
+void LocalBackend::plan_starts() {
+  int slots = INT_MAX;
+  if (machine_.job_limit > 0)
+    slots = machine_.job_limit - static_cast<int>(running_.size()) - static_cast<int>(planned_.size());
+  if (slots <= 0) return;
+  for (auto& s : queue_.pass(pool_, slots)) {
+    pending_.erase(s.id);
+    auto rec = store_.job(s.id);
+    std::shared_ptr<const JobSpec> spec;
+    if (rec && rec->has_value())
+      if (auto sp = spec_for((*rec)->spec_id)) spec = *sp;
+    if (!spec) {
+      Transition t;
+      t.reason = "job record or spec missing at launch";
+      t.end_time = wall_now();
+      set_state(s.id, JobState::Failed, t);
+      pool_.release(s.alloc);
+      continue;
+    }
+    const JobRecord& r = **rec;
+    Planned p{r.id, r.spec_id, r.array_job_id.value_or(0), s.alloc,
+              make_launch_plan(*spec, JobIdentity{r.id, r.uid, r.array_job_id, r.array_index}, s.alloc, machine_,
+                               script_path(r.spec_id), user_)};
+    Transition t;
+    t.start_time = wall_now();
+    t.alloc = s.alloc.to_json();
+    t.stdout_path = p.plan.stdout_path;
+    t.stderr_path = p.plan.stderr_path;
+    set_state(s.id, JobState::Running, t);
+    planned_.push_back(std::move(p));
+  }
+}
+
+void LocalBackend::watch(Running r) {
+  if (r.pidfd >= 0) by_pidfd_[r.pidfd] = r.id;
+  running_[r.id] = std::move(r);
+}
+
+void LocalBackend::launch() {
+  auto planned = std::move(planned_);
+  planned_.clear();
+  for (auto& p : planned) {
+    auto fail = [&](const std::string& why) {
+      Transition t;
+      t.reason = why;
+      t.end_time = wall_now();
+      set_state(p.id, JobState::Failed, t);
+      pool_.release(p.alloc);
+      if (p.array_job_id) queue_.element_ended(p.array_job_id);
+      resolve_dependents(p.id, JobState::Failed);
+    };
+    const std::string path = record_path(p.id);
+    int fd = ::open(path.c_str(), O_CREAT | O_TRUNC | O_RDWR | O_APPEND | O_CLOEXEC, 0600);
+    if (fd < 0 || ::flock(fd, LOCK_EX) != 0) {
+      if (fd >= 0) ::close(fd);
+      fail("cannot create run record " + path + ": " + std::strerror(errno));
+      continue;
+    }
+    auto pid = start_supervisor(p.plan, fd);
+    ::close(fd);
+    if (!pid) {
+      ::unlink(path.c_str());
+      fail(pid.error());
+      continue;
+    }
+    Running run{p.id, std::move(p.alloc), *pid, pidfd_open(*pid), p.array_job_id, p.spec_id};
+    if (run.pidfd < 0) {
+      // No pidfd (should not happen on Linux >= 5.3): wait for the supervisor here.
+      ::waitpid(run.supervisor, nullptr, 0);
+      running_[p.id] = std::move(run);
+      finalize(p.id);
+      continue;
+    }
+    watch(std::move(run));
+  }
+}
+
+std::vector<int> LocalBackend::watched_fds() const {
+  std::vector<int> fds;
+  for (auto& [fd, id] : by_pidfd_) fds.push_back(fd);
+  return fds;
+}
+
+void LocalBackend::supervisor_exited(int pidfd) {
+  auto it = by_pidfd_.find(pidfd);
+  if (it == by_pidfd_.end()) return;
+  const std::int64_t id = it->second;
+  by_pidfd_.erase(it);
+  ::close(pidfd);
+  if (auto r = running_.find(id); r != running_.end()) ::waitpid(r->second.supervisor, nullptr, WNOHANG);
+  finalize(id);
+}
+
+void LocalBackend::finalize(std::int64_t id) {
+  auto it = running_.find(id);
+  if (it == running_.end()) return;
+  Running run = std::move(it->second);
+  running_.erase(it);
+  const std::string path = record_path(id);
+  RunRecord rec = parse_run_record(read_all(path));
+  Transition t;
+  JobState to;
+  if (rec.outcome) {
+    const RunOutcome& o = *rec.outcome;
+    to = o.state;
+    t.reason = o.reason;
+    t.end_time = o.end_time;
+    t.exit_code = o.exit_code;
+    t.signal = o.signal;
+    t.cpu_seconds = o.cpu_seconds;
+    t.max_rss_bytes = o.max_rss_bytes;
+  } else {
+    // The supervisor died without a word: whatever is left of the job goes too.
+    if (rec.job_pid > 0) ::killpg(rec.job_pid, SIGKILL);
+    to = JobState::Lost;
+    t.reason = "the job's supervisor ended without recording an outcome";
+    t.end_time = wall_now();
+  }
+  set_state(id, to, t);
+  ::unlink(path.c_str());
+  pool_.release(run.alloc);
+  if (run.array_job_id) queue_.element_ended(run.array_job_id);
+  resolve_dependents(id, to);
+}
+
+void LocalBackend::cancel_all_running() {
+  for (auto& [id, r] : running_) ::kill(r.supervisor, SIGTERM);
+}
+
+Status LocalBackend::adopt(const JobRecord& r) {
+  const std::string path = record_path(r.id);
+  auto alloc = Allocation::from_json(r.alloc);
+  Allocation a = alloc ? *alloc : Allocation{};
+  auto requeue = [&](const char* why) {
+    Transition t;
+    t.reason = why;
+    set_state(r.id, JobState::Pending, t);
+    JobRecord p = r;
+    p.state = JobState::Pending;
+    return p;
+  };
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    // Marked RUNNING, but the daemon stopped before creating the record: never launched.
+    enqueue_pending(requeue("requeued: the daemon stopped before launching it"));
+    return {};
+  }
+  const bool alive = ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  ::close(fd);
+  pool_.claim(a);
+  if (r.array_job_id) queue_.element_running(*r.array_job_id, r.array_max_running);
+  Running run{r.id, a, 0, -1, r.array_job_id.value_or(0), r.spec_id};
+  if (alive) {
+    // The supervisor writes its pid first thing; give it a moment if it was just forked.
+    RunRecord rec;
+    for (int i = 0; i < 400 && rec.supervisor_pid == 0; ++i) {
+      rec = parse_run_record(read_all(path));
+      if (rec.supervisor_pid == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    run.supervisor = rec.supervisor_pid;
+    run.pidfd = rec.supervisor_pid > 0 ? pidfd_open(rec.supervisor_pid) : -1;
+    if (run.pidfd >= 0) {
+      watch(std::move(run));
+      return {};
+    }
+  }
+  RunRecord rec = parse_run_record(read_all(path));
+  if (!rec.outcome && rec.supervisor_pid == 0) {
+    // The record exists but no supervisor ever wrote to it: never launched.
+    pool_.release(a);
+    if (r.array_job_id) queue_.element_ended(*r.array_job_id);
+    ::unlink(path.c_str());
+    enqueue_pending(requeue("requeued: the daemon stopped before launching it"));
+    return {};
+  }
+  running_[r.id] = std::move(run);
+  finalize(r.id);
+  return {};
+}
+
+Status LocalBackend::recover() {
+  auto active = store_.active_jobs();
+  if (!active) return Error{active.error()};
+  for (auto& r : *active)
+    if (r.state == JobState::Running)
+      if (auto s = adopt(r); !s) return s;
+  // Dependencies, judged on the parents' states after adoption settled them.
+  auto edges = store_.dependencies_of_active();
+  if (!edges) return Error{edges.error()};
+  std::unordered_map<std::int64_t, JobState> parent_state;
+  std::unordered_map<std::int64_t, std::vector<std::pair<Dependency, JobState>>> deps;
+  for (auto& e : *edges) {
+    auto it = parent_state.find(e.parent_id);
+    if (it == parent_state.end()) {
+      auto p = store_.job(e.parent_id);
+      JobState st = p && p->has_value() ? (*p)->state : JobState::Unknown;
+      it = parent_state.emplace(e.parent_id, st).first;
+    }
+    deps[e.job_id].push_back({Dependency{e.kind, e.parent_id}, it->second});
+  }
+  auto again = store_.active_jobs();
+  if (!again) return Error{again.error()};
+  for (auto& r : *again) {
+    if (r.state != JobState::Pending) continue;
+    if (!pending_.count(r.id)) enqueue_pending(r);
+    auto v = deps_.add(r.id, deps[r.id]);
+    for (auto id : v.ready) queue_.push(pending_[id]);
+    for (auto id : v.doomed) {
+      Transition t;
+      t.reason = "DependencyNeverSatisfied";
+      t.end_time = wall_now();
+      set_state(id, JobState::Cancelled, t);
+      pending_.erase(id);
+      resolve_dependents(id, JobState::Cancelled);
+    }
+  }
+  return {};
+}
+
+}  // namespace yard

@@ -1,0 +1,102 @@
+// LocalBackend: the embedded scheduler for one machine. It owns the queue, the resource
+// pool, the dependency tracker and the map of running jobs, and keeps them consistent
+// with the Store, which it updates before acting (a job is RUNNING in the store before
+// its supervisor is forked).
+//
+// Driven by the daemon's event loop, single-threaded:
+//   recover() once at start; then per loop iteration, inside one store transaction:
+//   supervisor_exited() / submit() / cancel(), then plan_starts(); commit; launch().
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/job_spec.h"
+#include "local/dependency_tracker.h"
+#include "local/job_queue.h"
+#include "local/launch_plan.h"
+#include "local/machine.h"
+#include "local/resource_pool.h"
+#include "store/store.h"
+
+namespace yard {
+
+class LocalBackend {
+ public:
+  // `state_dir` holds run records (run/) and saved scripts (scripts/).
+  LocalBackend(Store& store, Machine machine, std::string state_dir, std::string user);
+
+  // Rebuilds the in-memory state from the store: adopts supervisors that survived a
+  // daemon crash, finalizes jobs that ended meanwhile, requeues never-launched ones.
+  Status recover();
+
+  // Validates, stores and queues a job (or array). Returns the new job ids.
+  Result<std::vector<std::int64_t>> submit(JobSpec spec);
+  // Cancels pending jobs at once and signals the supervisors of running ones.
+  // Returns the ids it acted on.
+  Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids);
+
+  // A supervisor's pidfd became readable: records the job's outcome.
+  void supervisor_exited(int pidfd);
+
+  // Chooses jobs to start and marks them RUNNING in the store (inside the caller's
+  // transaction); launch() forks their supervisors once that is committed.
+  void plan_starts();
+  void launch();
+
+  // Signals every running job's supervisor (daemon shutdown with --kill-jobs).
+  void cancel_all_running();
+
+  std::vector<int> watched_fds() const;
+  std::size_t running() const { return running_.size(); }
+  std::size_t pending() const { return pending_.size(); }
+  const Machine& machine() const { return machine_; }
+
+ private:
+  struct Running {
+    std::int64_t id = 0;
+    Allocation alloc;
+    pid_t supervisor = 0;
+    int pidfd = -1;
+    std::int64_t array_job_id = 0;
+    std::int64_t spec_id = 0;
+  };
+  struct Planned {
+    std::int64_t id, spec_id, array_job_id;
+    Allocation alloc;
+    LaunchPlan plan;
+  };
+
+  std::string record_path(std::int64_t id) const;
+  std::string script_path(std::int64_t spec_id) const;
+  Result<std::shared_ptr<const JobSpec>> spec_for(std::int64_t spec_id);
+  QueuedJob queued(const JobRecord& r) const;
+  void enqueue_pending(const JobRecord& r);
+  void finalize(std::int64_t id);
+  void resolve_dependents(std::int64_t id, JobState state);
+  void set_state(std::int64_t id, JobState to, const Transition& t);
+  Status adopt(const JobRecord& r);
+  void watch(Running r);
+
+  Store& store_;
+  Machine machine_;
+  std::string state_dir_, user_;
+  ResourcePool pool_;
+  JobQueue queue_;
+  DependencyTracker deps_;
+  std::unordered_map<std::int64_t, QueuedJob> pending_;  // every PENDING job
+  std::unordered_map<std::int64_t, Running> running_;
+  std::unordered_map<int, std::int64_t> by_pidfd_;
+  std::map<std::int64_t, std::shared_ptr<const JobSpec>> specs_;
+  std::vector<Planned> planned_;
+};
+
+double wall_now();
+
+}  // namespace yard

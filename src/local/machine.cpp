@@ -1,0 +1,70 @@
+#include "local/machine.h"
+
+#include <hwloc.h>
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+
+#include "core/size.h"
+
+namespace yard {
+
+Result<Machine> detect_machine() {
+  hwloc_topology_t topo;
+  if (hwloc_topology_init(&topo) != 0) return err("hwloc: cannot initialise the topology");
+  hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+  if (hwloc_topology_load(topo) != 0) {
+    hwloc_topology_destroy(topo);
+    return err("hwloc: cannot read the machine topology");
+  }
+  Machine m;
+  const int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+  for (int i = 0; i < n; ++i)
+    m.pus.push_back(static_cast<int>(hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, static_cast<unsigned>(i))->os_index));
+  m.cpus = n > 0 ? n : 1;
+  hwloc_obj_t root = hwloc_get_root_obj(topo);
+  m.mem_bytes = root->total_memory;
+  // GPUs: CUDA/NVML/OpenCL co-processors and GPU OS devices; count distinct PCI parents.
+  int gpus = 0;
+  for (hwloc_obj_t o = hwloc_get_next_osdev(topo, nullptr); o; o = hwloc_get_next_osdev(topo, o))
+    if (o->attr->osdev.type == HWLOC_OBJ_OSDEV_COPROC) ++gpus;
+  m.gpus = gpus;
+  hwloc_topology_destroy(topo);
+  return m;
+}
+
+Result<Machine> load_machine(const std::string& config_path) {
+  auto m = detect_machine();
+  if (!m) return m;
+  if (config_path.empty() || !std::filesystem::exists(config_path)) return m;
+  try {
+    YAML::Node c = YAML::LoadFile(config_path);
+    if (!c.IsMap() && !c.IsNull()) return err(config_path + ": expected a mapping of settings");
+    auto int_key = [&](const char* key, int& out, int min) -> Status {
+      if (!c[key]) return {};
+      int v = c[key].as<int>();
+      if (v < min) return err(config_path + ": '" + key + "' must be at least " + std::to_string(min));
+      out = v;
+      return {};
+    };
+    if (auto s = int_key("cpus", m->cpus, 1); !s) return Error{s.error()};
+    if (auto s = int_key("gpus", m->gpus, 0); !s) return Error{s.error()};
+    if (auto s = int_key("job_limit", m->job_limit, 0); !s) return Error{s.error()};
+    if (auto s = int_key("kill_grace", m->kill_grace_s, 0); !s) return Error{s.error()};
+    if (c["memory"]) {
+      auto mem = parse_memory_size(c["memory"].as<std::string>());
+      if (!mem) return err(config_path + ": memory: " + mem.error());
+      m->mem_bytes = *mem;
+    }
+    for (auto it = c.begin(); it != c.end(); ++it) {
+      auto k = it->first.as<std::string>();
+      if (k != "cpus" && k != "gpus" && k != "memory" && k != "job_limit" && k != "kill_grace")
+        return err(config_path + ": unknown setting '" + k + "' (accepted: cpus, memory, gpus, job_limit, kill_grace)");
+    }
+  } catch (const YAML::Exception& e) {
+    return err(config_path + ": " + e.what());
+  }
+  return m;
+}
+
+}  // namespace yard

@@ -1,0 +1,38 @@
+// The machine the local backend schedules on: its CPUs, memory and GPUs, found with
+// hwloc, or declared in a config file (so tests can model a node larger than the host).
+//
+// Config (YAML), every key optional:
+//   cpus: 16          # schedulable CPUs; pinned round-robin onto the real PUs
+//   memory: 64G       # schedulable memory
+//   gpus: 2           # GPUs, handed out through CUDA_VISIBLE_DEVICES
+//   job_limit: 8      # at most this many jobs running at once (0 = no limit)
+//   kill_grace: 10    # seconds between SIGTERM and SIGKILL at walltime or cancel
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace yard {
+
+struct Machine {
+  int cpus = 1;
+  std::uint64_t mem_bytes = 0;
+  int gpus = 0;
+  int job_limit = 0;
+  int kill_grace_s = 10;
+  std::vector<int> pus;  // OS indices of the real processing units, for pinning
+
+  // The real PU that schedulable CPU `cpu` is pinned to.
+  int pu_for(int cpu) const { return pus.empty() ? cpu : pus[static_cast<std::size_t>(cpu) % pus.size()]; }
+};
+
+// The host as hwloc sees it.
+Result<Machine> detect_machine();
+
+// The host, overridden by the config file at `path` if it exists (absent = host as is).
+Result<Machine> load_machine(const std::string& config_path);
+
+}  // namespace yard

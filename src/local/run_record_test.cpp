@@ -1,0 +1,34 @@
+#include "local/run_record.h"
+
+#include <gtest/gtest.h>
+
+namespace yard {
+
+TEST(RunRecord, OutcomeOnlyOnceDone) {
+  auto r = parse_run_record("supervisor_pid=10\njob_pid=11\n");
+  EXPECT_EQ(r.supervisor_pid, 10);
+  EXPECT_EQ(r.job_pid, 11);
+  EXPECT_FALSE(r.outcome.has_value());
+  RunOutcome o;
+  o.state = JobState::Timeout;
+  o.exit_code = 143;
+  o.signal = 15;
+  o.max_rss_bytes = 1234;
+  o.reason = "walltime\nexceeded";
+  r = parse_run_record("supervisor_pid=10\njob_pid=11\n" + format_outcome(o));
+  ASSERT_TRUE(r.outcome.has_value());
+  EXPECT_EQ(r.outcome->state, JobState::Timeout);
+  EXPECT_EQ(r.outcome->exit_code, 143);
+  EXPECT_EQ(r.outcome->signal, 15);
+  EXPECT_EQ(r.outcome->max_rss_bytes, 1234);
+  EXPECT_EQ(r.outcome->reason, "walltime exceeded");
+}
+
+TEST(RunRecord, TornOutcomeIsNotAnOutcome) {
+  RunOutcome o;
+  std::string text = format_outcome(o);
+  text.resize(text.size() - 7);  // "done=1\n" missing: the writer died mid-way
+  EXPECT_FALSE(parse_run_record(text).outcome.has_value());
+}
+
+}  // namespace yard
