@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Installs what is needed, builds, and runs the main job: the example workflow through
-# the embedded local scheduler, with a live progress display.
+# Installs what is needed, builds, and runs the main job: the example workflow
+# (examples/pipeline.yaml) on the embedded local scheduler, with live progress.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh release
-if [ -x build/src/cli/yard ]; then
-  exec build/src/cli/yard run examples/pipeline.yaml
-fi
-echo "main: yard is not built yet; ran the build only"
+yard=build/src/cli/yard
+rc=0
+"$yard" run examples/pipeline.yaml || rc=$?
+echo "== summary written by the last job (/tmp/yard-example/summary.txt)"
+cat /tmp/yard-example/summary.txt || true
+"$yard" server stop
+exit "$rc"

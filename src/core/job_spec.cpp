@@ -21,8 +21,7 @@ Status JobSpec::validate() const {
   if (res.walltime_s < 0) return err("--time must not be negative");
   if (res.mem_bytes && res.mem_per_cpu_bytes) return err("--mem and --mem-per-cpu are mutually exclusive");
   if (argv.empty() && script.empty()) return err("nothing to run: give a command after -- or a script file");
-  if (!argv.empty() && !script.empty()) return err("give either a command or a script, not both");
-  if (!argv.empty() && argv[0].empty()) return err("the command is empty");
+  if (script.empty() && argv[0].empty()) return err("the command is empty");
   if (workdir.empty() || workdir[0] != '/') return err("working directory must be an absolute path, got '" + workdir + "'");
   if (name.find('\n') != std::string::npos) return err("job name must not contain a newline");
   for (auto& d : dependencies)

@@ -32,7 +32,8 @@ struct Resources {
 
 struct JobSpec {
   std::string name;
-  // Either argv (a command) or script (a script body run by its #! interpreter).
+  // Either argv (a command), or script (a script body run by its #! interpreter) with
+  // argv as the script's arguments.
   std::vector<std::string> argv;
   std::string script;
   std::string workdir;                      // absolute

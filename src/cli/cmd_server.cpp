@@ -1,0 +1,91 @@
+// yard server start | stop | status | run
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <iostream>
+#include <thread>
+
+#include "cli/commands.h"
+#include "cli/daemon_client.h"
+#include "server/daemon.h"
+#include "server/protocol.h"
+
+namespace yard {
+
+void add_server_command(CLI::App& app, int& rc) {
+  auto* server = app.add_subcommand("server", "Manage your daemon (socket and store paths: yard server status)");
+  server->require_subcommand(1);
+
+  server->add_subcommand("start", "Start the daemon in the background")->callback([&rc] {
+    Paths p = default_paths();
+    if (auto r = call_daemon(p.socket, {{"op", "ping"}}, 2000); r && r->value("ok", false)) {
+      std::cout << "already running, pid " << r->value("pid", 0L) << "\n";
+      return;
+    }
+    auto pid = start_daemon(p);
+    if (!pid) {
+      std::cerr << "yard server start: " << pid.error() << "\n";
+      rc = 1;
+      return;
+    }
+    std::cout << "started, pid " << *pid << "\n";
+  });
+
+  auto* stop = server->add_subcommand(
+      "stop", "Stop the daemon; running jobs go on under their supervisors unless --kill-jobs");
+  static bool kill_jobs = false;
+  stop->add_flag("--kill-jobs", kill_jobs, "Cancel every running job first and wait for them");
+  stop->callback([&rc] {
+    Paths p = default_paths();
+    auto ping = call_daemon(p.socket, {{"op", "ping"}}, 2000);
+    if (!ping) {
+      std::cout << "not running\n";
+      return;
+    }
+    const pid_t pid = static_cast<pid_t>(ping->value("pid", 0L));
+    auto r = call_daemon(p.socket, {{"op", "shutdown"}, {"kill_jobs", kill_jobs}});
+    if (!r) {
+      std::cerr << "yard server stop: " << r.error() << "\n";
+      rc = 1;
+      return;
+    }
+    // Wait on the condition "the daemon's process is gone", with a deadline.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (::kill(pid, 0) == 0 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (::kill(pid, 0) == 0) {
+      std::cerr << "yard server stop: daemon " << pid << " still running after 60 s\n";
+      rc = 1;
+      return;
+    }
+    std::cout << "stopped\n";
+  });
+
+  auto* status = server->add_subcommand("status", "Is the daemon running? Its pid, socket and load");
+  static bool json = false;
+  status->add_flag("--json", json, "Print a JSON object (pid, socket, store, running, pending)");
+  status->callback([&rc] {
+    Paths p = default_paths();
+    auto r = call_daemon(p.socket, {{"op", "ping"}}, 5000);
+    if (!r) {
+      if (json) std::cout << nlohmann::json{{"running", false}, {"socket", p.socket}}.dump() << "\n";
+      else std::cout << "not running (socket " << p.socket << ")\n";
+      rc = 1;
+      return;
+    }
+    r->erase("ok");
+    if (json) {
+      std::cout << r->dump() << "\n";
+    } else {
+      std::cout << "running, pid " << r->value("pid", 0L) << ", socket " << p.socket << ", store " << p.store << ", "
+                << r->value("running", 0) << " running, " << r->value("pending", 0) << " pending jobs\n";
+    }
+  });
+
+  server->add_subcommand("run", "Run the daemon in the foreground (what `start` launches)")->callback([&rc] {
+    rc = run_daemon(default_paths());
+  });
+}
+
+}  // namespace yard

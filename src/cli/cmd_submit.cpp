@@ -1,0 +1,41 @@
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/daemon_client.h"
+#include "cli/submit_options.h"
+
+namespace yard {
+
+int cmd_submit(const std::vector<std::string>& args, const std::vector<std::string>& command) {
+  bool json = false, help = false;
+  auto flags = parse_submit_args(args, json, help);
+  if (help) return 0;
+  if (!flags) {
+    std::cerr << "yard submit: " << flags.error() << "\n";
+    return kExitBadInput;
+  }
+  auto spec = make_spec(*flags, command);
+  if (!spec) {
+    std::cerr << "yard submit: " << spec.error() << "\n";
+    return kExitBadInput;
+  }
+  auto reply = ask_daemon(default_paths(), {{"op", "submit"}, {"spec", *spec}}, true);
+  if (!reply) {
+    std::cerr << "yard submit: " << reply.error() << "\n";
+    // The daemon refuses bad requests (unknown dependency, too large) without storing them.
+    return reply.error().find("cannot reach") == std::string::npos &&
+                   reply.error().find("did not start") == std::string::npos
+               ? kExitBadInput
+               : 1;
+  }
+  auto ids = (*reply)["ids"].get<std::vector<std::int64_t>>();
+  if (json)
+    std::cout << nlohmann::json{{"id", ids.front()}, {"ids", ids}}.dump() << "\n";
+  else
+    std::cout << ids.front() << "\n";
+  return 0;
+}
+
+}  // namespace yard

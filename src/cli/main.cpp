@@ -1,0 +1,58 @@
+// yard: one job interface for every scheduler, and a scheduler of its own.
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.h"
+#ifdef YARD_HAVE_SIM
+#include "cli/cmd_sim.h"
+#endif
+
+int main(int argc, char** argv) {
+  // `yard submit` re-parses its flags after reading a script's #SBATCH lines, and takes
+  // a command after `--`: it is dispatched before CLI11 sees it.
+  if (argc > 1 && std::strcmp(argv[1], "submit") == 0) {
+    std::vector<std::string> args, command;
+    bool after = false;
+    for (int i = 2; i < argc; ++i) {
+      if (!after && std::strcmp(argv[i], "--") == 0) {
+        after = true;
+        continue;
+      }
+      (after ? command : args).push_back(argv[i]);
+    }
+    if (after && command.empty()) {
+      std::cerr << "yard submit: nothing after --\n";
+      return yard::kExitBadInput;
+    }
+    return yard::cmd_submit(args, command);
+  }
+
+  CLI::App app("yard: submit, follow and manage jobs on the embedded local scheduler\n"
+               "(flags as in Slurm: -n -c --mem -t -J -o -e -D --export -d -a --gpus)",
+               "yard");
+  app.require_subcommand(1);
+  int rc = 0;
+  app.add_subcommand("submit", "Submit a job: yard submit [FLAGS] SCRIPT [ARGS] | yard submit [FLAGS] -- CMD [ARGS]"
+                               " (yard submit --help for the flags)");
+  yard::add_status_commands(app, rc);
+  yard::add_server_command(app, rc);
+  yard::add_run_command(app, rc);
+#ifdef YARD_HAVE_SIM
+  yard::add_sim_command(app);
+#endif
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return yard::kExitBadInput;
+  }
+  return rc;
+}

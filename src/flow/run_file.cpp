@@ -1,0 +1,115 @@
+#include "flow/run_file.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <set>
+
+#include "core/duration.h"
+#include "core/size.h"
+
+namespace yard {
+namespace {
+
+std::string where(const std::string& path, const YAML::Node& n) {
+  return path + ":" + std::to_string(n.Mark().line + 1);
+}
+
+}  // namespace
+
+Result<std::vector<RunJob>> load_run_file(const std::string& path, const std::string& base_dir,
+                                          const std::map<std::string, std::string>& env) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    return err("cannot read run file '" + path + "'");
+  } catch (const YAML::Exception& e) {
+    return err(path + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
+  }
+  if (!root.IsMap() || !root["jobs"] || !root["jobs"].IsSequence())
+    return err(path + ": expected a mapping with a 'jobs' list");
+  std::vector<RunJob> jobs;
+  std::set<std::string> names;
+  static const std::set<std::string> kKeys = {"name", "command", "ntasks", "cpus_per_task", "mem", "mem_per_cpu",
+                                              "gpus", "time", "array", "priority", "output", "error", "chdir", "after"};
+  try {
+    for (const auto& n : root["jobs"]) {
+      const std::string at = where(path, n);
+      if (!n.IsMap()) return err(at + ": each job must be a mapping");
+      for (auto it = n.begin(); it != n.end(); ++it) {
+        auto key = it->first.as<std::string>();
+        if (!kKeys.count(key)) return err(where(path, it->first) + ": unknown key '" + key + "'");
+      }
+      RunJob j;
+      if (!n["name"]) return err(at + ": job without a name");
+      j.name = n["name"].as<std::string>();
+      if (!names.insert(j.name).second) return err(at + ": duplicate job name '" + j.name + "'");
+      JobSpec& s = j.spec;
+      s.name = j.name;
+      s.env = env;
+      if (!n["command"]) return err(at + ": job '" + j.name + "' has no command");
+      if (n["command"].IsSequence()) s.argv = n["command"].as<std::vector<std::string>>();
+      else s.argv = {"/bin/sh", "-c", n["command"].as<std::string>()};
+      if (n["ntasks"]) s.res.ntasks = n["ntasks"].as<int>();
+      if (n["cpus_per_task"]) s.res.cpus_per_task = n["cpus_per_task"].as<int>();
+      if (n["gpus"]) s.res.gpus = n["gpus"].as<int>();
+      if (n["priority"]) s.priority = n["priority"].as<int>();
+      auto size = [&](const char* key, std::uint64_t& out) -> Status {
+        if (!n[key]) return {};
+        auto v = parse_memory_size(n[key].as<std::string>());
+        if (!v) return err(where(path, n[key]) + ": " + key + ": " + v.error());
+        out = *v;
+        return {};
+      };
+      if (auto st = size("mem", s.res.mem_bytes); !st) return Error{st.error()};
+      if (auto st = size("mem_per_cpu", s.res.mem_per_cpu_bytes); !st) return Error{st.error()};
+      if (n["time"]) {
+        auto t = parse_walltime(n["time"].as<std::string>());
+        if (!t) return err(where(path, n["time"]) + ": time: " + t.error());
+        s.res.walltime_s = *t;
+      }
+      if (n["array"]) {
+        auto a = parse_array_spec(n["array"].as<std::string>());
+        if (!a) return err(where(path, n["array"]) + ": array: " + a.error());
+        s.array = *a;
+      }
+      if (n["output"]) s.stdout_path = n["output"].as<std::string>();
+      if (n["error"]) s.stderr_path = n["error"].as<std::string>();
+      std::filesystem::path dir = n["chdir"] ? std::filesystem::path(n["chdir"].as<std::string>()) : "";
+      s.workdir = (dir.is_absolute() ? dir : std::filesystem::path(base_dir) / dir).lexically_normal().string();
+      if (s.workdir.size() > 1 && s.workdir.back() == '/') s.workdir.pop_back();
+      if (n["after"]) {
+        if (n["after"].IsSequence()) j.after = n["after"].as<std::vector<std::string>>();
+        else j.after = {n["after"].as<std::string>()};
+      }
+      if (auto st = s.validate(); !st) return err(at + ": job '" + j.name + "': " + st.error());
+      jobs.push_back(std::move(j));
+    }
+  } catch (const YAML::Exception& e) {
+    return err(path + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+  // Order so that every job follows the jobs it waits for; a cycle is an error.
+  std::vector<RunJob> ordered;
+  std::set<std::string> placed;
+  while (ordered.size() < jobs.size()) {
+    bool progress = false;
+    for (auto& j : jobs) {
+      if (placed.count(j.name)) continue;
+      bool ready = true;
+      for (auto& a : j.after) {
+        if (!names.count(a)) return err(path + ": job '" + j.name + "' waits for unknown job '" + a + "'");
+        ready = ready && placed.count(a);
+      }
+      if (ready) {
+        placed.insert(j.name);
+        ordered.push_back(j);
+        progress = true;
+      }
+    }
+    if (!progress) return err(path + ": the jobs' 'after' lists form a cycle");
+  }
+  return ordered;
+}
+
+}  // namespace yard

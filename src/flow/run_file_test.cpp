@@ -1,0 +1,42 @@
+#include "flow/run_file.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace yard {
+namespace {
+
+std::string write(const std::string& text) {
+  std::string path = ::testing::TempDir() + "run_file_test.yaml";
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(RunFile, OrdersByDependencies) {
+  auto jobs = load_run_file(write("jobs:\n"
+                                  "  - name: b\n    command: echo b\n    after: [a]\n    time: '5'\n"
+                                  "  - name: a\n    command: [\"/bin/true\"]\n    array: 1-3%2\n"),
+                            "/tmp", {});
+  ASSERT_TRUE(jobs.ok()) << jobs.error();
+  ASSERT_EQ(jobs->size(), 2u);
+  EXPECT_EQ((*jobs)[0].name, "a");
+  EXPECT_EQ((*jobs)[1].spec.argv, (std::vector<std::string>{"/bin/sh", "-c", "echo b"}));
+  EXPECT_EQ((*jobs)[1].spec.res.walltime_s, 300);
+  EXPECT_EQ((*jobs)[0].spec.array->max_running, 2);
+}
+
+TEST(RunFile, ErrorsNameFileLineAndKey) {
+  auto bad = load_run_file(write("jobs:\n  - name: a\n    command: x\n    mem: 12XB\n"), "/tmp", {});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find(":4: mem"), std::string::npos) << bad.error();
+  auto malformed = load_run_file(write("jobs: [\n  - name: a\n"), "/tmp", {});
+  ASSERT_FALSE(malformed.ok());
+  EXPECT_NE(malformed.error().find("malformed YAML"), std::string::npos);
+  EXPECT_FALSE(load_run_file(write("jobs:\n  - name: a\n    command: x\n    after: [a]\n"), "/tmp", {}).ok());
+  EXPECT_FALSE(load_run_file(write("jobs:\n  - name: a\n    command: x\n    colour: red\n"), "/tmp", {}).ok());
+  EXPECT_FALSE(load_run_file(write("jobs:\n  - name: a\n    command: x\n    after: [zz]\n"), "/tmp", {}).ok());
+}
+
+}  // namespace
+}  // namespace yard

@@ -1,0 +1,219 @@
+#include "server/daemon.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "local/local_backend.h"
+#include "store/sqlite.h"
+#include "store/store.h"
+
+namespace yard {
+namespace {
+
+constexpr std::size_t kMaxRequest = 64u << 20;
+
+struct Client {
+  std::string in;
+};
+
+std::string user_name() {
+  if (passwd* pw = ::getpwuid(::getuid())) return pw->pw_name;
+  return std::to_string(::getuid());
+}
+
+int listen_on(const std::string& path) {
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd < 0) return -1;
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (path.size() >= sizeof addr.sun_path) return -1;
+  std::strcpy(addr.sun_path, path.c_str());
+  ::unlink(path.c_str());  // a stale socket of a dead daemon (we hold the lock)
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::chmod(path.c_str(), 0600) != 0 ||
+      ::listen(fd, 512) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+void send_line(int fd, const nlohmann::json& reply) {
+  std::string out = reply.dump() + "\n";
+  int flags = ::fcntl(fd, F_GETFL);
+  ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  for (std::size_t off = 0; off < out.size();) {
+    ssize_t n = ::send(fd, out.data() + off, out.size() - off, MSG_NOSIGNAL);
+    if (n <= 0) break;
+    off += static_cast<std::size_t>(n);
+  }
+}
+
+nlohmann::json fail(const std::string& message) { return {{"ok", false}, {"error", message}}; }
+
+}  // namespace
+
+int run_daemon(const Paths& paths) {
+  if (auto s = ensure_dirs(paths); !s) {
+    std::cerr << "yard daemon: " << s.error() << "\n";
+    return 1;
+  }
+  int lock = ::open(paths.lock.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+  if (lock < 0 || ::flock(lock, LOCK_EX | LOCK_NB) != 0) {
+    std::cerr << "yard daemon: another daemon already serves " << paths.state_dir << "\n";
+    return 3;
+  }
+  auto store = Store::open(paths.store);
+  if (!store) {
+    std::cerr << "yard daemon: " << store.error() << "\n";
+    return 1;
+  }
+  auto machine = load_machine(paths.config);
+  if (!machine) {
+    std::cerr << "yard daemon: " << machine.error() << "\n";
+    return 1;
+  }
+  LocalBackend backend(*store, *machine, paths.state_dir, user_name());
+  if (auto s = backend.recover(); !s) {
+    std::cerr << "yard daemon: recovery failed: " << s.error() << "\n";
+    return 1;
+  }
+
+  sigset_t mask;
+  sigemptyset(&mask);
+  sigaddset(&mask, SIGTERM);
+  sigaddset(&mask, SIGINT);
+  ::sigprocmask(SIG_BLOCK, &mask, nullptr);
+  int sigfd = ::signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+  ::signal(SIGPIPE, SIG_IGN);
+
+  int listener = listen_on(paths.socket);
+  if (listener < 0) {
+    std::cerr << "yard daemon: cannot listen on " << paths.socket << ": " << std::strerror(errno) << "\n";
+    return 1;
+  }
+  std::cerr << "yard daemon: pid " << ::getpid() << " serving " << paths.socket << " (" << machine->cpus
+            << " cpus, " << machine->mem_bytes << " bytes, " << machine->gpus << " gpus)" << std::endl;
+
+  std::map<int, Client> clients;
+  bool stopping = false, draining = false;
+  while (!stopping) {
+    std::vector<pollfd> fds;
+    if (!draining) fds.push_back({listener, POLLIN, 0});
+    fds.push_back({sigfd, POLLIN, 0});
+    for (auto& [fd, c] : clients) fds.push_back({fd, POLLIN, 0});
+    for (int fd : backend.watched_fds()) fds.push_back({fd, POLLIN, 0});
+    if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) break;
+
+    std::vector<std::pair<int, nlohmann::json>> replies;
+    sql::Transaction tx(store->db());
+    for (auto& p : fds) {
+      if (!p.revents) continue;
+      if (p.fd == listener) {
+        for (;;) {
+          int c = ::accept4(listener, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+          if (c < 0) break;
+          ucred cred{};
+          socklen_t len = sizeof cred;
+          if (::getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != ::getuid()) {
+            ::close(c);  // not the owner: no word, no access
+            continue;
+          }
+          clients[c];
+        }
+      } else if (p.fd == sigfd) {
+        signalfd_siginfo si;
+        while (::read(sigfd, &si, sizeof si) > 0) stopping = true;
+      } else if (auto it = clients.find(p.fd); it != clients.end()) {
+        char buf[65536];
+        ssize_t n = ::read(p.fd, buf, sizeof buf);
+        if (n <= 0) {
+          ::close(p.fd);
+          clients.erase(it);
+          continue;
+        }
+        it->second.in.append(buf, static_cast<std::size_t>(n));
+        auto nl = it->second.in.find('\n');
+        if (nl == std::string::npos) {
+          if (it->second.in.size() > kMaxRequest) replies.push_back({p.fd, fail("request too large")});
+          continue;
+        }
+        nlohmann::json req, reply;
+        try {
+          req = nlohmann::json::parse(it->second.in.substr(0, nl));
+        } catch (const std::exception& e) {
+          replies.push_back({p.fd, fail(std::string("malformed request: ") + e.what())});
+          continue;
+        }
+        const std::string op = req.value("op", "");
+        if (op == "submit") {
+          if (draining) {
+            reply = fail("the daemon is shutting down");
+          } else {
+            try {
+              auto ids = backend.submit(req.at("spec").get<JobSpec>());
+              reply = ids ? nlohmann::json{{"ok", true}, {"ids", *ids}} : fail(ids.error());
+            } catch (const std::exception& e) {
+              reply = fail(std::string("malformed job spec: ") + e.what());
+            }
+          }
+        } else if (op == "cancel") {
+          try {
+            auto acted = backend.cancel(req.at("ids").get<std::vector<std::int64_t>>());
+            reply = acted ? nlohmann::json{{"ok", true}, {"ids", *acted}} : fail(acted.error());
+          } catch (const std::exception& e) {
+            reply = fail(std::string("malformed cancel request: ") + e.what());
+          }
+        } else if (op == "ping") {
+          reply = {{"ok", true}, {"pid", ::getpid()}, {"socket", paths.socket}, {"store", paths.store},
+                   {"running", backend.running()}, {"pending", backend.pending()},
+                   {"cpus", backend.machine().cpus}, {"mem_bytes", backend.machine().mem_bytes},
+                   {"gpus", backend.machine().gpus}};
+        } else if (op == "shutdown") {
+          if (req.value("kill_jobs", false)) {
+            draining = true;
+            backend.cancel_all_running();
+          } else {
+            stopping = true;
+          }
+          reply = {{"ok", true}};
+        } else {
+          reply = fail("unknown request '" + op + "'");
+        }
+        replies.push_back({p.fd, reply});
+      } else {
+        backend.supervisor_exited(p.fd);
+      }
+    }
+    if (!draining && !stopping) backend.plan_starts();
+    if (auto s = tx.commit(); !s) std::cerr << "yard daemon: " << s.error() << std::endl;
+    for (auto& [fd, reply] : replies) {
+      send_line(fd, reply);
+      ::close(fd);
+      clients.erase(fd);
+    }
+    backend.launch();
+    if (draining && backend.running() == 0) stopping = true;
+  }
+  for (auto& [fd, c] : clients) ::close(fd);
+  ::close(listener);
+  ::unlink(paths.socket.c_str());
+  std::cerr << "yard daemon: stopped; " << backend.running() << " running jobs stay with their supervisors"
+            << std::endl;
+  return 0;
+}
+
+}  // namespace yard

@@ -1,0 +1,25 @@
+// Where a user's daemon keeps its files (XDG base directories), so two users, or two
+// test runs with different HOME, never share a daemon:
+//   socket  $XDG_RUNTIME_DIR/switchyard/yard.sock   (else /tmp/switchyard-$UID/yard.sock)
+//   store   $XDG_STATE_HOME/switchyard/store.db     (else ~/.local/state/switchyard/)
+//   log     $XDG_STATE_HOME/switchyard/daemon.log
+//   config  $XDG_CONFIG_HOME/switchyard/local.yaml  (else ~/.config/switchyard/; or $YARD_CONFIG)
+// The runtime directory is created 0700 and must be owned by the user: nobody else can
+// reach the socket.
+#pragma once
+
+#include <string>
+
+#include "core/result.h"
+
+namespace yard {
+
+struct Paths {
+  std::string runtime_dir, state_dir, socket, store, log, lock, config;
+};
+
+Paths default_paths();
+// Creates the directories with safe permissions; refuses a runtime dir owned by another user.
+Status ensure_dirs(const Paths& p);
+
+}  // namespace yard

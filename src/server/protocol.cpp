@@ -1,0 +1,64 @@
+#include "server/protocol.h"
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+namespace yard {
+
+Result<nlohmann::json> call_daemon(const std::string& socket_path, const nlohmann::json& request, int timeout_ms) {
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return err(std::string("socket: ") + std::strerror(errno));
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (socket_path.size() >= sizeof addr.sun_path) {
+    ::close(fd);
+    return err("socket path too long: " + socket_path);
+  }
+  std::strcpy(addr.sun_path, socket_path.c_str());
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    std::string m = std::strerror(errno);
+    ::close(fd);
+    return err("cannot reach the daemon at " + socket_path + ": " + m);
+  }
+  std::string out = request.dump() + "\n";
+  for (std::size_t off = 0; off < out.size();) {
+    ssize_t n = ::send(fd, out.data() + off, out.size() - off, MSG_NOSIGNAL);
+    if (n < 0) {
+      ::close(fd);
+      return err(std::string("sending to the daemon: ") + std::strerror(errno));
+    }
+    off += static_cast<std::size_t>(n);
+  }
+  std::string in;
+  char buf[65536];
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (in.find('\n') == std::string::npos) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      ::close(fd);
+      return err("the daemon did not answer within " + std::to_string(timeout_ms / 1000) + " s");
+    }
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n <= 0) {
+      ::close(fd);
+      return err("the daemon closed the connection without answering");
+    }
+    in.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  try {
+    return nlohmann::json::parse(in.substr(0, in.find('\n')));
+  } catch (const std::exception& e) {
+    return err(std::string("bad reply from the daemon: ") + e.what());
+  }
+}
+
+}  // namespace yard
