@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <fstream>
 #include <iostream>
 #include <thread>
 
@@ -12,6 +13,20 @@
 #include "server/protocol.h"
 
 namespace yard {
+namespace {
+
+// True while `pid` runs; a zombie waiting for its reaper (the daemon is nobody's child)
+// has stopped running.
+bool running(pid_t pid) {
+  if (::kill(pid, 0) != 0) return false;
+  std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat;
+  std::getline(f, stat);
+  auto close = stat.rfind(')');
+  return close == std::string::npos || close + 2 >= stat.size() || stat[close + 2] != 'Z';
+}
+
+}  // namespace
 
 void add_server_command(CLI::App& app, int& rc) {
   auto* server = app.add_subcommand("server", "Manage your daemon (socket and store paths: yard server status)");
@@ -52,9 +67,9 @@ void add_server_command(CLI::App& app, int& rc) {
     }
     // Wait on the condition "the daemon's process is gone", with a deadline.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (::kill(pid, 0) == 0 && std::chrono::steady_clock::now() < deadline)
+    while (running(pid) && std::chrono::steady_clock::now() < deadline)
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    if (::kill(pid, 0) == 0) {
+    if (running(pid)) {
       std::cerr << "yard server stop: daemon " << pid << " still running after 60 s\n";
       rc = 1;
       return;

@@ -1,0 +1,92 @@
+// The CLI's contract: bad input gets a message naming the value and exit status 2, and
+// leaves the store unchanged; scripts' #SBATCH lines are honoured; the socket is private.
+#include <sys/stat.h>
+
+#include "harness.h"
+
+namespace yard::test {
+namespace {
+
+class Cli : public YardWorld {};
+
+TEST_F(Cli, BadInputExitsTwoNamesTheValueAndStoresNothing) {
+  long first = submit({"--", "true"});  // the daemon and store exist from here on
+  ASSERT_EQ(wait({first}), 0);
+  const auto before = status().size();
+  struct Case {
+    std::vector<std::string> args;
+    std::string mention;
+  };
+  write("bad.yaml", "jobs: [\n  - name: x\n");
+  std::vector<Case> cases = {
+      {{"submit", "--no-such-flag", "--", "true"}, "--no-such-flag"},
+      {{"submit", "--mem", "12XB", "--", "true"}, "12XB"},
+      {{"submit", "-c", "0", "--", "true"}, "--cpus-per-task"},
+      {{"submit", "-t", "1:99:00", "--", "true"}, "1:99:00"},
+      {{"submit", "-d", "afterok:4242", "--", "true"}, "4242"},
+      {{"submit", "-a", "5-1", "--", "true"}, "5-1"},
+      {{"submit", "-c", "4096", "--", "true"}, "4096 CPUs"},
+      {{"submit", "missing-script.sh"}, "missing-script.sh"},
+      {{"run", "bad.yaml"}, "malformed YAML"},
+      {{"run", "nope.yaml"}, "nope.yaml"},
+      {{"status", "4242"}, "4242"},
+      {{"cancel", "4242"}, "4242"},
+  };
+  for (auto& c : cases) {
+    Output o = yard(c.args);
+    EXPECT_EQ(o.rc, 2) << c.args[1] << ": " << o.err;
+    EXPECT_NE(o.err.find(c.mention), std::string::npos) << "message '" << o.err << "' lacks '" << c.mention << "'";
+  }
+  EXPECT_EQ(status().size(), before);
+}
+
+TEST_F(Cli, ScriptDirectivesAndCommandLineWins) {
+  write("job.sh",
+        "#!/bin/sh\n#SBATCH -J from-script\n#SBATCH --output=script-%j.out --time=5\n"
+        "echo \"$YARD_JOB_NAME $1\"\n");
+  long id = submit({"job.sh", "arg1"});
+  ASSERT_EQ(wait({id}), 0);
+  EXPECT_EQ(read("script-" + std::to_string(id) + ".out"), "from-script arg1\n");
+  EXPECT_EQ(job(id)["walltime_s"], 300);
+  long id2 = submit({"-J", "from-cli", "job.sh"});
+  ASSERT_EQ(wait({id2}), 0);
+  EXPECT_EQ(read("script-" + std::to_string(id2) + ".out"), "from-cli \n");
+}
+
+TEST_F(Cli, HostileStringsReachTheJobByteForByte) {
+  const std::string evil = "a'b\"c $(touch pwned) `touch pwned2`; rm -rf x\nline2";
+  long id = submit({"-J", "a'b $(touch pwned3)", "--export", "ALL,EVIL=" + evil, "--", "sh", "-c", "printf '%s|%s' \"$1\" \"$EVIL\"", "sh", evil});
+  ASSERT_EQ(wait({id}), 0);
+  EXPECT_EQ(read("yard-" + std::to_string(id) + ".out"), evil + "|" + evil);
+  EXPECT_TRUE(read("pwned").empty());
+  EXPECT_TRUE(read("pwned2").empty());
+  EXPECT_TRUE(read("pwned3").empty());
+  EXPECT_EQ(job(id)["name"], "a'b $(touch pwned3)");
+  EXPECT_NE(yard({"submit", "-J", "two\nlines", "--", "true"}).rc, 0);
+}
+
+TEST_F(Cli, SocketDirectoryIsPrivateAndServerStatusReportsIt) {
+  submit({"--", "true"});
+  auto o = yard({"server", "status", "--json"});
+  ASSERT_EQ(o.rc, 0);
+  auto j = nlohmann::json::parse(o.out);
+  EXPECT_GT(j["pid"].get<long>(), 0);
+  std::string sock = j["socket"];
+  EXPECT_EQ(sock.rfind(dir_ + "/run/switchyard/", 0), 0u) << sock;
+  struct stat st{};
+  ASSERT_EQ(::stat((dir_ + "/run/switchyard").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+}
+
+TEST_F(Cli, RunFileWithProgressLines) {
+  write("flow.yaml",
+        "jobs:\n  - name: a\n    command: echo A\n  - name: b\n    command: echo B\n    after: [a]\n"
+        "    array: 1-3\n");
+  auto o = yard({"run", "flow.yaml"});
+  EXPECT_EQ(o.rc, 0) << o.err;
+  EXPECT_NE(o.out.find("a 1 COMPLETED"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("b 2_3 COMPLETED"), std::string::npos) << o.out;
+}
+
+}  // namespace
+}  // namespace yard::test

@@ -1,0 +1,170 @@
+#include "harness.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+extern char** environ;
+
+namespace yard::test {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+bool wait_until(const std::function<bool()>& done, double seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  auto delay = std::chrono::milliseconds(5);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (done()) return true;
+    std::this_thread::sleep_for(delay);
+    delay = std::min(delay * 2, std::chrono::milliseconds(100));
+  }
+  return done();
+}
+
+bool process_alive(long pid) {
+  if (pid <= 0) return false;
+  if (::kill(static_cast<pid_t>(pid), 0) != 0) return false;
+  // A zombie is dead for our purposes.
+  std::string st = slurp("/proc/" + std::to_string(pid) + "/stat");
+  auto close = st.rfind(')');
+  return close == std::string::npos || st.size() < close + 3 || st[close + 2] != 'Z';
+}
+
+void YardWorld::SetUp() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  dir_ = (fs::temp_directory_path() / ("yard-it-" + std::string(info->name()) + "-" + std::to_string(::getpid())))
+             .string();
+  fs::remove_all(dir_);
+  fs::create_directories(dir_ + "/run");
+  configure("kill_grace: 1\n");
+}
+
+void YardWorld::TearDown() {
+  long pid = daemon_pid();
+  if (pid > 0) {
+    yard({"server", "stop", "--kill-jobs"});
+    if (!wait_until([&] { return !process_alive(pid); }, 30)) ::kill(static_cast<pid_t>(pid), SIGKILL);
+  }
+  std::error_code ec;
+  fs::remove_all(dir_, ec);
+}
+
+void YardWorld::configure(const std::string& yaml) {
+  fs::create_directories(dir_ + "/config/switchyard");
+  write("config/switchyard/local.yaml", yaml);
+}
+
+Output YardWorld::yard(const std::vector<std::string>& args, const std::vector<std::string>& extra_env) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) {
+    std::string kv(*e);
+    if (kv.rfind("HOME=", 0) == 0 || kv.rfind("XDG_", 0) == 0 || kv.rfind("YARD_CONFIG=", 0) == 0) continue;
+    env.push_back(kv);
+  }
+  env.push_back("HOME=" + dir_);
+  env.push_back("XDG_RUNTIME_DIR=" + dir_ + "/run");
+  env.push_back("XDG_STATE_HOME=" + dir_ + "/state");
+  env.push_back("XDG_CONFIG_HOME=" + dir_ + "/config");
+  for (auto& e : extra_env) env.push_back(e);
+  std::vector<char*> envp, argv;
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::string bin = YARD_BINARY;
+  argv.push_back(bin.data());
+  std::vector<std::string> copy = args;
+  for (auto& a : copy) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  const std::string out = dir_ + "/.out", err = dir_ + "/.err";
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_addchdir_np(&fa, dir_.c_str());
+  pid_t pid = 0;
+  Output o;
+  if (posix_spawn(&pid, bin.c_str(), &fa, nullptr, argv.data(), envp.data()) != 0) {
+    ADD_FAILURE() << "cannot run " << bin;
+    return o;
+  }
+  posix_spawn_file_actions_destroy(&fa);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  o.rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  o.out = slurp(out);
+  o.err = slurp(err);
+  return o;
+}
+
+long YardWorld::submit(const std::vector<std::string>& args) {
+  std::vector<std::string> a{"submit", "--json"};
+  a.insert(a.end(), args.begin(), args.end());
+  Output o = yard(a);
+  EXPECT_EQ(o.rc, 0) << o.err;
+  try {
+    return nlohmann::json::parse(o.out).at("id").get<long>();
+  } catch (...) {
+    ADD_FAILURE() << "submit printed: " << o.out << o.err;
+    return -1;
+  }
+}
+
+int YardWorld::wait(const std::vector<long>& ids) {
+  std::vector<std::string> a{"wait", "--timeout", "120"};
+  for (long id : ids) a.push_back(std::to_string(id));
+  return yard(a).rc;
+}
+
+nlohmann::json YardWorld::status(const std::vector<long>& ids) {
+  std::vector<std::string> a{"status", "--json"};
+  for (long id : ids) a.push_back(std::to_string(id));
+  Output o = yard(a);
+  EXPECT_EQ(o.rc, 0) << o.err;
+  try {
+    return nlohmann::json::parse(o.out);
+  } catch (...) {
+    ADD_FAILURE() << "status printed: " << o.out << o.err;
+    return nlohmann::json::array();
+  }
+}
+
+nlohmann::json YardWorld::job(long id) {
+  auto s = status({id});
+  return s.empty() ? nlohmann::json() : s[0];
+}
+
+long YardWorld::daemon_pid() {
+  Output o = yard({"server", "status", "--json"});
+  if (o.rc != 0) return 0;
+  try {
+    return nlohmann::json::parse(o.out).value("pid", 0L);
+  } catch (...) {
+    return 0;
+  }
+}
+
+std::string YardWorld::read(const std::string& p) const { return slurp(dir_ + "/" + p); }
+
+void YardWorld::write(const std::string& p, const std::string& text) const {
+  std::ofstream(dir_ + "/" + p) << text;
+}
+
+}  // namespace yard::test

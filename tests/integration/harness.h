@@ -1,0 +1,49 @@
+// Integration-test harness: a private yard world per test (its own HOME and XDG
+// directories, so its own daemon and store), running the real `yard` binary, and
+// waiting on conditions with deadlines (never blind sleeps). TearDown stops the daemon
+// it started, by pid, after cancelling whatever still runs.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace yard::test {
+
+struct Output {
+  int rc = -1;
+  std::string out, err;
+};
+
+class YardWorld : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  // Writes the local machine config (cpus, memory, gpus, job_limit, kill_grace).
+  void configure(const std::string& yaml);
+  // Runs `yard ARGS...` in the world's directory, optionally with extra environment.
+  Output yard(const std::vector<std::string>& args, const std::vector<std::string>& extra_env = {});
+  // Submits and returns the job id (fails the test otherwise).
+  long submit(const std::vector<std::string>& args);
+  // `yard wait` on all of `ids`; returns its exit status.
+  int wait(const std::vector<long>& ids);
+  nlohmann::json status(const std::vector<long>& ids = {});
+  nlohmann::json job(long id);
+  long daemon_pid();
+  std::string read(const std::string& relative_path) const;
+  void write(const std::string& relative_path, const std::string& text) const;
+
+  std::string dir_;  // the world's HOME and working directory
+};
+
+// Polls `done` until true or `seconds` pass; returns whether it became true.
+bool wait_until(const std::function<bool()>& done, double seconds);
+bool process_alive(long pid);
+
+}  // namespace yard::test
