@@ -1,0 +1,61 @@
+// Availability profile (timeline): how many processors are free at every instant, built
+// from the estimated end of running jobs and from reservations of waiting ones. It is the
+// one place that answers "where does a job of P processors and duration D fit?"; the
+// backfilling algorithm (backfill.h) is written against it, for the local backend and the
+// simulator alike. Times and processor counts are plain integers (seconds, processors).
+// Not thread-safe: one owner mutates it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <map>
+
+namespace yard::sched {
+
+using Time = std::int64_t;
+using Procs = std::int64_t;
+
+// A start time that never comes (a request larger than the machine).
+inline constexpr Time kNever = std::numeric_limits<Time>::max();
+
+class Profile {
+ public:
+  explicit Profile(Procs total);
+
+  Procs total() const { return total_; }
+  Procs free_at(Time t) const;
+  // Fewest free processors over [start, start + duration); duration > 0.
+  Procs min_free(Time start, Time duration) const;
+  bool fits(Time start, Procs procs, Time duration) const {
+    return min_free(start, duration) >= procs;
+  }
+  // Earliest t >= from such that `procs` are free over [t, t + duration); kNever when
+  // procs exceeds the machine.
+  Time earliest_start(Time from, Procs procs, Time duration) const;
+  // Earliest t in [from, limit) at which a job now holding [limit, limit + duration) could
+  // start instead: `procs` free over [t, min(t + duration, limit)). Returns limit if none.
+  // The job's own hold lies at or after limit, so this needs no removal of it first.
+  Time earliest_start_before(Time from, Procs procs, Time duration, Time limit) const;
+
+  // Take / give back `procs` processors over [start, start + duration).
+  void allocate(Time start, Time duration, Procs procs) { add(start, start + duration, -procs); }
+  void release(Time start, Time duration, Procs procs) { add(start, start + duration, procs); }
+
+  // Drops the history before `now`; later queries must ask about times >= now.
+  void forget_before(Time now);
+  // Number of breakpoints (for tests and benchmarks).
+  std::size_t breakpoints() const { return free_.size(); }
+
+ private:
+  using Map = std::map<Time, Procs>;
+  Map::iterator split_at(Time t);
+  void merge_at(Map::iterator it);
+  void add(Time start, Time end, Procs delta);
+  Map::const_iterator segment(Time t) const { return std::prev(free_.upper_bound(t)); }
+
+  Procs total_;
+  Map free_;  // free_[t]: processors free from t until the next key; first key is -inf
+};
+
+}  // namespace yard::sched

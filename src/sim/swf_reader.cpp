@@ -1,0 +1,126 @@
+#include "sim/swf_reader.h"
+
+#include <zlib.h>
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+namespace yard::sim {
+
+namespace {
+
+constexpr int kFields = 18;
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// An SWF number: an integer, or a decimal (some logs write "142.00"), kept as an integer
+// by truncation. Anything else, or a value beyond +-2^53, is rejected.
+std::optional<std::int64_t> parse_number(std::string_view s) {
+  std::int64_t whole = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), whole);
+  if (ec == std::errc() && ptr == s.data() + s.size()) return whole;
+  double d = 0;
+  auto [dptr, dec] = std::from_chars(s.data(), s.data() + s.size(), d);
+  if (dec != std::errc() || dptr != s.data() + s.size() || !std::isfinite(d)) return std::nullopt;
+  if (std::fabs(d) > 9007199254740992.0) return std::nullopt;
+  return static_cast<std::int64_t>(d);
+}
+
+// "; MaxProcs: 128" -> 128
+void parse_header(std::string_view line, SwfTrace& trace) {
+  line.remove_prefix(1);
+  line = trim(line);
+  constexpr std::string_view kKey = "MaxProcs:";
+  if (line.substr(0, kKey.size()) != kKey) return;
+  std::string_view value = trim(line.substr(kKey.size()));
+  // Some logs add a remark after the number: "338 (batch partition; 512 total)".
+  std::size_t end = 0;
+  while (end < value.size() && value[end] >= '0' && value[end] <= '9') ++end;
+  if (auto n = parse_number(value.substr(0, end)); n && *n > 0) trace.max_procs = *n;
+}
+
+Status parse_job(std::string_view line, std::size_t line_no, SwfRecord& out) {
+  std::array<std::int64_t, kFields> f{};
+  int count = 0;
+  std::size_t pos = 0;
+  while (pos < line.size()) {
+    while (pos < line.size() && is_space(line[pos])) ++pos;
+    if (pos >= line.size()) break;
+    std::size_t end = pos;
+    while (end < line.size() && !is_space(line[end])) ++end;
+    const std::string_view token = line.substr(pos, end - pos);
+    if (count >= kFields) {
+      return err("line " + std::to_string(line_no) + ": more than 18 fields");
+    }
+    auto n = parse_number(token);
+    if (!n) {
+      return err("line " + std::to_string(line_no) + ": field " + std::to_string(count + 1) +
+                 " is not a number: '" + std::string(token.substr(0, 40)) + "'");
+    }
+    f[static_cast<std::size_t>(count++)] = *n;
+    pos = end;
+  }
+  if (count != kFields) {
+    return err("line " + std::to_string(line_no) + ": expected 18 fields, found " +
+               std::to_string(count));
+  }
+  out = SwfRecord{f[0], f[1], f[3], f[4], f[7], f[8]};
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<SwfTrace> parse_swf(std::string_view text, const SwfOptions& options) {
+  SwfTrace trace;
+  std::size_t line_no = 0;
+  while (!text.empty()) {
+    const std::size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    ++line_no;
+    line = trim(line);
+    if (line.empty()) continue;
+    if (line.front() == ';') {
+      parse_header(line, trace);
+      continue;
+    }
+    SwfRecord record;
+    if (Status st = parse_job(line, line_no, record); !st) {
+      if (!options.lenient) return err(st.error());
+      if (trace.skipped_lines++ == 0) trace.first_skipped = st.error();
+      continue;
+    }
+    trace.records.push_back(record);
+  }
+  return trace;
+}
+
+Result<SwfTrace> read_swf(const std::string& path, const SwfOptions& options) {
+  // gzread reads plain files unchanged, so one path serves both.
+  std::unique_ptr<gzFile_s, int (*)(gzFile)> file(gzopen(path.c_str(), "rb"), gzclose);
+  if (!file) return err("cannot open trace '" + path + "'");
+  std::string text;
+  std::array<char, 1 << 16> buffer{};
+  for (;;) {
+    const int n = gzread(file.get(), buffer.data(), static_cast<unsigned>(buffer.size()));
+    if (n < 0) {
+      int code = 0;
+      const char* msg = gzerror(file.get(), &code);
+      return err("cannot read trace '" + path + "': " + (msg ? msg : "read error"));
+    }
+    if (n == 0) break;
+    text.append(buffer.data(), static_cast<std::size_t>(n));
+  }
+  return parse_swf(text, options);
+}
+
+}  // namespace yard::sim

@@ -1,0 +1,106 @@
+#include "sim/swf_reader.h"
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "sim/workload.h"
+
+namespace yard::sim {
+namespace {
+
+constexpr const char* kTrace =
+    "; Version: 2.2\n"
+    "; MaxProcs: 128\n"
+    ";\n"
+    "    1   0  5  100   4  1.5 -1   4  200 -1 1 1 1 1 1 -1 -1 -1\n"
+    "    2  10  5   -1  -1   -1 -1   8  300 -1 1 1 1 1 1 -1 -1 -1\n"
+    "\n"
+    "    3  20  5  500  -1   -1 -1 256   -1 -1 1 1 1 1 1 -1 -1 -1\r\n"
+    "    4  30  5  400   2   -1 -1   2  300 -1 1 1 1 1 1 -1 -1 -1\n";
+
+TEST(SwfReader, ReadsJobsAndTheMachineSize) {
+  auto trace = parse_swf(kTrace);
+  ASSERT_TRUE(trace.ok()) << trace.error();
+  ASSERT_EQ(trace->records.size(), 4u);
+  EXPECT_EQ(trace->max_procs, 128);
+  EXPECT_EQ(trace->records[0].run, 100);
+  EXPECT_EQ(trace->records[2].requested, 256);
+  EXPECT_EQ(trace->records[3].requested_time, 300);
+}
+
+TEST(SwfReader, HeaderWithARemark) {
+  auto trace = parse_swf("; MaxProcs: 338 (batch partition; 512 total)\n");
+  ASSERT_TRUE(trace.ok());
+  EXPECT_EQ(trace->max_procs, 338);
+}
+
+TEST(SwfReader, MalformedLineNamesItsNumber) {
+  const std::string text = std::string(kTrace) + "5 40 5 x 1 -1 -1 1 10 -1 1 1 1 1 1 -1 -1 -1\n";
+  auto trace = parse_swf(text);
+  ASSERT_FALSE(trace.ok());
+  EXPECT_NE(trace.error().find("line 9"), std::string::npos) << trace.error();
+  EXPECT_NE(trace.error().find("field 4"), std::string::npos) << trace.error();
+
+  auto short_line = parse_swf("1 2 3\n");
+  ASSERT_FALSE(short_line.ok());
+  EXPECT_NE(short_line.error().find("line 1: expected 18 fields, found 3"), std::string::npos);
+
+  auto long_line = parse_swf(std::string(kTrace).substr(0, 120) + "\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19\n");
+  EXPECT_FALSE(long_line.ok());
+}
+
+TEST(SwfReader, LenientSkipsMalformedLines) {
+  const std::string text = std::string(kTrace) + "garbage\n";
+  auto trace = parse_swf(text, {.lenient = true});
+  ASSERT_TRUE(trace.ok());
+  EXPECT_EQ(trace->records.size(), 4u);
+  EXPECT_EQ(trace->skipped_lines, 1u);
+  EXPECT_NE(trace->first_skipped.find("line 9"), std::string::npos);
+}
+
+TEST(SwfReader, RejectsHugeAndNonFiniteNumbers) {
+  EXPECT_FALSE(parse_swf("1 2 3 1e300 5 6 7 8 9 10 11 12 13 14 15 16 17 18\n").ok());
+  EXPECT_FALSE(parse_swf("1 2 3 nan 5 6 7 8 9 10 11 12 13 14 15 16 17 18\n").ok());
+  EXPECT_FALSE(parse_swf("1 2 3 inf 5 6 7 8 9 10 11 12 13 14 15 16 17 18\n").ok());
+}
+
+TEST(SwfReader, ReadsPlainAndGzipFiles) {
+  const auto dir = std::filesystem::temp_directory_path();
+  const std::string plain = (dir / "yard_swf_reader_test.swf").string();
+  const std::string packed = (dir / "yard_swf_reader_test.swf.gz").string();
+  { std::ofstream(plain) << kTrace; }
+  gzFile gz = gzopen(packed.c_str(), "wb");
+  ASSERT_NE(gz, nullptr);
+  gzputs(gz, kTrace);
+  gzclose(gz);
+  for (const std::string& path : {plain, packed}) {
+    auto trace = read_swf(path);
+    ASSERT_TRUE(trace.ok()) << trace.error();
+    EXPECT_EQ(trace->records.size(), 4u) << path;
+  }
+  std::remove(plain.c_str());
+  std::remove(packed.c_str());
+  EXPECT_FALSE(read_swf((dir / "yard_no_such_trace.swf").string()).ok());
+}
+
+TEST(Workload, AppliesThePyssInputRules) {
+  auto trace = parse_swf(kTrace);
+  ASSERT_TRUE(trace.ok());
+  const auto jobs = jobs_from_swf(*trace, 128);
+  ASSERT_EQ(jobs.size(), 3u);  // job 2 has no run time
+  EXPECT_EQ(jobs[0].procs, 4);
+  EXPECT_EQ(jobs[0].estimate, 200);
+  EXPECT_EQ(jobs[1].id, 3);
+  EXPECT_EQ(jobs[1].procs, 128);     // requested 256, capped at the machine
+  EXPECT_EQ(jobs[1].estimate, 500);  // no request: the run time
+  EXPECT_EQ(jobs[2].run, 300);       // ran past its request: cut at the estimate
+  EXPECT_EQ(jobs_from_swf(*trace, 128, 2).size(), 2u);
+}
+
+}  // namespace
+}  // namespace yard::sim
