@@ -10,7 +10,10 @@ void Backfiller::submit(const Request& job, Time now, std::vector<Decision>& out
   if (policy_.unlimited()) {
     // Every job gets its reservation on arrival; the others keep theirs.
     const Time start = profile_.earliest_start(now, job.procs, job.estimate);
-    if (start == kNever) return;
+    if (start == kNever) {  // wider than the machine: never starts
+      queue_.push_back({job, kNever});
+      return;
+    }
     profile_.allocate(start, job.estimate, job.procs);
     out.push_back({job.id, start});
     if (start > now) queue_.push_back({job, start});
@@ -19,6 +22,8 @@ void Backfiller::submit(const Request& job, Time now, std::vector<Decision>& out
   queue_.push_back({job, kNever});
   pass(now, out);
 }
+
+void Backfiller::enqueue(const Request& job) { queue_.push_back({job, kNever}); }
 
 void Backfiller::finish(Time start, Time estimate, Procs procs, Time now,
                         std::vector<Decision>& out) {
@@ -42,7 +47,16 @@ void Backfiller::compress(Time now, std::vector<Decision>& out) {
   std::size_t kept = 0;
   for (std::size_t i = 0; i < queue_.size(); ++i) {
     Waiting& w = queue_[i];
-    if (w.reserved > now) {
+    if (w.reserved == kNever) {  // enqueued without a pass: reserve it now
+      const Time start = profile_.earliest_start(now, w.job.procs, w.job.estimate);
+      if (start == kNever) {  // wider than the machine: never starts
+        queue_[kept++] = w;
+        continue;
+      }
+      profile_.allocate(start, w.job.estimate, w.job.procs);
+      w.reserved = start;
+      out.push_back({w.job.id, start});
+    } else if (w.reserved > now) {
       const Time start =
           profile_.earliest_start_before(now, w.job.procs, w.job.estimate, w.reserved);
       if (start < w.reserved) {
@@ -62,7 +76,7 @@ void Backfiller::compress(Time now, std::vector<Decision>& out) {
 // The jobs behind the last reservation are then backfilled.
 void Backfiller::pass(Time now, std::vector<Decision>& out) {
   const std::size_t n = queue_.size();
-  started_.assign(n, 0);
+  started_.clear();
   struct Hold {
     std::size_t index;
     Time start;
@@ -77,10 +91,11 @@ void Backfiller::pass(Time now, std::vector<Decision>& out) {
     if (start == now) {
       profile_.allocate(now, job.estimate, job.procs);
       out.push_back({job.id, now});
-      started_[i] = 1;
+      started_.push_back(i);
       continue;
     }
-    if (policy_.depth == 0 || start == kNever) {
+    if (start == kNever) continue;  // wider than the machine: never starts
+    if (policy_.depth == 0) {
       blocked = true;
       break;
     }
@@ -91,33 +106,57 @@ void Backfiller::pass(Time now, std::vector<Decision>& out) {
   for (const Hold& h : holds) {
     profile_.release(h.start, queue_[h.index].job.estimate, queue_[h.index].job.procs);
   }
-  std::size_t kept = 0;
-  for (std::size_t k = 0; k < n; ++k) {
-    if (!started_[k]) queue_[kept++] = queue_[k];
-  }
-  queue_.resize(kept);
+  drop_started();
 }
 
 void Backfiller::backfill(Time now, std::size_t from, std::vector<Decision>& out) {
   const std::size_t n = queue_.size();
   if (from >= n) return;
+  floors_.build(profile_, now);
+  if (floors_.free_now() == 0) return;
+  auto try_start = [&](std::size_t k) {
+    const Request& job = queue_[k].job;
+    if (job.procs > floors_.free_now() || floors_.min_free(job.estimate) < job.procs) return;
+    profile_.allocate(now, job.estimate, job.procs);
+    floors_.take(job.procs, job.estimate);
+    out.push_back({job.id, now});
+    started_.push_back(k);
+  };
+  if (policy_.order == BackfillOrder::kQueue) {
+    for (std::size_t k = from; k < n && floors_.free_now() > 0; ++k) try_start(k);
+    return;
+  }
   order_.resize(n - from);
   for (std::size_t k = from; k < n; ++k) order_[k - from] = k;
-  if (policy_.order == BackfillOrder::kShortestEstimate) {
-    std::stable_sort(order_.begin(), order_.end(), [this](std::size_t a, std::size_t b) {
-      return queue_[a].job.estimate < queue_[b].job.estimate;
-    });
-  }
-  Procs free_now = profile_.free_at(now);
+  std::stable_sort(order_.begin(), order_.end(), [this](std::size_t a, std::size_t b) {
+    return queue_[a].job.estimate < queue_[b].job.estimate;
+  });
   for (std::size_t k : order_) {
-    if (free_now == 0) break;
-    const Request& job = queue_[k].job;
-    if (job.procs > free_now || !profile_.fits(now, job.procs, job.estimate)) continue;
-    profile_.allocate(now, job.estimate, job.procs);
-    out.push_back({job.id, now});
-    started_[k] = 1;
-    free_now -= job.procs;
+    if (floors_.free_now() == 0) break;
+    try_start(k);
   }
+}
+
+// Removes the jobs started in this pass from the queue, keeping the order of the rest.
+// The common case, a run of jobs at the front, costs only their number.
+void Backfiller::drop_started() {
+  if (started_.empty()) return;
+  std::sort(started_.begin(), started_.end());
+  std::size_t prefix = 0;
+  while (prefix < started_.size() && started_[prefix] == prefix) ++prefix;
+  if (prefix < started_.size()) {
+    std::size_t kept = started_[prefix];
+    std::size_t next = prefix;
+    for (std::size_t k = kept; k < queue_.size(); ++k) {
+      if (next < started_.size() && started_[next] == k) {
+        ++next;
+        continue;
+      }
+      queue_[kept++] = queue_[k];
+    }
+    queue_.resize(kept);
+  }
+  queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(prefix));
 }
 
 }  // namespace yard::sched

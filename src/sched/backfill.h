@@ -9,8 +9,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
+#include "sched/floors.h"
 #include "sched/policy.h"
 #include "sched/profile.h"
 
@@ -20,7 +22,7 @@ using JobId = std::int64_t;
 
 struct Request {
   JobId id = 0;
-  Procs procs = 1;     // 1 <= procs <= machine size
+  Procs procs = 1;     // >= 1; a job wider than the machine never starts
   Time estimate = 1;   // > 0; the job holds its processors for this long at most
 };
 
@@ -35,6 +37,8 @@ class Backfiller {
 
   // A job arrives at `now`; appends start decisions to `out`.
   void submit(const Request& job, Time now, std::vector<Decision>& out);
+  // Adds a job to the queue without a pass (a batch of arrivals, then one schedule()).
+  void enqueue(const Request& job);
   // A running job that started at `start` with `estimate` ends at `now` (<= its
   // estimated end): the rest of its hold is released, then one pass runs.
   void finish(Time start, Time estimate, Procs procs, Time now, std::vector<Decision>& out);
@@ -57,9 +61,12 @@ class Backfiller {
 
   Profile profile_;
   Policy policy_;
-  std::vector<Waiting> queue_;  // submission order
+  void drop_started();
+
+  std::deque<Waiting> queue_;       // submission order
   std::vector<std::size_t> order_;  // scratch: candidate indices
-  std::vector<char> started_;       // scratch: started in this pass
+  std::vector<std::size_t> started_;  // scratch: indices started in this pass
+  Floors floors_;                   // scratch: what can start now, during backfilling
 };
 
 }  // namespace yard::sched

@@ -83,6 +83,29 @@ TEST(Backfill, SjbfTriesTheShortestEstimateFirst) {
   EXPECT_TRUE(has(out, 5, 20));
 }
 
+TEST(Backfill, AJobWiderThanTheMachineNeverStartsNorBlocks) {
+  for (Policy policy : {Policy::fcfs(), Policy::easy(), Policy::conservative()}) {
+    Backfiller b(10, policy);
+    EXPECT_TRUE(submit(b, 1, 11, 100, 0).empty());
+    EXPECT_TRUE(has(submit(b, 2, 10, 100, 1), 2, 1));
+    EXPECT_EQ(b.waiting(), 1u);
+  }
+}
+
+TEST(Backfill, EnqueueThenOnePass) {
+  for (Policy policy : {Policy::easy(), Policy::conservative()}) {
+    Backfiller b(10, policy);
+    b.enqueue({1, 6, 100});
+    b.enqueue({2, 6, 100});
+    b.enqueue({3, 4, 50});
+    std::vector<Decision> out;
+    b.schedule(0, out);
+    EXPECT_TRUE(has(out, 1, 0));
+    EXPECT_TRUE(has(out, 3, 0));
+    EXPECT_EQ(has(out, 2, 100), policy.unlimited());  // a reservation is a decision too
+  }
+}
+
 TEST(Backfill, PolicyNames) {
   EXPECT_EQ(policy_by_name("easy")->depth, 1);
   EXPECT_EQ(policy_by_name("fcfs")->depth, 0);

@@ -10,15 +10,21 @@ namespace {
 constexpr Time kMinTime = std::numeric_limits<Time>::min();
 }
 
-Profile::Profile(Procs total) : total_(total) { free_.emplace(kMinTime, total); }
+Profile::Profile(Procs total) : total_(total) { points_.push_back({kMinTime, total}); }
 
-Procs Profile::free_at(Time t) const { return segment(t)->second; }
+Profile::ConstIter Profile::segment(Time t) const {
+  auto it = std::upper_bound(begin(), points_.cend(), t,
+                             [](Time value, const Point& p) { return value < p.time; });
+  return std::prev(it);
+}
+
+Procs Profile::free_at(Time t) const { return segment(t)->free; }
 
 Procs Profile::min_free(Time start, Time duration) const {
   const Time end = start + duration;
   auto it = segment(start);
-  Procs low = it->second;
-  for (++it; it != free_.end() && it->first < end; ++it) low = std::min(low, it->second);
+  Procs low = it->free;
+  for (++it; it != points_.end() && it->time < end; ++it) low = std::min(low, it->free);
   return low;
 }
 
@@ -26,15 +32,15 @@ Time Profile::earliest_start(Time from, Procs procs, Time duration) const {
   if (procs > total_) return kNever;
   Time candidate = from;
   auto it = segment(from);
-  // The last segment always has every processor free, so the loop ends.
+  // The last point always has every processor free, so the loop ends.
   for (;;) {
-    if (it->second < procs) {
+    if (it->free < procs) {
       ++it;
-      candidate = it->first;
+      candidate = it->time;
       continue;
     }
     auto next = std::next(it);
-    if (next == free_.end() || next->first >= candidate + duration) return candidate;
+    if (next == points_.end() || next->time >= candidate + duration) return candidate;
     it = next;
   }
 }
@@ -44,48 +50,64 @@ Time Profile::earliest_start_before(Time from, Procs procs, Time duration, Time 
   Time candidate = from;
   auto it = segment(from);
   while (candidate < limit) {
-    if (it->second < procs) {
+    if (it->free < procs) {
       ++it;
-      if (it == free_.end()) return limit;
-      candidate = it->first;
+      if (it == points_.end()) return limit;
+      candidate = it->time;
       continue;
     }
     auto next = std::next(it);
     const Time needed = std::min(candidate + duration, limit);
-    if (next == free_.end() || next->first >= needed) return candidate;
+    if (next == points_.end() || next->time >= needed) return candidate;
     it = next;
   }
   return limit;
 }
 
-void Profile::forget_before(Time now) {
+void Profile::floors_from(Time now, std::vector<Floor>& out) const {
+  out.clear();
   auto it = segment(now);
-  if (it == free_.begin()) return;
-  free_.erase(free_.begin(), it);
-  auto node = free_.extract(free_.begin());
-  node.key() = kMinTime;
-  free_.insert(std::move(node));
+  out.push_back({now, it->free});
+  for (++it; it != points_.end(); ++it) {
+    if (it->free < out.back().min) out.push_back({it->time, it->free});
+  }
 }
 
-Profile::Map::iterator Profile::split_at(Time t) {
-  auto it = std::prev(free_.upper_bound(t));
-  if (it->first == t) return it;
-  return free_.emplace_hint(std::next(it), t, it->second);
+void Profile::forget_before(Time now) {
+  const auto index = static_cast<std::size_t>(segment(now) - points_.begin());
+  if (index == first_) return;
+  first_ = index;
+  points_[first_].time = kMinTime;
+  // Erase history in bulk, not on every call.
+  if (first_ >= 64 && 2 * first_ >= points_.size()) {
+    points_.erase(points_.begin(), points_.begin() + static_cast<std::ptrdiff_t>(first_));
+    first_ = 0;
+  }
 }
 
-// Removes the breakpoint at `it` when it does not change the value.
-void Profile::merge_at(Map::iterator it) {
-  if (it == free_.begin() || it == free_.end()) return;
-  if (std::prev(it)->second == it->second) free_.erase(it);
+std::size_t Profile::split_at(Time t) {
+  const auto it = segment(t);
+  auto index = static_cast<std::size_t>(it - points_.begin());
+  if (it->time == t) return index;
+  const Procs free = it->free;
+  points_.insert(points_.begin() + static_cast<std::ptrdiff_t>(index + 1), Point{t, free});
+  return index + 1;
+}
+
+void Profile::merge_at(std::size_t i) {
+  if (i <= first_ || i >= points_.size()) return;
+  if (points_[i - 1].free == points_[i].free) {
+    points_.erase(points_.begin() + static_cast<std::ptrdiff_t>(i));
+  }
 }
 
 void Profile::add(Time start, Time end, Procs delta) {
   if (start >= end || delta == 0) return;
-  auto first = split_at(start);
-  auto last = split_at(end);
-  for (auto it = first; it != last; ++it) {
-    it->second += delta;
-    assert(it->second >= 0 && it->second <= total_);
+  const std::size_t first = split_at(start);
+  const std::size_t last = split_at(end);
+  for (std::size_t i = first; i < last; ++i) {
+    points_[i].free += delta;
+    assert(points_[i].free >= 0 && points_[i].free <= total_);
   }
   merge_at(last);
   merge_at(first);

@@ -8,8 +8,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstddef>
 #include <limits>
-#include <map>
+#include <vector>
 
 namespace yard::sched {
 
@@ -42,20 +43,38 @@ class Profile {
   void allocate(Time start, Time duration, Procs procs) { add(start, start + duration, -procs); }
   void release(Time start, Time duration, Procs procs) { add(start, start + duration, procs); }
 
+  // The fewest free processors over [now, now + d) as a function of d, as a staircase:
+  // one Floor per strict decrease. See Floors in floors.h for queries and updates.
+  struct Floor {
+    Time from;  // windows ending after `from` (up to the next Floor) see `min`
+    Procs min;
+  };
+  void floors_from(Time now, std::vector<Floor>& out) const;
+
   // Drops the history before `now`; later queries must ask about times >= now.
   void forget_before(Time now);
   // Number of breakpoints (for tests and benchmarks).
-  std::size_t breakpoints() const { return free_.size(); }
+  std::size_t breakpoints() const { return points_.size() - first_; }
 
  private:
-  using Map = std::map<Time, Procs>;
-  Map::iterator split_at(Time t);
-  void merge_at(Map::iterator it);
+  struct Point {
+    Time time;   // from this time until the next point's
+    Procs free;  // this many processors are free
+  };
+  using Iter = std::vector<Point>::iterator;
+  using ConstIter = std::vector<Point>::const_iterator;
+
+  ConstIter begin() const { return points_.begin() + static_cast<std::ptrdiff_t>(first_); }
+  ConstIter segment(Time t) const;  // the point whose span holds t
+  std::size_t split_at(Time t);     // index of a point starting exactly at t
+  void merge_at(std::size_t i);     // drops point i if it repeats its predecessor
   void add(Time start, Time end, Procs delta);
-  Map::const_iterator segment(Time t) const { return std::prev(free_.upper_bound(t)); }
 
   Procs total_;
-  Map free_;  // free_[t]: processors free from t until the next key; first key is -inf
+  // Sorted by time; points before first_ are history awaiting removal. The point at
+  // first_ stands for "since forever". A flat vector: scans are what backfilling does most.
+  std::vector<Point> points_;
+  std::size_t first_ = 0;
 };
 
 }  // namespace yard::sched

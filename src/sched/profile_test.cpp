@@ -1,4 +1,5 @@
 #include "sched/profile.h"
+#include "sched/floors.h"
 
 #include <gtest/gtest.h>
 
@@ -76,6 +77,33 @@ TEST(Profile, AdjacentEqualSegmentsMerge) {
   EXPECT_EQ(p.breakpoints(), 3u);  // -inf, 0, 20
   p.release(0, 20, 2);
   EXPECT_EQ(p.breakpoints(), 1u);
+}
+
+TEST(Floors, AnswerWhatCanStartNowAndFollowAllocations) {
+  Profile p(10);
+  p.allocate(0, 100, 4);   // 6 free until 100
+  p.allocate(50, 100, 5);  // 1 free over [50, 100), 5 over [100, 150)
+  Floors f;
+  f.build(p, 10);
+  EXPECT_EQ(f.free_now(), 6);
+  EXPECT_EQ(f.min_free(40), 6);  // [10, 50)
+  EXPECT_EQ(f.min_free(41), 1);
+  EXPECT_EQ(f.min_free(1000), 1);
+  // Start 1 processor over [10, 30): every window loses it until 30, the rest are capped.
+  p.allocate(10, 20, 1);
+  f.take(1, 20);
+  Floors rebuilt;
+  rebuilt.build(p, 10);
+  for (Time d : {1, 19, 20, 21, 39, 40, 41, 139, 140, 141, 1000}) {
+    EXPECT_EQ(f.min_free(d), rebuilt.min_free(d)) << d;
+  }
+  // A long one: windows beyond its end see at most what it leaves.
+  p.allocate(10, 45, 1);
+  f.take(1, 45);
+  rebuilt.build(p, 10);
+  for (Time d : {1, 39, 40, 41, 44, 45, 46, 139, 140, 141, 1000}) {
+    EXPECT_EQ(f.min_free(d), rebuilt.min_free(d)) << d;
+  }
 }
 
 }  // namespace

@@ -13,6 +13,7 @@ namespace yard::sim {
 namespace {
 
 constexpr int kFields = 18;
+constexpr double kLargest = 9007199254740992.0;  // 2^53
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
@@ -24,15 +25,32 @@ std::string_view trim(std::string_view s) {
 
 // An SWF number: an integer, or a decimal (some logs write "142.00"), kept as an integer
 // by truncation. Anything else, or a value beyond +-2^53, is rejected.
-std::optional<std::int64_t> parse_number(std::string_view s) {
-  std::int64_t whole = 0;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), whole);
-  if (ec == std::errc() && ptr == s.data() + s.size()) return whole;
+std::optional<std::int64_t> parse_slow(std::string_view s) {
   double d = 0;
-  auto [dptr, dec] = std::from_chars(s.data(), s.data() + s.size(), d);
-  if (dec != std::errc() || dptr != s.data() + s.size() || !std::isfinite(d)) return std::nullopt;
-  if (std::fabs(d) > 9007199254740992.0) return std::nullopt;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
+  if (ec != std::errc() || ptr != s.data() + s.size() || !std::isfinite(d)) return std::nullopt;
+  if (std::fabs(d) > kLargest) return std::nullopt;
   return static_cast<std::int64_t>(d);
+}
+
+std::optional<std::int64_t> parse_number(std::string_view s) {
+  // Fast path for the usual "-1", "12345" and "142.00".
+  std::size_t i = 0;
+  const bool negative = !s.empty() && s[0] == '-';
+  if (negative) ++i;
+  const std::size_t digits_from = i;
+  std::int64_t value = 0;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9' && i - digits_from < 15) {
+    value = value * 10 + (s[i] - '0');
+    ++i;
+  }
+  if (i == digits_from) return parse_slow(s);
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+  }
+  if (i != s.size()) return parse_slow(s);
+  return negative ? -value : value;
 }
 
 // "; MaxProcs: 128" -> 128

@@ -63,6 +63,19 @@ TEST(SwfReader, LenientSkipsMalformedLines) {
   EXPECT_NE(trace->first_skipped.find("line 9"), std::string::npos);
 }
 
+TEST(SwfReader, NumberForms) {
+  auto trace = parse_swf("1 2 3 142.00 5 6 7 8 1e3 10 11 12 13 14 15 16 17 18\n"
+                         "2 2 3 -1 5. 6 7 8 1234567890123456 10 11 12 13 14 15 16 17 18\n");
+  ASSERT_TRUE(trace.ok()) << trace.error();
+  EXPECT_EQ(trace->records[0].run, 142);
+  EXPECT_EQ(trace->records[0].requested_time, 1000);
+  EXPECT_EQ(trace->records[1].run, -1);
+  EXPECT_EQ(trace->records[1].allocated, 5);
+  EXPECT_EQ(trace->records[1].requested_time, 1234567890123456);
+  EXPECT_FALSE(parse_swf("1 2 3 - 5 6 7 8 9 10 11 12 13 14 15 16 17 18\n").ok());
+  EXPECT_FALSE(parse_swf("1 2 3 4x 5 6 7 8 9 10 11 12 13 14 15 16 17 18\n").ok());
+}
+
 TEST(SwfReader, RejectsHugeAndNonFiniteNumbers) {
   EXPECT_FALSE(parse_swf("1 2 3 1e300 5 6 7 8 9 10 11 12 13 14 15 16 17 18\n").ok());
   EXPECT_FALSE(parse_swf("1 2 3 nan 5 6 7 8 9 10 11 12 13 14 15 16 17 18\n").ok());
