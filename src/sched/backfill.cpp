@@ -1,6 +1,7 @@
 #include "sched/backfill.h"
 
 #include <algorithm>
+#include <functional>
 #include <utility>
 
 namespace yard::sched {
@@ -126,14 +127,20 @@ void Backfiller::backfill(Time now, std::size_t from, std::vector<Decision>& out
     for (std::size_t k = from; k < n && floors_.free_now() > 0; ++k) try_start(k);
     return;
   }
-  order_.resize(n - from);
-  for (std::size_t k = from; k < n; ++k) order_[k - from] = k;
-  std::stable_sort(order_.begin(), order_.end(), [this](std::size_t a, std::size_t b) {
-    return queue_[a].job.estimate < queue_[b].job.estimate;
-  });
-  for (std::size_t k : order_) {
-    if (floors_.free_now() == 0) break;
-    try_start(k);
+  // Shortest estimate first, ties in queue order. Only jobs that fit in what is free now
+  // can start in this pass, and the pass ends when nothing is free: a heap of those jobs
+  // yields them in order without sorting the whole queue.
+  by_estimate_.clear();
+  for (std::size_t k = from; k < n; ++k) {
+    const Request& job = queue_[k].job;
+    if (job.procs <= floors_.free_now()) by_estimate_.emplace_back(job.estimate, k);
+  }
+  const auto later = std::greater<>();
+  std::make_heap(by_estimate_.begin(), by_estimate_.end(), later);
+  while (!by_estimate_.empty() && floors_.free_now() > 0) {
+    std::pop_heap(by_estimate_.begin(), by_estimate_.end(), later);
+    try_start(by_estimate_.back().second);
+    by_estimate_.pop_back();
   }
 }
 

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <utility>
 #include <vector>
 
 #include "sched/floors.h"
@@ -64,7 +65,7 @@ class Backfiller {
   void drop_started();
 
   std::deque<Waiting> queue_;       // submission order
-  std::vector<std::size_t> order_;  // scratch: candidate indices
+  std::vector<std::pair<Time, std::size_t>> by_estimate_;  // scratch: (estimate, index)
   std::vector<std::size_t> started_;  // scratch: indices started in this pass
   Floors floors_;                   // scratch: what can start now, during backfilling
 };
