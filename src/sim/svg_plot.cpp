@@ -57,7 +57,8 @@ void panel(std::ostream& out, const std::vector<double>& ys, double top, double 
   constexpr double kLeft = 70, kWidth = 900;
   out << "<rect x='" << kLeft << "' y='" << fmt(top) << "' width='" << kWidth << "' height='"
       << fmt(height) << "' fill='none' stroke='#888'/>\n";
-  out << "<text x='10' y='" << fmt(top + 14) << "' font-size='12'>" << label << "</text>\n";
+  out << "<text x='" << kLeft << "' y='" << fmt(top - 5) << "' font-size='12'>" << label
+      << "</text>\n";
   out << "<text x='" << kLeft - 5 << "' y='" << fmt(top + 10)
       << "' font-size='10' text-anchor='end'>" << fmt(ymax) << "</text>\n";
   out << "<text x='" << kLeft - 5 << "' y='" << fmt(top + height)
