@@ -6,7 +6,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <memory>
+#include <utility>
+#include <vector>
 
 namespace yard::sim {
 
@@ -95,50 +98,90 @@ Status parse_job(std::string_view line, std::size_t line_no, SwfRecord& out) {
   return Status::Ok();
 }
 
+// Parses complete lines as they come; the caller feeds text in pieces of any size.
+class LineParser {
+ public:
+  explicit LineParser(const SwfOptions& options) : options_(options) {}
+
+  // Parses every complete line of `text`; returns the unparsed tail (a partial line).
+  Result<std::string_view> feed(std::string_view text) {
+    for (;;) {
+      const std::size_t nl = text.find('\n');
+      if (nl == std::string_view::npos) return text;
+      if (Status st = line(text.substr(0, nl)); !st) return err(st.error());
+      text.remove_prefix(nl + 1);
+    }
+  }
+
+  Status line(std::string_view line) {
+    ++line_no_;
+    line = trim(line);
+    if (line.empty()) return Status::Ok();
+    if (line.front() == ';') {
+      parse_header(line, trace_);
+      return Status::Ok();
+    }
+    SwfRecord record;
+    if (Status st = parse_job(line, line_no_, record); !st) {
+      if (!options_.lenient) return st;
+      if (trace_.skipped_lines++ == 0) trace_.first_skipped = st.error();
+      return Status::Ok();
+    }
+    trace_.records.push_back(record);
+    return Status::Ok();
+  }
+
+  SwfTrace take() { return std::move(trace_); }
+
+ private:
+  SwfOptions options_;
+  SwfTrace trace_;
+  std::size_t line_no_ = 0;
+};
+
 }  // namespace
 
 Result<SwfTrace> parse_swf(std::string_view text, const SwfOptions& options) {
-  SwfTrace trace;
-  std::size_t line_no = 0;
-  while (!text.empty()) {
-    const std::size_t nl = text.find('\n');
-    std::string_view line = text.substr(0, nl);
-    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
-    ++line_no;
-    line = trim(line);
-    if (line.empty()) continue;
-    if (line.front() == ';') {
-      parse_header(line, trace);
-      continue;
-    }
-    SwfRecord record;
-    if (Status st = parse_job(line, line_no, record); !st) {
-      if (!options.lenient) return err(st.error());
-      if (trace.skipped_lines++ == 0) trace.first_skipped = st.error();
-      continue;
-    }
-    trace.records.push_back(record);
+  LineParser parser(options);
+  auto tail = parser.feed(text);
+  if (!tail) return err(tail.error());
+  if (!tail->empty()) {
+    if (Status st = parser.line(*tail); !st) return err(st.error());
   }
-  return trace;
+  return parser.take();
 }
 
 Result<SwfTrace> read_swf(const std::string& path, const SwfOptions& options) {
-  // gzread reads plain files unchanged, so one path serves both.
+  // gzread reads plain files unchanged, so one path serves both. The text is parsed as it
+  // is decompressed, a buffer at a time, with a line cut by a buffer's end carried over.
   std::unique_ptr<gzFile_s, int (*)(gzFile)> file(gzopen(path.c_str(), "rb"), gzclose);
   if (!file) return err("cannot open trace '" + path + "'");
-  std::string text;
-  std::array<char, 1 << 16> buffer{};
+  gzbuffer(file.get(), 1 << 17);
+  LineParser parser(options);
+  std::vector<char> buffer(1 << 18);
+  std::size_t carried = 0;
   for (;;) {
-    const int n = gzread(file.get(), buffer.data(), static_cast<unsigned>(buffer.size()));
+    if (carried == buffer.size()) buffer.resize(2 * buffer.size());  // a very long line
+    const int n = gzread(file.get(), buffer.data() + carried,
+                         static_cast<unsigned>(buffer.size() - carried));
     if (n < 0) {
       int code = 0;
       const char* msg = gzerror(file.get(), &code);
       return err("cannot read trace '" + path + "': " + (msg ? msg : "read error"));
     }
-    if (n == 0) break;
-    text.append(buffer.data(), static_cast<std::size_t>(n));
+    const std::string_view text(buffer.data(), carried + static_cast<std::size_t>(n));
+    if (n == 0) {
+      if (!text.empty()) {
+        if (Status st = parser.line(text); !st) return err(st.error());
+      }
+      break;
+    }
+    auto tail = parser.feed(text);
+    if (!tail) return err(tail.error());
+    carried = tail->size();
+    std::memmove(buffer.data(), tail->data(), carried);
   }
-  return parse_swf(text, options);
+  return parser.take();
 }
 
 }  // namespace yard::sim

@@ -101,6 +101,44 @@ TEST(SwfReader, ReadsPlainAndGzipFiles) {
   EXPECT_FALSE(read_swf((dir / "yard_no_such_trace.swf").string()).ok());
 }
 
+TEST(SwfReader, LargeFilesAcrossReadBuffers) {
+  std::string text = "; MaxProcs: 64\n";
+  for (int i = 1; i <= 30000; ++i) {
+    text += std::to_string(i) + " " + std::to_string(10 * i) +
+            " 0 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1\n";
+  }
+  text += "30001 1 0 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1";  // no final newline
+  const auto dir = std::filesystem::temp_directory_path();
+  const std::string plain = (dir / "yard_swf_reader_large.swf").string();
+  const std::string packed = (dir / "yard_swf_reader_large.swf.gz").string();
+  { std::ofstream(plain) << text; }
+  gzFile gz = gzopen(packed.c_str(), "wb");
+  ASSERT_NE(gz, nullptr);
+  gzwrite(gz, text.data(), static_cast<unsigned>(text.size()));
+  gzclose(gz);
+  for (const std::string& path : {plain, packed}) {
+    auto trace = read_swf(path);
+    ASSERT_TRUE(trace.ok()) << trace.error();
+    ASSERT_EQ(trace->records.size(), 30001u) << path;
+    for (std::size_t i = 0; i < 30000; ++i) {
+      ASSERT_EQ(trace->records[i].id, static_cast<std::int64_t>(i + 1));
+      ASSERT_EQ(trace->records[i].submit, static_cast<std::int64_t>(10 * (i + 1)));
+    }
+  }
+  // A line longer than the read buffer.
+  { std::ofstream(plain) << std::string(600000, ' ') << "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18\n2 0 0 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1\n"; }
+  auto wide = read_swf(plain);
+  ASSERT_TRUE(wide.ok()) << wide.error();
+  EXPECT_EQ(wide->records.size(), 2u);
+  // A malformed line deep in the file is reported with its own number.
+  { std::ofstream(plain) << text << "\nbroken\n"; }
+  auto broken = read_swf(plain);
+  ASSERT_FALSE(broken.ok());
+  EXPECT_NE(broken.error().find("line 30003"), std::string::npos) << broken.error();
+  std::remove(plain.c_str());
+  std::remove(packed.c_str());
+}
+
 TEST(Workload, AppliesThePyssInputRules) {
   auto trace = parse_swf(kTrace);
   ASSERT_TRUE(trace.ok());
