@@ -10,6 +10,8 @@ case "$kind" in
   *) echo "build.sh: unknown build kind '$kind' (accepted: release, asan)" >&2; exit 2 ;;
 esac
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+# Paths relative to the checkout, so another clone of the project hits the same cache.
+export CCACHE_BASEDIR=$PWD
 if [ ! -f "$dir/build.ninja" ]; then
   cmake -S . -B "$dir" -G Ninja "${flags[@]}" >/dev/null
 fi
