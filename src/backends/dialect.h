@@ -1,0 +1,81 @@
+// Dialect: everything that differs between indirect batch schedulers (Slurm, PBS, LSF,
+// Grid Engine, OAR). The IndirectBackend engine does the rest — store, polling cadence,
+// retries, rate limits, recovery — the same for all of them, so adding a scheduler is
+// one dialect file plus its fixtures.
+//
+// A dialect only builds argv vectors and parses text: it runs nothing itself, so every
+// part of it is a pure function tested on captured output and fuzzed.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/job_spec.h"
+#include "core/job_state.h"
+#include "core/result.h"
+
+namespace yard {
+
+// What a scheduler says about one native job (or array element, or het component).
+struct NativeStatus {
+  std::string native_id;  // as the scheduler prints it: "123", "123_4", "123+1"
+  std::string raw_state;  // verbatim, e.g. "CANCELLED by 0"
+  std::string reason;     // pending/hold reason; empty when none
+  std::string name;       // native job name (it carries the Switchyard UID)
+  std::optional<int> exit_code, signal;
+  std::optional<double> start_time, end_time;  // Unix seconds
+  std::string node_list;
+};
+
+// A native state in our terms. `detail` keeps what our state cannot say
+// ("COMPLETING", "PREEMPTED", "reason DependencyNeverSatisfied", the raw text of an
+// unknown state).
+struct MappedState {
+  JobState state = JobState::Unknown;
+  std::string detail;
+};
+
+// What the engine knows when it writes a job's batch script.
+struct SubmitContext {
+  std::string uid;                 // Switchyard UID, carried in the native job name
+  std::string stdout_path, stderr_path;  // absolute, already expanded where yard can
+  // Dependencies on other Switchyard jobs, translated to their native ids.
+  struct NativeDependency {
+    DependencyKind kind;
+    std::string native_id;
+  };
+  std::vector<NativeDependency> dependencies;
+};
+
+class Dialect {
+ public:
+  virtual ~Dialect() = default;
+  virtual std::string_view name() const = 0;
+
+  // The batch script for `spec`: directives, then the job. Every user value is quoted.
+  virtual Result<std::string> batch_script(const JobSpec& spec, const SubmitContext& ctx) const = 0;
+  virtual std::vector<std::string> submit_argv(const std::string& script_path) const = 0;
+  // The native id from the submit command's stdout; an error carries the scheduler's message.
+  virtual Result<std::string> parse_submit(std::string_view out) const = 0;
+
+  // One call for every tracked job: the live queue.
+  virtual std::vector<std::string> poll_argv(const std::vector<std::string>& native_ids) const = 0;
+  virtual Result<std::vector<NativeStatus>> parse_poll(std::string_view out) const = 0;
+  // One call for jobs that left the live queue: their final record.
+  virtual std::vector<std::string> history_argv(const std::vector<std::string>& native_ids) const = 0;
+  virtual Result<std::vector<NativeStatus>> parse_history(std::string_view out) const = 0;
+  // The user's jobs whose names carry Switchyard UIDs, to find a submission whose id
+  // was never stored (crash between submit and store).
+  virtual std::vector<std::string> find_argv() const = 0;
+
+  virtual std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const = 0;
+
+  virtual MappedState map_state(const NativeStatus& s) const = 0;
+  // The native job name for a UID, and the UID back from a native name.
+  virtual std::string native_name(std::string_view uid, std::string_view job_name) const = 0;
+  virtual std::optional<std::string> uid_from_native_name(std::string_view native_name) const = 0;
+};
+
+}  // namespace yard
