@@ -222,6 +222,18 @@ void LocalBackend::watch(Running r) {
   running_[r.id] = std::move(r);
 }
 
+Result<Launched> LocalBackend::start(const LaunchPlan& plan, int record_fd) {
+  if (launcher_) {
+    auto l = launcher_->launch(plan, record_fd);
+    if (l) return l;
+    log_error("launcher: " + l.error() + "; forking the supervisor from the daemon instead");
+    launcher_ = nullptr;
+  }
+  auto pid = start_supervisor(plan, record_fd);
+  if (!pid) return err(pid.error());
+  return Launched{*pid, pidfd_open(*pid)};
+}
+
 void LocalBackend::launch() {
   auto planned = std::move(planned_);
   planned_.clear();
@@ -242,14 +254,14 @@ void LocalBackend::launch() {
       fail("cannot create run record " + path + ": " + std::strerror(errno));
       continue;
     }
-    auto pid = start_supervisor(p.plan, fd);
+    auto started = start(p.plan, fd);
     ::close(fd);
-    if (!pid) {
+    if (!started) {
       ::unlink(path.c_str());
-      fail(pid.error());
+      fail(started.error());
       continue;
     }
-    Running run{p.id, std::move(p.alloc), *pid, pidfd_open(*pid), p.array_job_id, p.spec_id};
+    Running run{p.id, std::move(p.alloc), started->pid, started->pidfd, p.array_job_id, p.spec_id};
     if (run.pidfd < 0) {
       // No pidfd (should not happen on Linux >= 5.3): wait for the supervisor here.
       ::waitpid(run.supervisor, nullptr, 0);

@@ -20,6 +20,7 @@
 #include "core/job_spec.h"
 #include "local/dependency_tracker.h"
 #include "local/job_queue.h"
+#include "local/launcher.h"
 #include "local/launch_plan.h"
 #include "local/machine.h"
 #include "local/resource_pool.h"
@@ -49,6 +50,9 @@ class LocalBackend {
   // transaction); launch() forks their supervisors once that is committed.
   void plan_starts();
   void launch();
+
+  // Supervisors are forked by `launcher` from now on (not owned; must outlive this).
+  void use_launcher(Launcher* launcher) { launcher_ = launcher; }
 
   // Signals every running job's supervisor (daemon shutdown with --kill-jobs).
   void cancel_all_running();
@@ -83,6 +87,7 @@ class LocalBackend {
   void set_state(std::int64_t id, JobState to, const Transition& t);
   Status adopt(const JobRecord& r);
   void watch(Running r);
+  Result<Launched> start(const LaunchPlan& plan, int record_fd);
 
   Store& store_;
   Machine machine_;
@@ -95,6 +100,7 @@ class LocalBackend {
   std::unordered_map<int, std::int64_t> by_pidfd_;
   std::map<std::int64_t, std::shared_ptr<const JobSpec>> specs_;
   std::vector<Planned> planned_;
+  Launcher* launcher_ = nullptr;
 };
 
 double wall_now();

@@ -25,4 +25,7 @@ namespace yard {
 // single-threaded process. Returns the supervisor's pid.
 Result<pid_t> start_supervisor(const LaunchPlan& plan, int record_fd);
 
+// The supervisor's life, in the forked child; never returns.
+[[noreturn]] void run_supervisor(const LaunchPlan& plan, int record_fd);
+
 }  // namespace yard

@@ -76,6 +76,9 @@ int run_daemon(const Paths& paths) {
     std::cerr << "yard daemon: another daemon already serves " << paths.state_dir << "\n";
     return 3;
   }
+  // First, while the daemon is small: the process that forks the job supervisors.
+  auto launcher = Launcher::start();
+  if (!launcher) std::cerr << "yard daemon: " << launcher.error() << "; supervisors are forked by the daemon\n";
   auto store = Store::open(paths.store);
   if (!store) {
     std::cerr << "yard daemon: " << store.error() << "\n";
@@ -87,6 +90,7 @@ int run_daemon(const Paths& paths) {
     return 1;
   }
   LocalBackend backend(*store, *machine, paths.state_dir, user_name());
+  if (launcher) backend.use_launcher(&*launcher);
   if (auto s = backend.recover(); !s) {
     std::cerr << "yard daemon: recovery failed: " << s.error() << "\n";
     return 1;
