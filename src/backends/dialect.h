@@ -73,6 +73,13 @@ class Dialect {
   virtual std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const = 0;
 
   virtual MappedState map_state(const NativeStatus& s) const = 0;
+  // True if a failed command (exit status, stderr) is worth retrying: the scheduler was
+  // unreachable or busy, rather than refusing the request.
+  virtual bool transient_failure(int exit_code, std::string_view err) const {
+    (void)exit_code;
+    (void)err;
+    return false;
+  }
   // The native job name for a UID, and the UID back from a native name.
   virtual std::string native_name(std::string_view uid, std::string_view job_name) const = 0;
   virtual std::optional<std::string> uid_from_native_name(std::string_view native_name) const = 0;

@@ -377,7 +377,7 @@ Status LocalBackend::adopt(const JobRecord& r) {
 }
 
 Status LocalBackend::recover() {
-  auto active = store_.active_jobs();
+  auto active = store_.active_jobs_of("local");
   if (!active) return Error{active.error()};
   for (auto& r : *active)
     if (r.state == JobState::Running)
@@ -396,7 +396,7 @@ Status LocalBackend::recover() {
     }
     deps[e.job_id].push_back({Dependency{e.kind, e.parent_id}, it->second});
   }
-  auto again = store_.active_jobs();
+  auto again = store_.active_jobs_of("local");
   if (!again) return Error{again.error()};
   for (auto& r : *again) {
     if (r.state != JobState::Pending) continue;

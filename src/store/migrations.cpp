@@ -7,7 +7,7 @@ namespace yard {
 namespace {
 
 // Append only: a migration, once released, is never edited.
-constexpr std::array<const char*, 1> kMigrations = {
+constexpr std::array<const char*, 2> kMigrations = {
     // 1: jobs, their specs, dependencies, state events, accounting.
     R"sql(
 CREATE TABLE specs(
@@ -61,6 +61,16 @@ CREATE TABLE accounting(
   cpu_seconds REAL,
   max_rss_bytes INTEGER
 );
+)sql",
+    // 2: jobs on indirect backends (Slurm, ...): the scheduler's id, how often a submission
+    // was attempted (a job attempted but without a native id may have been submitted just
+    // before a crash: it is looked up by its UID before any new attempt), and a cancel
+    // request that is carried out and confirmed by the backend's engine.
+    R"sql(
+ALTER TABLE jobs ADD COLUMN native_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE jobs ADD COLUMN submit_attempts INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE jobs ADD COLUMN cancel_requested INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX jobs_backend_active ON jobs(backend) WHERE state IN ('PENDING', 'RUNNING', 'UNKNOWN');
 )sql",
 };
 

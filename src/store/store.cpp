@@ -12,7 +12,8 @@ constexpr const char* kJobColumns =
     "j.id, j.uid, j.spec_id, j.name, j.backend, j.array_job_id, j.array_index, "
     "j.array_max_running, j.priority, j.cpus, j.mem_bytes, j.gpus, j.walltime_s, j.state, "
     "j.reason, j.native_state, j.submit_time, j.start_time, j.end_time, j.stdout_path, "
-    "j.stderr_path, j.alloc, a.exit_code, a.signal, a.cpu_seconds, a.max_rss_bytes "
+    "j.stderr_path, j.alloc, a.exit_code, a.signal, a.cpu_seconds, a.max_rss_bytes, "
+    "j.native_id, j.submit_attempts, j.cancel_requested "
     "FROM jobs j LEFT JOIN accounting a ON a.job_id = j.id ";
 
 JobRecord read_job(const sql::Statement& s) {
@@ -43,6 +44,9 @@ JobRecord read_job(const sql::Statement& s) {
   r.signal = s.opt_i64(23);
   r.cpu_seconds = s.opt_real(24);
   r.max_rss_bytes = s.opt_i64(25);
+  r.native_id = s.text(26);
+  r.submit_attempts = static_cast<int>(s.i64(27));
+  r.cancel_requested = s.i64(28) != 0;
   return r;
 }
 
@@ -226,6 +230,39 @@ Result<std::vector<JobEvent>> Store::events(std::int64_t id) {
     out.push_back({st->real(0), parse_job_state(st->text(1)).value_or(JobState::Unknown), st->text(2)});
   }
   return out;
+}
+
+Result<std::vector<JobRecord>> Store::active_jobs_of(std::string_view backend) {
+  auto st = db_.prepare(std::string("SELECT ") + kJobColumns +
+                        "WHERE j.backend = ? AND j.state IN ('PENDING', 'RUNNING', 'UNKNOWN') ORDER BY j.id");
+  if (!st) return Error{st.error()};
+  st->bind(1, backend);
+  std::vector<JobRecord> out;
+  for (;;) {
+    auto row = st->step();
+    if (!row) return Error{row.error()};
+    if (!*row) break;
+    out.push_back(read_job(*st));
+  }
+  return out;
+}
+
+Status Store::set_native_id(std::int64_t id, std::string_view native_id) {
+  auto* st = cached("set_native", "UPDATE jobs SET native_id = ? WHERE id = ?");
+  st->bind(1, native_id).bind(2, id);
+  return st->run();
+}
+
+Status Store::note_submit_attempt(std::int64_t id) {
+  auto* st = cached("submit_attempt", "UPDATE jobs SET submit_attempts = submit_attempts + 1 WHERE id = ?");
+  st->bind(1, id);
+  return st->run();
+}
+
+Status Store::request_cancel(std::int64_t id) {
+  auto* st = cached("cancel_req", "UPDATE jobs SET cancel_requested = 1 WHERE id = ?");
+  st->bind(1, id);
+  return st->run();
 }
 
 Result<std::vector<DependencyEdge>> Store::dependencies_of_active() {

@@ -39,6 +39,11 @@ struct JobRecord {
   std::optional<std::int64_t> exit_code, signal;
   std::optional<double> cpu_seconds;
   std::optional<std::int64_t> max_rss_bytes;
+  // Indirect backends: the scheduler's id ("" until known), submission attempts so far,
+  // and whether a cancel was asked for.
+  std::string native_id;
+  int submit_attempts = 0;
+  bool cancel_requested = false;
 };
 
 struct JobEvent {
@@ -82,6 +87,11 @@ class Store {
   // Jobs whose id or array job id is in `ids`; every job when `ids` is empty.
   Result<std::vector<JobRecord>> jobs(const std::vector<std::int64_t>& ids);
   Result<std::vector<JobRecord>> active_jobs();  // PENDING, RUNNING, UNKNOWN
+  Result<std::vector<JobRecord>> active_jobs_of(std::string_view backend);
+  // Indirect backends' bookkeeping (each one statement; group them with a Transaction).
+  Status set_native_id(std::int64_t id, std::string_view native_id);
+  Status note_submit_attempt(std::int64_t id);
+  Status request_cancel(std::int64_t id);
   Result<std::vector<JobEvent>> events(std::int64_t id);
   Result<std::vector<DependencyEdge>> dependencies_of_active();
   Result<JobSpec> spec(std::int64_t spec_id);

@@ -1,0 +1,80 @@
+// Running scheduler commands (sbatch, squeue, ...). Every call to a scheduler's CLI goes
+// through here: an argv (never a shell string), a time-out after which the command's
+// whole process group is killed, and its stdout, stderr and exit status captured.
+//
+// CommandWorker runs commands on a thread of its own, so a scheduler that hangs (Slurm's
+// controller down makes sbatch wait ~9 s) never stalls the daemon's event loop: the loop
+// posts commands, and polls event_fd() to collect results.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace yard {
+
+struct CommandResult {
+  int exit_code = -1;      // -1 when it did not exit normally
+  int signal = 0;          // the signal that ended it, 0 if none
+  bool timed_out = false;  // killed after the time-out
+  bool not_started = false;  // could not be started (not installed, ...); see `err`
+  std::string out, err;
+  double seconds = 0;
+  bool ok() const { return exit_code == 0 && !timed_out && !not_started; }
+  // One line for logs and error messages: "exit 1: <first line of stderr>".
+  std::string summary() const;
+};
+
+// Runs `argv` (looked up in PATH) with stdin from /dev/null; blocks until it ends or the
+// time-out passes.
+CommandResult run_command(const std::vector<std::string>& argv, double timeout_s);
+
+struct Command {
+  std::uint64_t tag = 0;  // the poster's, returned with the result
+  std::vector<std::string> argv;
+  double timeout_s = 30;
+};
+
+struct CompletedCommand {
+  Command command;
+  CommandResult result;
+};
+
+// Where an engine posts commands and finds their results. The daemon uses
+// CommandWorker; tests use a scripted fake.
+class CommandQueue {
+ public:
+  virtual ~CommandQueue() = default;
+  virtual void post(Command c) = 0;
+  virtual std::vector<CompletedCommand> take_completed() = 0;
+};
+
+class CommandWorker : public CommandQueue {
+ public:
+  CommandWorker();
+  ~CommandWorker() override;  // finishes the running command, drops the queued ones
+  CommandWorker(const CommandWorker&) = delete;
+  CommandWorker& operator=(const CommandWorker&) = delete;
+
+  void post(Command c) override;
+  std::vector<CompletedCommand> take_completed() override;
+  // Readable when results are waiting (an eventfd).
+  int event_fd() const { return event_fd_; }
+
+ private:
+  void loop();
+
+  int event_fd_ = -1;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<Command> queue_;
+  std::vector<CompletedCommand> done_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace yard

@@ -1,0 +1,62 @@
+#include "backends/command_runner.h"
+
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+
+#include <chrono>
+
+namespace yard {
+namespace {
+
+TEST(CommandRunner, CapturesStdoutStderrAndExitCode) {
+  auto r = run_command({"sh", "-c", "echo out; echo err >&2; exit 3"}, 10);
+  EXPECT_EQ(r.out, "out\n");
+  EXPECT_EQ(r.err, "err\n");
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.summary(), "exit 3: err");
+}
+
+TEST(CommandRunner, ArgumentsAreNeverInterpretedByAShell) {
+  auto r = run_command({"printf", "%s|", "$(echo no)", "a;b", "`x`"}, 10);
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r.out, "$(echo no)|a;b|`x`|");
+}
+
+TEST(CommandRunner, ATimeOutKillsTheWholeProcessGroup) {
+  auto t0 = std::chrono::steady_clock::now();
+  // The grandchild keeps the pipe open: only killing the group ends the call.
+  auto r = run_command({"sh", "-c", "sleep 30 & sleep 30"}, 0.3);
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_FALSE(r.ok());
+  EXPECT_LT(s, 10.0);  // not the 30 s of the command
+  EXPECT_NE(r.summary().find("timed out"), std::string::npos);
+}
+
+TEST(CommandRunner, AMissingProgramIsReportedNotThrown) {
+  auto r = run_command({"no-such-program-yard-test"}, 5);
+  EXPECT_TRUE(r.not_started);
+  EXPECT_NE(r.err.find("no-such-program-yard-test"), std::string::npos);
+}
+
+TEST(CommandWorker, RunsPostedCommandsInOrderAndSignalsTheEventFd) {
+  CommandWorker w;
+  w.post({1, {"echo", "one"}, 5});
+  w.post({2, {"echo", "two"}, 5});
+  std::vector<CompletedCommand> got;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (got.size() < 2 && std::chrono::steady_clock::now() < deadline) {
+    pollfd p{w.event_fd(), POLLIN, 0};
+    ::poll(&p, 1, 1000);
+    for (auto& c : w.take_completed()) got.push_back(std::move(c));
+  }
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].command.tag, 1u);
+  EXPECT_EQ(got[0].result.out, "one\n");
+  EXPECT_EQ(got[1].result.out, "two\n");
+}
+
+}  // namespace
+}  // namespace yard

@@ -1,0 +1,159 @@
+// IndirectBackend: the engine shared by every batch scheduler reached through its CLI
+// (Slurm, PBS, LSF, Grid Engine, OAR). The scheduler-specific part is a Dialect; this
+// engine owns the rest, the same for all of them:
+//   - jobs are in the store before anything is sent to the scheduler; a submission is
+//     noted (submit_attempts) before its command runs, so after a crash a job attempted
+//     but without a native id is looked up by the UID in its native name, never blindly
+//     submitted twice;
+//   - one status call per cycle for every tracked job, and one history call for the jobs
+//     that left the live queue — never one call per job; background calls are capped by
+//     a token bucket whatever the number of jobs;
+//   - failures and time-outs of the scheduler are retried with exponential backoff;
+//   - a job absent from both the queue and the history for `lost_after_s` is LOST,
+//     never silently COMPLETED; cancellation is confirmed by state, not by exit codes.
+//
+// Driven by the daemon's single-threaded loop like the local backend:
+//   per iteration, inside one store transaction: submit() / cancel(), step(now);
+//   commit; dispatch() posts the planned commands to the CommandQueue.
+// The commands run on the queue's own thread; their results come back through it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "backends/command_runner.h"
+#include "backends/dialect.h"
+#include "backends/rate_limiter.h"
+#include "store/store.h"
+
+namespace yard {
+
+// Config (YAML, every key optional), e.g. $XDG_CONFIG_HOME/switchyard/slurm.yaml:
+//   poll_interval: 2        # seconds between status cycles
+//   calls_per_second: 1     # background calls (status, history, look-ups), sustained
+//   burst: 3                # ... and at most this many at once
+//   command_timeout: 60     # seconds before a hung command is killed (then retried)
+//   retry_max: 60           # longest pause between retries, seconds (backoff doubles from 1)
+//   lost_after: 60          # seconds absent from queue and history before a job is LOST
+//   cancel_resend: 30       # seconds before an unconfirmed cancel is sent again
+struct IndirectConfig {
+  double poll_interval_s = 2;
+  double calls_per_second = 1;
+  double burst = 3;
+  double command_timeout_s = 60;
+  double retry_max_s = 60;
+  double lost_after_s = 60;
+  double cancel_resend_s = 30;
+};
+
+// The config at `path`; defaults when the file does not exist.
+Result<IndirectConfig> load_indirect_config(const std::string& path);
+
+// What the engine did, for benchmarks and tests.
+struct IndirectStats {
+  std::uint64_t submit_calls = 0, poll_calls = 0, history_calls = 0, find_calls = 0, cancel_calls = 0;
+  std::uint64_t failed_calls = 0;
+  double last_poll_parse_s = 0;  // time to parse and apply one status cycle
+};
+
+class IndirectBackend {
+ public:
+  // `state_dir` holds the generated batch scripts (<state_dir>/<backend>/<uid>.sh).
+  IndirectBackend(Store& store, const Dialect& dialect, CommandQueue& commands, IndirectConfig config,
+                  std::string state_dir, std::string user);
+
+  std::string_view name() const { return dialect_.name(); }
+
+  // Loads this backend's active jobs from the store (after a restart: resumes tracking,
+  // and looks up jobs whose submission was attempted but whose native id is unknown).
+  Status recover(double now);
+
+  // Validates and stores a job (or array); it is submitted by a later step().
+  Result<std::vector<std::int64_t>> submit(JobSpec spec, double now);
+  // Notes a cancel request for those of `ids` that are this backend's and active.
+  Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids);
+
+  // Applies finished commands' results and plans the next commands.
+  void step(double now);
+  // Posts what step() planned; call once the store transaction is committed.
+  void dispatch();
+  // Seconds until step() has something to do by the clock (a poll, a retry).
+  double next_wakeup_s(double now) const;
+
+  std::size_t active() const { return members_.size(); }
+  const IndirectStats& stats() const { return stats_; }
+
+ private:
+  // One submission: a job, or a whole array (one native submission).
+  struct Unit {
+    std::int64_t head = 0;  // job id, or the array's job id
+    std::int64_t spec_id = 0;
+    std::string uid;        // the head's UID, carried in the native job name
+    std::vector<std::int64_t> members;
+    std::string native_base;  // "" until submitted
+    bool is_array = false;
+    bool in_flight = false;   // a submission or look-up is running
+    bool needs_lookup = false;
+    double next_try = 0, backoff = 0;
+    bool cancel_requested = false;
+    double cancel_sent = 0;
+  };
+  struct Member {
+    std::int64_t id = 0, head = 0;
+    std::optional<std::int64_t> index;
+    std::string native_id;
+    JobState state = JobState::Pending;
+    std::string detail;
+    double missing_since = 0;
+    bool never_satisfied = false;
+  };
+  enum class Kind { Submit, Poll, History, Find, Cancel };
+  struct InFlight {
+    Kind kind;
+    std::int64_t head = 0;                // Submit
+    std::vector<std::int64_t> members;    // History
+    std::vector<std::int64_t> heads;      // Find
+  };
+
+  void track(const JobRecord& r);
+  void apply(const CompletedCommand& done, double now);
+  void apply_submit(Unit& u, const CommandResult& r, double now);
+  void apply_poll(const CommandResult& r, double now);
+  void apply_history(const std::vector<std::int64_t>& asked, const CommandResult& r, double now);
+  void apply_find(const std::vector<std::int64_t>& heads, const CommandResult& r);
+  void update(Member& m, const NativeStatus& s, const MappedState& mapped, double now);
+  void finish(Member& m, JobState to, Transition t, double now);
+  void set_native(Unit& u, const std::string& base);
+  void fail_unit(Unit& u, const std::string& why, double now);
+  void plan_submission(Unit& u, double now);
+  void plan(Kind kind, std::vector<std::string> argv, InFlight what);
+  void retry_later(Unit& u, double now);
+  Result<SubmitContext> context_for(const Unit& u, const JobSpec& spec, bool& wait, std::string& doomed);
+  std::string script_path(const Unit& u) const;
+
+  Store& store_;
+  const Dialect& dialect_;
+  CommandQueue& commands_;
+  IndirectConfig config_;
+  std::string state_dir_, user_;
+  RateLimiter background_;
+  std::map<std::int64_t, Unit> units_;  // by head, in submission order
+  std::unordered_map<std::int64_t, Member> members_;  // active jobs only
+  std::unordered_map<std::string, std::int64_t> by_native_;
+  std::unordered_map<std::uint64_t, InFlight> in_flight_;
+  std::vector<Command> planned_;
+  std::uint64_t next_tag_ = 1;
+  bool poll_in_flight_ = false, history_in_flight_ = false, find_in_flight_ = false;
+  double next_poll_ = 0, poll_backoff_ = 0;
+  std::set<std::int64_t> to_confirm_;  // members gone from the live queue
+  bool history_due_ = false;           // the last status cycle left some to confirm
+  IndirectStats stats_;
+};
+
+}  // namespace yard
