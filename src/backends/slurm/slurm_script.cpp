@@ -161,7 +161,10 @@ Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext&
   for (auto& a : spec.argv)
     if (auto s = no_nul(a, "argument"); !s) return err(s.error());
   if (auto s = no_nul(spec.script, "script"); !s) return err(s.error());
-  if (auto crlf = spec.script.find("\r\n"); crlf != std::string::npos)
+  // A body ending in CR would end in CR LF once its here-document line is closed.
+  const auto crlf = !spec.script.empty() && spec.script.back() == '\r' ? spec.script.size() - 1
+                                                                       : spec.script.find("\r\n");
+  if (crlf != std::string::npos)
     return err("the script has DOS line breaks (\\r\\n) at byte " + std::to_string(crlf) +
                ", which sbatch refuses: convert it with dos2unix");
   for (auto& [name, value] : spec.env) {

@@ -371,6 +371,8 @@ TEST(SlurmScript, Refusals) {
   s = basic();
   s.script = "#!/bin/sh\r\necho hi\r\n";
   refused(s, "DOS line breaks");
+  s.script = "#!/bin/sh\necho hi\r";
+  refused(s, "at byte 17,");
   s = basic();
   refused(s, "backslash", SubmitContext{kUid, "/o\\x", "", {}});
   s = basic();
