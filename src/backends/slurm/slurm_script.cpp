@@ -30,10 +30,11 @@ bool is_shell_name(std::string_view name) {
   return true;
 }
 
-// Variables bash will not let a script assign: `export UID=...` would fail.
-bool is_bash_readonly(std::string_view name) {
-  static const std::set<std::string_view> kReadonly{"BASHOPTS", "BASH_VERSINFO", "EUID", "PPID", "SHELLOPTS", "UID"};
-  return kReadonly.count(name) != 0;
+// Variables bash will not let a script assign (`export UID=...` fails), and `_`, which
+// it overwrites after every command: the job could never see the value asked for.
+bool is_bash_owned(std::string_view name) {
+  static const std::set<std::string_view> kOwned{"BASHOPTS", "BASH_VERSINFO", "EUID", "PPID", "SHELLOPTS", "UID", "_"};
+  return kOwned.count(name) != 0;
 }
 
 Status no_nul(std::string_view value, const std::string& what) {
@@ -171,8 +172,8 @@ Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext&
     if (!is_shell_name(name))
       return err("environment variable name " + excerpt(name) +
                  " is not a shell identifier (letters, digits and '_', not starting with a digit)");
-    if (is_bash_readonly(name))
-      return err("environment variable " + name + " cannot be set: bash keeps it read-only");
+    if (is_bash_owned(name))
+      return err("environment variable " + name + " cannot be set: bash keeps it read-only or overwrites it");
     if (auto s = no_nul(value, "value of environment variable " + name); !s) return err(s.error());
   }
 

@@ -108,6 +108,7 @@ class SlurmScriptRun : public ::testing::Test {
     auto values = hostile(dir_);
     for (std::size_t i = 0; i < values.size(); ++i) s.env["V" + std::to_string(i)] = values[i];
     s.env["yard_script"] = "not the wrapper's";
+    s.env["LC_ALL"] = "C.UTF-8";  // set before the non-UTF-8 values are read
     s.env["TMPDIR"] = (dir_ / "no such dir").string();  // must not break the wrapper
     return s;
   }
@@ -356,6 +357,9 @@ TEST(SlurmScript, Refusals) {
   s = basic();
   s.env["UID"] = "0";
   refused(s, "UID cannot be set");
+  s = basic();
+  s.env["_"] = "x";
+  refused(s, "_ cannot be set");
   s = basic();
   s.env["X"] = std::string("a\0b", 3);
   refused(s, "NUL byte");
