@@ -1,0 +1,24 @@
+// The command lines of the Slurm dialect. Only argv vectors: the engine's command
+// runner executes them, never through a shell.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace yard {
+
+// The formats the parsers in slurm_parse.h read. The job name is last in both: it is
+// the only free text and may itself contain '|'.
+inline constexpr std::string_view kSqueueFormat = "%i|%T|%r|%j";
+inline constexpr std::string_view kSacctFormat = "JobID,JobIDRaw,State,ExitCode,Start,End,Elapsed,NodeList,JobName";
+
+std::vector<std::string> sbatch_argv(const std::string& script_path);
+std::vector<std::string> squeue_argv();
+std::vector<std::string> sacct_argv(const std::vector<std::string>& native_ids);
+std::vector<std::string> scancel_argv(const std::vector<std::string>& native_ids);
+
+// "12_3" -> "12", "12+1" -> "12", "12" -> "12".
+std::string slurm_base_id(std::string_view native_id);
+
+}  // namespace yard

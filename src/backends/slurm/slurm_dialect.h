@@ -1,0 +1,32 @@
+// The Slurm dialect: sbatch batch scripts, squeue polls, sacct history, scancel, and
+// Slurm's states. Each method forwards to the small file that does that one thing.
+#pragma once
+
+#include "backends/dialect.h"
+
+namespace yard {
+
+class SlurmDialect : public Dialect {
+ public:
+  std::string_view name() const override { return "slurm"; }
+
+  Result<std::string> batch_script(const JobSpec& spec, const SubmitContext& ctx) const override;
+  std::vector<std::string> submit_argv(const std::string& script_path) const override;
+  Result<std::string> parse_submit(std::string_view out) const override;
+
+  // Ignores `native_ids`: the poll lists all of the user's jobs (see slurm_argv.cpp).
+  std::vector<std::string> poll_argv(const std::vector<std::string>& native_ids) const override;
+  Result<std::vector<NativeStatus>> parse_poll(std::string_view out) const override;
+  std::vector<std::string> history_argv(const std::vector<std::string>& native_ids) const override;
+  Result<std::vector<NativeStatus>> parse_history(std::string_view out) const override;
+  // The same listing as the poll, read with parse_poll.
+  std::vector<std::string> find_argv() const override;
+
+  std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const override;
+
+  MappedState map_state(const NativeStatus& s) const override;
+  std::string native_name(std::string_view uid, std::string_view job_name) const override;
+  std::optional<std::string> uid_from_native_name(std::string_view native_name) const override;
+};
+
+}  // namespace yard

@@ -1,0 +1,418 @@
+#include "backends/slurm/slurm_parse.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "backends/slurm/slurm_states.h"
+
+namespace yard {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string fixture(const std::string& name) {
+  std::ifstream in(fs::path(YARD_SLURM_FIXTURES) / name, std::ios::binary);
+  EXPECT_TRUE(in) << "missing fixture " << name;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// sacct prints local time; the tests pin the zone so the numbers are fixed.
+class SlurmParse : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ::setenv("TZ", "UTC", 1);
+    ::tzset();
+  }
+};
+
+std::vector<NativeStatus> squeue(const std::string& file) {
+  auto r = parse_squeue(fixture(file));
+  EXPECT_TRUE(r.ok()) << file << ": " << (r.ok() ? "" : r.error());
+  return r.ok() ? *r : std::vector<NativeStatus>{};
+}
+
+std::vector<NativeStatus> sacct(const std::string& file) {
+  auto r = parse_sacct(fixture(file));
+  EXPECT_TRUE(r.ok()) << file << ": " << (r.ok() ? "" : r.error());
+  return r.ok() ? *r : std::vector<NativeStatus>{};
+}
+
+const NativeStatus* find(const std::vector<NativeStatus>& v, const std::string& id) {
+  for (auto& s : v)
+    if (s.native_id == id) return &s;
+  return nullptr;
+}
+
+// ---- every file in the fixture directory is read by some test below ----
+
+TEST_F(SlurmParse, EveryFixtureFileIsKnown) {
+  const std::set<std::string> known{
+      "README.md", "capture.sh", "hetjob.sbatch",
+      "sbatch_parsable.out", "sbatch.out", "sbatch_parsable_array.out", "sbatch_parsable_hetjob.out",
+      "sbatch_reject_gres.out", "sbatch_reject_gres.stderr", "sbatch_reject_gres.rc",
+      "sbatch_reject_partition.out", "sbatch_reject_partition.stderr", "sbatch_reject_partition.rc",
+      "sbatch_reject_ntasks.out", "sbatch_reject_ntasks.stderr", "sbatch_reject_ntasks.rc",
+      "sbatch_reject_time.out", "sbatch_reject_time.stderr", "sbatch_reject_time.rc",
+      "sbatch_controller_down.out", "sbatch_controller_down.stderr", "sbatch_controller_down.rc",
+      "squeue.out", "squeue_r.out", "squeue_all_states.out", "squeue_jobs.out",
+      "squeue_jobs_with_unknown.out", "squeue_unknown.out", "squeue_unknown.stderr", "squeue_unknown.rc",
+      "squeue_long.out", "squeue_after_cancel.out", "squeue_completing.out", "squeue_suspended.out",
+      "squeue_requeued_completing.out", "squeue_requeued_pending.out", "squeue_after_restart.out",
+      "squeue_controller_down.out", "squeue_controller_down.stderr", "squeue_controller_down.rc",
+      "sacct_suspended.out", "sacct_completed.out", "sacct_failed_exit3.out", "sacct_failed_signal9.out",
+      "sacct_over_memory.out", "sacct_cancelled_running.out", "sacct_cancelled_pending.out",
+      "sacct_cancelled_completing.out", "sacct_timeout.out", "sacct_array.out",
+      "sacct_array_cancelled_pending.out", "sacct_hetjob.out", "sacct_pending_dependency.out",
+      "sacct_steps.out", "sacct_steps_timeout.out", "sacct_suspended_then_cancelled.out",
+      "sacct_requeued_then_cancelled.out", "sacct_unknown.out", "sacct_node_fail.out", "sacct_jobs.out",
+      "sacct_window.out", "scancel_unknown.out", "scancel_controller_down.out",
+      "scancel_controller_down.stderr", "scancel_controller_down.rc"};
+  for (auto& e : fs::directory_iterator(YARD_SLURM_FIXTURES))
+    EXPECT_TRUE(known.count(e.path().filename().string())) << "new fixture without a test: " << e.path();
+}
+
+// Every squeue capture in the '|' format parses; every line maps to a known state.
+TEST_F(SlurmParse, EverySqueueFixtureParses) {
+  for (auto& e : fs::directory_iterator(YARD_SLURM_FIXTURES)) {
+    const auto f = e.path().filename().string();
+    if (f.rfind("squeue", 0) != 0 || e.path().extension() != ".out" || f == "squeue_long.out") continue;
+    for (auto& s : squeue(f)) EXPECT_NE(map_slurm_state(s).state, JobState::Unknown) << f << ": " << s.raw_state;
+  }
+}
+
+// Every sacct capture with the allocation format parses and maps to a known state.
+TEST_F(SlurmParse, EverySacctFixtureParses) {
+  for (auto& e : fs::directory_iterator(YARD_SLURM_FIXTURES)) {
+    const auto f = e.path().filename().string();
+    if (f.rfind("sacct", 0) != 0 || f.rfind("sacct_steps", 0) == 0) continue;
+    for (auto& s : sacct(f)) EXPECT_NE(map_slurm_state(s).state, JobState::Unknown) << f << ": " << s.raw_state;
+  }
+}
+
+// ---- sbatch ----
+
+TEST_F(SlurmParse, SbatchParsable) {
+  EXPECT_EQ(*parse_sbatch_parsable(fixture("sbatch_parsable.out")), "2");
+  EXPECT_EQ(*parse_sbatch_parsable(fixture("sbatch_parsable_array.out")), "11");
+  // A het job is submitted as one: its components are 13+0 and 13+1 later.
+  EXPECT_EQ(*parse_sbatch_parsable(fixture("sbatch_parsable_hetjob.out")), "13");
+  EXPECT_EQ(*parse_sbatch_parsable("42;cluster2\n"), "42");
+}
+
+TEST_F(SlurmParse, SbatchWithoutParsableIsAnErrorQuotingTheText) {
+  auto r = parse_sbatch_parsable(fixture("sbatch.out"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("'Submitted batch job 3'"), std::string::npos) << r.error();
+}
+
+TEST_F(SlurmParse, SbatchRejectionsPrintNothingOnStdout) {
+  for (auto f : {"sbatch_reject_gres.out", "sbatch_reject_partition.out", "sbatch_reject_ntasks.out",
+                 "sbatch_reject_time.out", "sbatch_controller_down.out"}) {
+    auto r = parse_sbatch_parsable(fixture(f));
+    ASSERT_FALSE(r.ok()) << f;
+    EXPECT_NE(r.error().find("no job id"), std::string::npos) << r.error();
+  }
+  EXPECT_EQ(fixture("sbatch_reject_time.rc"), "255\n");
+  EXPECT_EQ(fixture("sbatch_reject_gres.rc"), "1\n");
+}
+
+TEST_F(SlurmParse, SbatchGarbage) {
+  EXPECT_FALSE(parse_sbatch_parsable("12\n13\n").ok());
+  EXPECT_FALSE(parse_sbatch_parsable("abc").ok());
+  EXPECT_FALSE(parse_sbatch_parsable(";cluster").ok());
+  EXPECT_FALSE(parse_sbatch_parsable("-1").ok());
+}
+
+// ---- squeue ----
+
+TEST_F(SlurmParse, SqueueDefault) {
+  auto v = squeue("squeue.out");
+  ASSERT_EQ(v.size(), 13u);
+  EXPECT_EQ(v[0].native_id, "10");
+  EXPECT_EQ(v[0].raw_state, "PENDING");
+  EXPECT_EQ(v[0].reason, "Dependency");
+  EXPECT_EQ(v[0].name, "dep-on-running");
+  auto* collapsed = find(v, "11_[3-5%2]");
+  ASSERT_TRUE(collapsed);
+  EXPECT_EQ(collapsed->reason, "JobArrayTaskLimit");
+  auto* never = find(v, "18");
+  ASSERT_TRUE(never);
+  EXPECT_EQ(map_slurm_state(*never).state, JobState::Pending);
+  EXPECT_EQ(map_slurm_state(*never).detail, "reason DependencyNeverSatisfied");
+  auto* running = find(v, "1");
+  ASSERT_TRUE(running);
+  EXPECT_EQ(running->raw_state, "RUNNING");
+  EXPECT_EQ(running->reason, "");  // "None"
+  ASSERT_TRUE(find(v, "13+0"));
+  ASSERT_TRUE(find(v, "13+1"));
+}
+
+TEST_F(SlurmParse, SqueueExpandedArrays) {
+  auto v = squeue("squeue_r.out");
+  ASSERT_EQ(v.size(), 18u);
+  for (auto id : {"11_1", "11_2", "11_3", "11_4", "11_5", "12_0", "12_1", "12_2", "12_3"})
+    EXPECT_TRUE(find(v, id)) << id;
+  EXPECT_EQ(find(v, "12_2")->reason, "JobHeldUser");
+  EXPECT_EQ(find(v, "11_5")->raw_state, "PENDING");
+  for (auto& s : v) EXPECT_EQ(s.native_id.find('['), std::string::npos);
+}
+
+TEST_F(SlurmParse, SqueueAllStatesKeepsFinishedJobsAndTheirReasons) {
+  auto v = squeue("squeue_all_states.out");
+  ASSERT_EQ(v.size(), 18u);
+  EXPECT_EQ(find(v, "2")->raw_state, "COMPLETED");
+  EXPECT_EQ(map_slurm_state(*find(v, "2")).state, JobState::Completed);
+  EXPECT_EQ(find(v, "4")->reason, "NonZeroExitCode");
+  EXPECT_EQ(map_slurm_state(*find(v, "4")).state, JobState::Failed);
+  EXPECT_EQ(find(v, "5")->reason, "JobLaunchFailure");
+  EXPECT_EQ(find(v, "15")->reason, "BadConstraints");
+  EXPECT_EQ(find(v, "15")->name, "wrap");
+}
+
+TEST_F(SlurmParse, SqueueAfterCancel) {
+  auto v = squeue("squeue_after_cancel.out");
+  ASSERT_EQ(v.size(), 18u);
+  EXPECT_EQ(map_slurm_state(*find(v, "8")).state, JobState::Cancelled);
+  EXPECT_EQ(map_slurm_state(*find(v, "9")).state, JobState::Cancelled);
+  EXPECT_EQ(map_slurm_state(*find(v, "12_[0-3]")).state, JobState::Cancelled);
+  // Its parent was cancelled: the afterok can never be met.
+  EXPECT_EQ(find(v, "10")->reason, "DependencyNeverSatisfied");
+}
+
+TEST_F(SlurmParse, SqueueRestrictedToIds) {
+  auto v = squeue("squeue_jobs.out");
+  ASSERT_EQ(v.size(), 8u);
+  EXPECT_TRUE(find(v, "9"));
+  EXPECT_TRUE(find(v, "18"));
+  auto u = squeue("squeue_jobs_with_unknown.out");
+  ASSERT_EQ(u.size(), 1u);
+  EXPECT_EQ(u[0].native_id, "8");
+  EXPECT_EQ(u[0].name, "cancelme");
+}
+
+TEST_F(SlurmParse, SqueueFailuresPrintNothing) {
+  // rc 1 with the message on stderr: the runner reports those; stdout is empty.
+  EXPECT_TRUE(squeue("squeue_unknown.out").empty());
+  EXPECT_EQ(fixture("squeue_unknown.stderr"), "slurm_load_jobs error: Invalid job id specified\n");
+  EXPECT_TRUE(squeue("squeue_controller_down.out").empty());
+  EXPECT_EQ(fixture("squeue_controller_down.rc"), "1\n");
+}
+
+TEST_F(SlurmParse, SqueueTransientStates) {
+  auto c = squeue("squeue_completing.out");
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(map_slurm_state(c[0]).state, JobState::Running);
+  EXPECT_EQ(map_slurm_state(c[0]).detail, "COMPLETING");
+  auto s = squeue("squeue_suspended.out");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(map_slurm_state(s[0]).state, JobState::Running);
+  EXPECT_EQ(map_slurm_state(s[0]).detail, "SUSPENDED");
+  auto rc = squeue("squeue_requeued_completing.out");
+  ASSERT_EQ(rc.size(), 1u);
+  EXPECT_EQ(rc[0].native_id, "21");
+  EXPECT_EQ(map_slurm_state(rc[0]).state, JobState::Running);
+  auto rp = squeue("squeue_requeued_pending.out");
+  ASSERT_EQ(rp.size(), 1u);
+  EXPECT_EQ(map_slurm_state(rp[0]).state, JobState::Pending);
+  EXPECT_EQ(map_slurm_state(rp[0]).detail, "reason BeginTime");
+}
+
+TEST_F(SlurmParse, SqueueAfterRestartShowsTheRequeuedNodeFailJob) {
+  auto v = squeue("squeue_after_restart.out");
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(find(v, "24")->raw_state, "PENDING");
+  EXPECT_EQ(find(v, "24")->reason, "BeginTime");
+}
+
+TEST_F(SlurmParse, SqueueLongFormatIsRefusedWithLineNumberAndText) {
+  auto r = parse_squeue(fixture("squeue_long.out"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("squeue output line 1: expected 4 '|'-separated fields"), std::string::npos) << r.error();
+  EXPECT_NE(r.error().find("JOBID PARTITION"), std::string::npos) << r.error();
+}
+
+TEST_F(SlurmParse, SqueueNameMayContainBars) {
+  auto r = parse_squeue("\n7|RUNNING|None|a|b||c\n\n");
+  ASSERT_TRUE(r.ok()) << r.error();
+  ASSERT_EQ(r->size(), 1u);
+  EXPECT_EQ((*r)[0].name, "a|b||c");
+  EXPECT_EQ((*r)[0].reason, "");
+}
+
+TEST_F(SlurmParse, SqueueMalformedLines) {
+  auto r = parse_squeue("7|RUNNING|None|ok\n8|RUNNING\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), "squeue output line 2: expected 4 '|'-separated fields (id|state|reason|name), got 2: '8|RUNNING'");
+  EXPECT_FALSE(parse_squeue("x7|RUNNING|None|n\n").ok());
+  EXPECT_FALSE(parse_squeue("7||None|n\n").ok());
+  EXPECT_FALSE(parse_squeue("7_|RUNNING|None|n\n").ok());
+  EXPECT_FALSE(parse_squeue("7+|RUNNING|None|n\n").ok());
+  EXPECT_FALSE(parse_squeue("7_[a]|RUNNING|None|n\n").ok());
+}
+
+// ---- sacct ----
+
+TEST_F(SlurmParse, SacctCompleted) {
+  auto v = sacct("sacct_completed.out");
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].native_id, "2");
+  EXPECT_EQ(v[0].raw_state, "COMPLETED");
+  EXPECT_EQ(v[0].exit_code, 0);
+  EXPECT_FALSE(v[0].signal);
+  // 2026-11-23T00:55:14 UTC
+  EXPECT_EQ(v[0].start_time, 1795395314.0);
+  EXPECT_EQ(v[0].end_time, 1795395314.0);
+  EXPECT_EQ(v[0].node_list, "c1");
+  EXPECT_EQ(v[0].name, "plain");
+  EXPECT_EQ(map_slurm_state(v[0]).state, JobState::Completed);
+}
+
+TEST_F(SlurmParse, SacctExitCodeAndSignal) {
+  auto e = sacct("sacct_failed_exit3.out");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].exit_code, 3);
+  EXPECT_FALSE(e[0].signal);
+  EXPECT_EQ(map_slurm_state(e[0]).state, JobState::Failed);
+  EXPECT_EQ(map_slurm_state(e[0]).detail, "exit code 3");
+  auto s = sacct("sacct_failed_signal9.out");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].signal, 9);
+  EXPECT_FALSE(s[0].exit_code);
+  EXPECT_EQ(map_slurm_state(s[0]).detail, "signal 9");
+  // Without cgroups, over memory is a plain kill -9: never OUT_OF_MEMORY here.
+  auto m = sacct("sacct_over_memory.out");
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].signal, 9);
+  EXPECT_EQ(map_slurm_state(m[0]).state, JobState::Failed);
+  EXPECT_EQ(m[0].end_time, 1795395315.0);
+}
+
+TEST_F(SlurmParse, SacctCancelled) {
+  for (auto f : {"sacct_cancelled_running.out", "sacct_cancelled_pending.out", "sacct_cancelled_completing.out",
+                 "sacct_suspended_then_cancelled.out"}) {
+    auto v = sacct(f);
+    ASSERT_EQ(v.size(), 1u) << f;
+    EXPECT_EQ(v[0].raw_state, "CANCELLED by 0") << f;
+    EXPECT_EQ(map_slurm_state(v[0]).state, JobState::Cancelled) << f;
+    EXPECT_EQ(map_slurm_state(v[0]).detail, "by uid 0") << f;
+  }
+  auto p = sacct("sacct_cancelled_pending.out");
+  EXPECT_EQ(p[0].node_list, "");  // "None assigned"
+  EXPECT_EQ(p[0].name, "held");
+  EXPECT_EQ(sacct("sacct_cancelled_running.out")[0].native_id, "8");
+  EXPECT_EQ(sacct("sacct_cancelled_completing.out")[0].native_id, "19");
+  EXPECT_EQ(sacct("sacct_suspended_then_cancelled.out")[0].node_list, "c2");
+}
+
+TEST_F(SlurmParse, SacctTimeoutAndNodeFail) {
+  auto t = sacct("sacct_timeout.out");
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(map_slurm_state(t[0]).state, JobState::Timeout);
+  EXPECT_EQ(*t[0].end_time - *t[0].start_time, 89.0);  // 00:01:29
+  auto n = sacct("sacct_node_fail.out");
+  ASSERT_EQ(n.size(), 1u);
+  EXPECT_EQ(n[0].native_id, "24");
+  EXPECT_EQ(map_slurm_state(n[0]).state, JobState::NodeFail);
+  EXPECT_EQ(n[0].node_list, "c2");
+}
+
+TEST_F(SlurmParse, SacctArraysAndHetJobs) {
+  auto a = sacct("sacct_array.out");
+  ASSERT_EQ(a.size(), 5u);
+  for (int i = 1; i <= 5; ++i) {
+    auto* s = find(a, "11_" + std::to_string(i));
+    ASSERT_TRUE(s) << i;
+    EXPECT_EQ(s->raw_state, "COMPLETED");
+    EXPECT_EQ(s->name, "arr");
+  }
+  auto held = sacct("sacct_array_cancelled_pending.out");
+  ASSERT_EQ(held.size(), 1u);
+  EXPECT_EQ(held[0].native_id, "12_[0-3]");
+  EXPECT_EQ(map_slurm_state(held[0]).state, JobState::Cancelled);
+  auto h = sacct("sacct_hetjob.out");
+  ASSERT_EQ(h.size(), 2u);
+  EXPECT_EQ(h[0].native_id, "13+0");
+  EXPECT_EQ(h[1].native_id, "13+1");
+  EXPECT_EQ(h[1].node_list, "g1");
+}
+
+TEST_F(SlurmParse, SacctPendingAndSuspended) {
+  auto p = sacct("sacct_pending_dependency.out");
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(map_slurm_state(p[0]).state, JobState::Pending);
+  EXPECT_FALSE(p[0].start_time);  // Unknown
+  EXPECT_FALSE(p[0].end_time);
+  EXPECT_EQ(p[0].node_list, "");
+  auto s = sacct("sacct_suspended.out");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(map_slurm_state(s[0]).state, JobState::Running);
+  EXPECT_TRUE(s[0].start_time);
+  EXPECT_FALSE(s[0].end_time);
+  EXPECT_EQ(s[0].name, "allocation");  // sacct's quirk while suspended
+}
+
+TEST_F(SlurmParse, SacctRequeuedRunsBothParse) {
+  auto v = sacct("sacct_requeued_then_cancelled.out");
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(map_slurm_state(v[0]).state, JobState::Pending);
+  EXPECT_EQ(map_slurm_state(v[0]).detail, "REQUEUED");
+  EXPECT_EQ(map_slurm_state(v[1]).state, JobState::Cancelled);
+}
+
+TEST_F(SlurmParse, SacctManyJobs) {
+  auto v = sacct("sacct_jobs.out");
+  ASSERT_EQ(v.size(), 24u);
+  EXPECT_EQ(find(v, "1")->raw_state, "TIMEOUT");
+  EXPECT_EQ(find(v, "10")->raw_state, "PENDING");
+  EXPECT_EQ(find(v, "15")->exit_code, 1);
+  EXPECT_EQ(map_slurm_state(*find(v, "15")).state, JobState::Failed);
+  EXPECT_EQ(find(v, "21")->raw_state, "CANCELLED by 0");
+  EXPECT_EQ(sacct("sacct_window.out").size(), 20u);
+  EXPECT_TRUE(sacct("sacct_unknown.out").empty());
+}
+
+TEST_F(SlurmParse, SacctStepFormatIsRefused) {
+  auto r = parse_sacct(fixture("sacct_steps.out"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(),
+            "sacct output line 1: expected 9 '|'-separated fields "
+            "(JobID|JobIDRaw|State|ExitCode|Start|End|Elapsed|NodeList|JobName), got 8: '7|COMPLETED|0:0||||00:00:06|steps'");
+  EXPECT_FALSE(parse_sacct(fixture("sacct_steps_timeout.out")).ok());
+}
+
+TEST_F(SlurmParse, SacctMalformedFields) {
+  const std::string ok = "4|4|FAILED|3:0|2026-11-23T00:55:14|2026-11-23T00:55:14|00:00:00|c1|x|y";
+  auto r = parse_sacct(ok);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ((*r)[0].name, "x|y");
+  auto bad_exit = parse_sacct("4|4|FAILED|3|Unknown|Unknown|00:00:00|c1|x\n");
+  ASSERT_FALSE(bad_exit.ok());
+  EXPECT_NE(bad_exit.error().find("line 1: ExitCode '3' is not CODE:SIGNAL"), std::string::npos) << bad_exit.error();
+  auto bad_time = parse_sacct("\n4|4|FAILED|3:0|yesterday|Unknown|00:00:00|c1|x\n");
+  ASSERT_FALSE(bad_time.ok());
+  EXPECT_NE(bad_time.error().find("line 2: Start time 'yesterday'"), std::string::npos) << bad_time.error();
+  EXPECT_FALSE(parse_sacct("4|x|FAILED|3:0|Unknown|Unknown|00:00:00|c1|x\n").ok());
+  EXPECT_FALSE(parse_sacct("4|4|FAILED|3:0|2026-13-23T00:55:14|Unknown|00:00:00|c1|x\n").ok());
+  EXPECT_FALSE(parse_sacct("4|4|FAILED|-3:0|Unknown|Unknown|00:00:00|c1|x\n").ok());
+}
+
+TEST_F(SlurmParse, TimesAreLocal) {
+  EXPECT_EQ(**parse_slurm_time("1970-01-01T00:00:00"), 0.0);
+  EXPECT_FALSE(*parse_slurm_time("None"));
+  EXPECT_FALSE(*parse_slurm_time("Unknown"));
+  ::setenv("TZ", "Europe/Paris", 1);
+  ::tzset();
+  EXPECT_EQ(**parse_slurm_time("2026-11-23T01:55:14"), 1795395314.0);  // CET = UTC+1
+  EXPECT_EQ(**parse_slurm_time("2026-07-01T02:00:00"), 1782864000.0);  // CEST = UTC+2
+}
+
+}  // namespace
+}  // namespace yard

@@ -1,0 +1,262 @@
+#include "backends/slurm/slurm_script.h"
+
+#include <cstdio>
+#include <set>
+
+#include "backends/slurm/slurm_names.h"
+#include "backends/slurm/slurm_parse.h"
+#include "backends/slurm/slurm_quote.h"
+#include "core/uid.h"
+
+namespace yard {
+namespace {
+
+constexpr std::uint64_t kMiB = 1024 * 1024;
+
+std::string mib(std::uint64_t bytes) { return std::to_string((bytes + kMiB - 1) / kMiB) + "M"; }
+
+std::string walltime(std::int64_t s) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%lld-%02lld:%02lld:%02lld", static_cast<long long>(s / 86400),
+                static_cast<long long>(s / 3600 % 24), static_cast<long long>(s / 60 % 60),
+                static_cast<long long>(s % 60));
+  return buf;
+}
+
+bool is_shell_name(std::string_view name) {
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
+  for (char c : name)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  return true;
+}
+
+// Variables bash will not let a script assign (`export UID=...` fails), and `_`, which
+// it overwrites after every command: the job could never see the value asked for.
+bool is_bash_owned(std::string_view name) {
+  static const std::set<std::string_view> kOwned{"BASHOPTS", "BASH_VERSINFO", "EUID", "PPID", "SHELLOPTS", "UID", "_"};
+  return kOwned.count(name) != 0;
+}
+
+Status no_nul(std::string_view value, const std::string& what) {
+  if (value.find('\0') != std::string_view::npos)
+    return err(what + " " + excerpt(value) + " contains a NUL byte, which no process argument or environment can hold");
+  return {};
+}
+
+class Directives {
+ public:
+  Status add(std::string_view option, std::string_view value, std::string_view what) {
+    auto v = directive_value(value, what);
+    if (!v) return err(v.error());
+    text_ += "#SBATCH --" + std::string(option) + "=" + *v + "\n";
+    return {};
+  }
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string text_;
+};
+
+Result<std::string> dependency_text(const std::vector<SubmitContext::NativeDependency>& deps) {
+  // Slurm's syntax, one clause per kind in first-seen order: afterok:1:2,afterany:3.
+  std::vector<std::pair<DependencyKind, std::string>> clauses;
+  for (auto& d : deps) {
+    if (!is_slurm_job_id(d.native_id) || d.native_id.find('[') != std::string::npos)
+      return err("dependency on native job id " + excerpt(d.native_id) + ", which is not a Slurm job id");
+    // A het job's component is not a dependency target: the job as a whole is.
+    std::string id = d.native_id.substr(0, d.native_id.find('+'));
+    auto it = clauses.begin();
+    while (it != clauses.end() && it->first != d.kind) ++it;
+    if (it == clauses.end()) {
+      clauses.emplace_back(d.kind, std::string(to_string(d.kind)));
+      it = clauses.end() - 1;
+    }
+    it->second += ":" + id;
+  }
+  std::string out;
+  for (auto& c : clauses) out += (out.empty() ? "" : ",") + c.second;
+  return out;
+}
+
+// A here-document delimiter that is no line of `body`.
+std::string heredoc_delimiter(std::string_view body, std::string_view uid) {
+  std::string delim = "YARD_SCRIPT_END_" + std::string(uid);
+  auto occurs = [&] {
+    std::size_t start = 0;
+    while (start <= body.size()) {
+      auto nl = body.find('\n', start);
+      auto line = body.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+      if (line == delim) return true;
+      if (nl == std::string_view::npos) break;
+      start = nl + 1;
+    }
+    return false;
+  };
+  while (occurs()) delim += '_';
+  return delim;
+}
+
+}  // namespace
+
+std::string slurm_array_text(const ArraySpec& array) {
+  std::string out;
+  const auto& ix = array.indices;
+  for (std::size_t i = 0; i < ix.size();) {
+    // Longest run with one step from ix[i]; a run of two with a step above 1 is
+    // clearer written as two numbers.
+    std::size_t j = i + 1;
+    const std::int64_t step = j < ix.size() ? ix[j] - ix[i] : 1;
+    while (j + 1 < ix.size() && ix[j + 1] - ix[j] == step) ++j;
+    if (!out.empty()) out += ',';
+    const std::size_t len = j < ix.size() ? j - i + 1 : 1;
+    if (len >= 3 || (len == 2 && step == 1)) {
+      out += std::to_string(ix[i]) + "-" + std::to_string(ix[j]);
+      if (step != 1) out += ":" + std::to_string(step);
+      i = j + 1;
+    } else {
+      out += std::to_string(ix[i]);
+      i += 1;
+    }
+  }
+  if (array.max_running > 0) out += "%" + std::to_string(array.max_running);
+  return out;
+}
+
+Result<std::string> slurm_output_pattern(std::string_view path, std::string_view job_name) {
+  if (path.find('\\') != std::string_view::npos)
+    return err("output path " + excerpt(path) +
+               " contains a backslash: Slurm removes backslashes from output paths and then expands no pattern");
+  std::string out;
+  auto literal = [&](std::string_view s) {
+    for (char c : s) out += c == '%' ? std::string("%%") : std::string(1, c);
+  };
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    if (path[i] != '%') {
+      out += path[i];
+      continue;
+    }
+    if (i + 1 == path.size()) {
+      out += "%%";
+      break;
+    }
+    const char c = path[++i];
+    switch (c) {
+      case 'j': case 'A': case 'a': case 'u': case '%':
+        out += '%';
+        out += c;
+        break;
+      case 'x': literal(job_name); break;
+      default:
+        out += "%%";
+        out += c;
+        break;
+    }
+  }
+  return out;
+}
+
+Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext& ctx) {
+  if (auto s = spec.validate(); !s) return err(s.error());
+  // The UID goes into the job name, a comment and a here-document delimiter.
+  if (!is_uid(ctx.uid)) return err("batch script for Switchyard UID " + excerpt(ctx.uid) + ", which is not a UID");
+  for (auto& a : spec.argv)
+    if (auto s = no_nul(a, "argument"); !s) return err(s.error());
+  if (auto s = no_nul(spec.script, "script"); !s) return err(s.error());
+  // A body ending in CR would end in CR LF once its here-document line is closed.
+  const auto crlf = !spec.script.empty() && spec.script.back() == '\r' ? spec.script.size() - 1
+                                                                       : spec.script.find("\r\n");
+  if (crlf != std::string::npos)
+    return err("the script has DOS line breaks (\\r\\n) at byte " + std::to_string(crlf) +
+               ", which sbatch refuses: convert it with dos2unix");
+  for (auto& [name, value] : spec.env) {
+    if (!is_shell_name(name))
+      return err("environment variable name " + excerpt(name) +
+                 " is not a shell identifier (letters, digits and '_', not starting with a digit)");
+    if (is_bash_owned(name))
+      return err("environment variable " + name + " cannot be set: bash keeps it read-only or overwrites it");
+    if (auto s = no_nul(value, "value of environment variable " + name); !s) return err(s.error());
+  }
+
+  const auto& r = spec.res;
+  Directives d;
+  std::vector<Status> st;
+  st.push_back(d.add("job-name", slurm_native_name(ctx.uid, spec.name), "job name"));
+  st.push_back(d.add("nodes", std::to_string(r.nodes), "--nodes"));
+  st.push_back(d.add("ntasks", std::to_string(r.ntasks), "--ntasks"));
+  st.push_back(d.add("cpus-per-task", std::to_string(r.cpus_per_task), "--cpus-per-task"));
+  if (r.mem_bytes) st.push_back(d.add("mem", mib(r.mem_bytes), "--mem"));
+  if (r.mem_per_cpu_bytes) st.push_back(d.add("mem-per-cpu", mib(r.mem_per_cpu_bytes), "--mem-per-cpu"));
+  // yard's GPU count is for the whole job, like sbatch --gpus. On one node that is
+  // the generic resource count, which every Slurm with GPUs understands; --gpus needs
+  // select/cons_tres and is only used where the count must be spread over nodes.
+  if (r.gpus > 0) {
+    if (r.nodes == 1)
+      st.push_back(d.add("gres", "gpu:" + std::to_string(r.gpus), "--gpus"));
+    else
+      st.push_back(d.add("gpus", std::to_string(r.gpus), "--gpus"));
+  }
+  if (r.walltime_s > 0) st.push_back(d.add("time", walltime(r.walltime_s), "--time"));
+  if (!spec.partition.empty()) st.push_back(d.add("partition", spec.partition, "partition"));
+  if (!spec.account.empty()) st.push_back(d.add("account", spec.account, "account"));
+  if (!spec.qos.empty()) st.push_back(d.add("qos", spec.qos, "QOS"));
+  // sbatch --priority is for operators only. A user can only lower their own job's
+  // priority, with --nice: a negative yard priority becomes that; a positive one has
+  // no Slurm equivalent for a user and is left to the site's policy.
+  if (spec.priority < 0) st.push_back(d.add("nice", std::to_string(-static_cast<long long>(spec.priority)), "priority"));
+  if (spec.array) st.push_back(d.add("array", slurm_array_text(*spec.array), "array"));
+  if (!ctx.dependencies.empty()) {
+    auto deps = dependency_text(ctx.dependencies);
+    if (!deps) return err(deps.error());
+    st.push_back(d.add("dependency", *deps, "dependency"));
+  }
+  for (auto [path, option] : {std::pair{&ctx.stdout_path, "output"}, std::pair{&ctx.stderr_path, "error"}}) {
+    if (path->empty()) continue;  // no --error: stderr goes with stdout
+    auto p = slurm_output_pattern(*path, spec.name);
+    if (!p) return err(p.error());
+    st.push_back(d.add(option, *p, option == std::string_view("output") ? "stdout path" : "stderr path"));
+  }
+  st.push_back(d.add("chdir", spec.workdir, "working directory"));
+  // The submitting process's environment (the daemon's) is not the job's: the job
+  // gets exactly the spec's variables, set below, on top of what Slurm itself sets.
+  st.push_back(d.add("export", "NONE", "--export"));
+  for (auto& s : st)
+    if (!s) return err(s.error());
+
+  std::string out = "#!/bin/bash\n";
+  out += "# Switchyard job " + ctx.uid + "\n";
+  out += d.text();
+  out += "\n";
+
+  std::string args;
+  for (std::size_t i = spec.script.empty() ? 1 : 0; i < spec.argv.size(); ++i) args += " " + bash_quote(spec.argv[i]);
+  std::string var;
+  if (!spec.script.empty()) {
+    // The script body runs by its own #! line, from a private temporary file removed
+    // when the wrapper ends. It is written before the job's environment is set, and
+    // with `command -p`, so that no PATH or TMPDIR of the job can break the wrapper.
+    // The here-document is quoted: nothing in it is expanded. The variable naming the
+    // file is not exported and avoids the job's own variable names.
+    var = "yard_script";
+    while (spec.env.count(var)) var += '_';
+    const std::string delim = heredoc_delimiter(spec.script, ctx.uid);
+    out += var + "=$(command -p mktemp \"${TMPDIR:-/tmp}/yard-script.XXXXXX\") || exit 1\n";
+    out += "trap 'command -p rm -f -- \"$" + var + "\"' EXIT\n";
+    out += "command -p cat >\"$" + var + "\" <<'" + delim + "' || exit 1\n";
+    out += spec.script;
+    if (spec.script.back() != '\n') out += '\n';
+    out += delim + "\n";
+    out += "command -p chmod 700 -- \"$" + var + "\" || exit 1\n\n";
+  }
+  // sbatch --export=NONE makes srun inside the job export nothing either, unless told.
+  out += "export SLURM_EXPORT_ENV=ALL\n";
+  for (auto& [name, value] : spec.env) out += "export " + name + "=" + bash_quote(value) + "\n";
+  // Slurm runs a job whose --chdir fails in /tmp instead; a job must not run elsewhere.
+  out += "cd -- " + bash_quote(spec.workdir) + " || exit 1\n";
+  if (spec.script.empty())
+    out += "exec -- " + bash_quote(spec.argv[0]) + args + "\n";
+  else
+    out += "\"$" + var + "\"" + args + "\n";
+  return out;
+}
+
+}  // namespace yard
