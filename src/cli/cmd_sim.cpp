@@ -3,10 +3,13 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "sched/policy.h"
+#include "sched/policy_config.h"
+#include "sim/policy_sim.h"
 #include "sim/jobs_csv.h"
 #include "sim/metrics.h"
 #include "sim/simulator.h"
@@ -28,7 +31,8 @@ std::string fixed(double v, int decimals) {
 
 void print_human(std::ostream& out, const SimOptions& o, sim::Procs machine, const sim::Metrics& m) {
   out << "trace                 " << o.trace << '\n'
-      << "policy                " << o.policy << " on " << machine << " processors\n"
+      << "policy                " << (o.config.empty() ? o.policy : "config " + o.config) << " on "
+      << machine << " processors\n"
       << "jobs                  " << m.jobs << '\n'
       << "avg wait              " << fixed(m.avg_wait_s, 1) << " s\n"
       << "avg bounded slowdown  " << fixed(m.avg_bounded_slowdown, 3) << " (threshold "
@@ -42,7 +46,20 @@ void print_human(std::ostream& out, const SimOptions& o, sim::Procs machine, con
 }  // namespace
 
 int run_sim(const SimOptions& o, std::ostream& out, std::ostream& err) {
-  const auto policy = sched::policy_by_name(o.policy);
+  if (o.config.empty() == o.policy.empty()) {
+    err << "yard sim: give either --policy or --config\n";
+    return kBadInput;
+  }
+  std::optional<sched::PolicyConfig> config;
+  if (!o.config.empty()) {
+    auto loaded = sched::load_policy_config(o.config);
+    if (!loaded) {
+      err << "yard sim: " << loaded.error() << '\n';
+      return kBadInput;
+    }
+    config = std::move(*loaded);
+  }
+  const auto policy = config ? std::optional(config->policy()) : sched::policy_by_name(o.policy);
   if (!policy) {
     err << "yard sim: unknown policy '" << o.policy << "' (accepted: " << sched::policy_names()
         << ")\n";
@@ -64,13 +81,37 @@ int run_sim(const SimOptions& o, std::ostream& out, std::ostream& err) {
         << trace->first_skipped << '\n';
   }
   // An explicit --procs wins over the header, for what-if studies on another machine size.
-  const sim::Procs machine = o.procs > 0 ? o.procs : trace->max_procs.value_or(0);
+  sim::Procs machine = o.procs > 0 ? o.procs : trace->max_procs.value_or(0);
   if (machine <= 0) {
     err << "yard sim: " << o.trace << " has no MaxProcs header: give the machine size with --procs N\n";
     return kBadInput;
   }
-  const std::vector<sim::SimJob> jobs = sim::jobs_from_swf(*trace, machine, o.first);
-  auto result = sim::simulate(jobs, machine, *policy);
+  std::vector<sim::SimJob> jobs;
+  Result<sim::SimResult> result = yard::err("not simulated");
+  std::optional<std::size_t> preemptions;
+  if (config) {
+    // Under a config the machine is the sum of its pools.
+    auto pools = sim::pool_sizes(*config, machine);
+    auto policy_jobs = pools ? sim::policy_jobs_from_swf(*trace, *config, *pools, o.first)
+                             : Result<std::vector<sim::PolicyJob>>(yard::err(pools.error()));
+    if (!policy_jobs) {
+      err << "yard sim: " << policy_jobs.error() << '\n';
+      return kBadInput;
+    }
+    auto simulated = sim::simulate_policy(*policy_jobs, *config, *pools);
+    if (!simulated) {
+      err << "yard sim: " << simulated.error() << '\n';
+      return kBadInput;
+    }
+    jobs = sim::sim_jobs(*policy_jobs);
+    machine = 0;
+    for (sim::Procs p : *pools) machine += p;
+    preemptions = simulated->preemptions;
+    result = std::move(simulated->result);
+  } else {
+    jobs = sim::jobs_from_swf(*trace, machine, o.first);
+    result = sim::simulate(jobs, machine, *policy);
+  }
   if (!result) {
     err << "yard sim: " << result.error() << '\n';
     return kBadInput;
@@ -83,7 +124,7 @@ int run_sim(const SimOptions& o, std::ostream& out, std::ostream& err) {
   }
   if (!o.plot.empty()) {
     sim::PlotOptions plot;
-    plot.title = o.policy + " on " + std::to_string(machine) + " processors: " + o.trace;
+    plot.title = (o.config.empty() ? o.policy : o.config) + " on " + std::to_string(machine) + " processors: " + o.trace;
     if (Status st = sim::write_svg_plot_file(o.plot, jobs, *result, machine, plot); !st) {
       err << "yard sim: " << st.error() << '\n';
       return kBadInput;
@@ -97,9 +138,11 @@ int run_sim(const SimOptions& o, std::ostream& out, std::ostream& err) {
                         {"max_wait_s", m.max_wait_s},
                         {"utilization", m.utilization},
                         {"makespan_s", m.makespan_s}};
+    if (preemptions) j["preemptions"] = *preemptions;
     out << j.dump() << '\n';
   } else {
     print_human(out, o, machine, m);
+    if (preemptions) out << "preemptions           " << *preemptions << '\n';
   }
   return 0;
 }
@@ -109,7 +152,9 @@ void add_sim_command(CLI::App& app) {
   CLI::App* sim = app.add_subcommand(
       "sim", "Replay a Standard Workload Format trace (plain or .gz) under a scheduling policy");
   sim->add_option("trace", options->trace, "SWF trace file (plain or gzip)")->required();
-  sim->add_option("--policy", options->policy, "fcfs|easy|conservative|sjbf")->required();
+  sim->add_option("--policy", options->policy, "fcfs|easy|conservative|sjbf");
+  sim->add_option("--config", options->config,
+                  "policy config (YAML: tiers, fair-share, accounts, pools), instead of --policy");
   sim->add_option("--procs", options->procs,
                   "machine size in processors (default: the trace's MaxProcs header)");
   sim->add_option("--first", options->first, "simulate only the first N jobs");

@@ -98,6 +98,39 @@ TEST(CmdSim, BadInputExitsWithTwo) {
   EXPECT_EQ(run(unwritable).rc, 2);
 }
 
+TEST(CmdSim, ConfigRunsThePolicyEngineAndReportsPreemptions) {
+  // Job 1 (user 2, best effort) is preempted at 1 by job 2 (user 1).
+  const std::string trace = write_trace("pre.swf",
+                                        "; MaxProcs: 4\n"
+                                        "1 0 0 100 4 -1 -1 4 100 -1 1 2 1 1 1 -1 -1 -1\n"
+                                        "2 1 0 10 4 -1 -1 4 10 -1 1 1 1 1 1 -1 -1 -1\n");
+  const std::string config = write_trace("pre.yaml",
+                                         "weights: {tier: 1}\n"
+                                         "tiers: [{name: a, priority: 2}, {name: b, priority: 1, best_effort: true}]\n"
+                                         "accounts: [{name: x, tier: a}, {name: y, tier: b}]\n"
+                                         "account_map: {1: x}\ndefault_account: y\n");
+  SimOptions o;
+  o.trace = trace;
+  o.config = config;
+  o.json = true;
+  Outcome r = run(o);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["preemptions"], 1);
+  EXPECT_EQ(j["jobs"], 2);
+  EXPECT_EQ(j["max_wait_s"], 11);  // job 1 runs again from 11
+
+  o.config = write_trace("bad.yaml", "weights: {tier: lots}\n");
+  r = run(o);
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("bad.yaml:1: weights.tier: expected a number"), std::string::npos) << r.err;
+
+  o.policy = "easy";
+  r = run(o);
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("either --policy or --config"), std::string::npos) << r.err;
+}
+
 // CLI11 takes a vector of arguments last first.
 void parse(CLI::App& app, std::vector<std::string> args) {
   std::reverse(args.begin(), args.end());

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <utility>
@@ -94,7 +95,11 @@ Status parse_job(std::string_view line, std::size_t line_no, SwfRecord& out) {
     return err("line " + std::to_string(line_no) + ": expected 18 fields, found " +
                std::to_string(count));
   }
-  out = SwfRecord{f[0], f[1], f[3], f[4], f[7], f[8]};
+  auto narrow = [](std::int64_t v) {
+    return v < INT32_MIN || v > INT32_MAX ? std::int32_t{-1} : static_cast<std::int32_t>(v);
+  };
+  out = SwfRecord{f[0], f[1], f[3], f[4], f[7], f[8],
+                  narrow(f[11]), narrow(f[12]), narrow(f[14]), narrow(f[15])};
   return Status::Ok();
 }
 

@@ -24,6 +24,10 @@ struct SwfRecord {
   std::int64_t allocated = -1;      // field 5, processors
   std::int64_t requested = -1;      // field 8, processors
   std::int64_t requested_time = -1; // field 9, seconds (the user's estimate)
+  std::int32_t user = -1;           // field 12
+  std::int32_t group = -1;          // field 13
+  std::int32_t queue = -1;          // field 15
+  std::int32_t partition = -1;      // field 16
 };
 
 struct SwfTrace {

@@ -1,0 +1,135 @@
+#include "sched/policy_config.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace yard::sched {
+namespace {
+
+TEST(PolicyConfig, EmptyTextGivesDefaults) {
+  auto c = parse_policy_config("", "p.yaml");
+  ASSERT_TRUE(c.ok()) << c.error();
+  EXPECT_EQ(c->reservation_depth, 1);
+  EXPECT_EQ(c->half_life, 7 * 86400);
+  EXPECT_TRUE(c->tiers.empty());
+}
+
+TEST(PolicyConfig, ParsesEveryKey) {
+  auto c = parse_policy_config(R"(
+reservation_depth: unlimited
+backfill_order: shortest
+weights: {tier: 1000, age: 10, fairshare: 100.5, size: 1}
+fairshare: {half_life: 12h}
+age: {max: 2-00:00:00}
+tiers:
+  - {name: gold, priority: 2}
+  - {name: scavenger, priority: 1, best_effort: true}
+accounts:
+  - {name: a, tier: gold, share: 3, allocation_core_hours: 1000}
+  - {name: b, tier: scavenger}
+pools:
+  - {name: cluster, procs: 16}
+  - {name: booster}
+account_from: group
+account_map: {7: a}
+default_account: b
+)", "p.yaml");
+  ASSERT_TRUE(c.ok()) << c.error();
+  EXPECT_TRUE(c->policy().unlimited());
+  EXPECT_EQ(c->backfill_order, BackfillOrder::kShortestEstimate);
+  EXPECT_DOUBLE_EQ(c->weights.tier, 1000);
+  EXPECT_DOUBLE_EQ(c->weights.fairshare, 100.5);
+  EXPECT_EQ(c->half_life, 12 * 3600);
+  EXPECT_EQ(c->max_age, 2 * 86400);
+  ASSERT_EQ(c->tiers.size(), 2u);
+  EXPECT_TRUE(c->tiers[1].best_effort);
+  EXPECT_FALSE(c->tiers[0].best_effort);
+  ASSERT_NE(c->account("a"), nullptr);
+  EXPECT_DOUBLE_EQ(c->account("a")->share, 3);
+  EXPECT_DOUBLE_EQ(c->account("a")->allocation_core_hours, 1000);
+  EXPECT_DOUBLE_EQ(c->account("b")->share, 1);  // default
+  ASSERT_EQ(c->pools.size(), 2u);
+  EXPECT_EQ(c->pools[0].procs, 16);
+  EXPECT_EQ(c->pools[1].procs, 0);
+  EXPECT_EQ(c->account_from, AccountFrom::kGroup);
+  EXPECT_EQ(c->account_map.at(7), "a");
+  EXPECT_EQ(c->default_account, "b");
+}
+
+TEST(PolicyConfig, DepthZeroOneAndN) {
+  for (int d : {0, 1, 5}) {
+    auto c = parse_policy_config("reservation_depth: " + std::to_string(d), "p.yaml");
+    ASSERT_TRUE(c.ok()) << c.error();
+    EXPECT_EQ(c->reservation_depth, d);
+  }
+}
+
+TEST(PolicyConfig, ShippedSeedExampleParses) {
+  auto c = load_policy_config(YARD_EXAMPLES_DIR "/policy/seed002-tiers.yaml");
+  ASSERT_TRUE(c.ok()) << c.error();
+  EXPECT_EQ(c->tiers.size(), 7u);
+  EXPECT_GT(c->tier("condo")->priority, c->tier("meritorious")->priority);
+  EXPECT_GT(c->tier("meritorious")->priority, c->tier("condo-incentive")->priority);
+  EXPECT_GT(c->tier("condo-incentive")->priority, c->tier("open-access")->priority);
+  EXPECT_TRUE(c->tier("open-access")->best_effort);
+  EXPECT_TRUE(c->tier("condo-incentive")->best_effort);
+  EXPECT_FALSE(c->tier("startup")->best_effort);
+  EXPECT_EQ(c->default_account, "open");
+}
+
+struct Bad {
+  const char* text;
+  const char* message;  // expected substring of the error
+};
+
+class PolicyConfigErrors : public ::testing::TestWithParam<Bad> {};
+
+TEST_P(PolicyConfigErrors, NameTheLineAndKey) {
+  auto c = parse_policy_config(GetParam().text, "p.yaml");
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().find(GetParam().message), std::string::npos) << c.error();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, PolicyConfigErrors,
+    ::testing::Values(
+        Bad{"reservation_depth: many", "p.yaml:1: reservation_depth: expected a whole number, got 'many'"},
+        Bad{"reservation_depth: -2", "p.yaml:1: reservation_depth: expected 0, 1, N or unlimited"},
+        Bad{"\nweights:\n  age: high\n", "p.yaml:3: weights.age: expected a number, got 'high'"},
+        Bad{"weights: {tier: -1}", "p.yaml:1: weights.tier: must not be negative"},
+        Bad{"weights: {colour: 1}", "p.yaml:1: weights.colour: unknown key (accepted: age, fairshare, size, tier)"},
+        Bad{"fairshare: {half_life: soon}", "p.yaml:1: fairshare.half_life: invalid duration 'soon'"},
+        Bad{"\n\nbogus: 1", "p.yaml:3: bogus: unknown key"},
+        Bad{"tiers: {name: a}", "p.yaml:1: tiers: expected a list"},
+        Bad{"tiers:\n  - {name: a}\n", "p.yaml:2: tiers[0]: missing 'priority'"},
+        Bad{"tiers:\n  - {name: a, priority: 1}\n  - {name: a, priority: 2}\n",
+            "p.yaml:3: tiers[1]: duplicate tier 'a'"},
+        Bad{"tiers:\n  - {name: a, priority: 1, best_effort: maybe}\n",
+            "p.yaml:2: tiers[0].best_effort: expected true or false, got 'maybe'"},
+        Bad{"tiers:\n  - {name: a, priority: 1}\naccounts:\n  - {name: x, tier: b}\n",
+            "p.yaml:4: accounts[0].tier: unknown tier 'b'"},
+        Bad{"tiers:\n  - {name: a, priority: 1}\naccounts:\n  - {name: x}\n",
+            "p.yaml:4: accounts[0]: missing 'tier'"},
+        Bad{"accounts:\n  - {tier: a}\n", "p.yaml:2: accounts[0]: missing 'name'"},
+        Bad{"pools:\n  - {name: c, procs: 0}\n", "p.yaml:2: pools[0].procs: must be at least 1"},
+        Bad{"account_from: project", "p.yaml:1: account_from: expected user, group or queue"},
+        Bad{"default_account: nobody", "p.yaml:1: default_account: unknown account 'nobody'"},
+        Bad{"account_map: {3: nobody}", "p.yaml:1: account_map.3: unknown account 'nobody'"},
+        Bad{"weights: [1, 2", "p.yaml:1: malformed YAML"}));
+
+TEST(PolicyDuration, UnitsAndWalltimes) {
+  EXPECT_EQ(*parse_policy_duration("7d"), 7 * 86400);
+  EXPECT_EQ(*parse_policy_duration("12h"), 12 * 3600);
+  EXPECT_EQ(*parse_policy_duration("30m"), 1800);
+  EXPECT_EQ(*parse_policy_duration("45s"), 45);
+  EXPECT_EQ(*parse_policy_duration("0"), 0);
+  EXPECT_EQ(*parse_policy_duration("1-12:00:00"), 36 * 3600);
+  EXPECT_EQ(*parse_policy_duration("90"), 90 * 60);  // Slurm: minutes
+  EXPECT_FALSE(parse_policy_duration("7w").ok());
+  EXPECT_FALSE(parse_policy_duration("-1d").ok());
+  EXPECT_FALSE(parse_policy_duration("unlimited").ok());
+}
+
+}  // namespace
+}  // namespace yard::sched
