@@ -34,6 +34,7 @@ nlohmann::json job_json(const JobRecord& j) {
       {"uid", j.uid},
       {"name", j.name},
       {"backend", j.backend},
+      {"native_id", j.native_id.empty() ? nlohmann::json(nullptr) : nlohmann::json(j.native_id)},
       {"state", to_string(j.state)},
       {"reason", j.reason},
       {"exit_code", opt(j.exit_code)},

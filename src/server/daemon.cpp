@@ -17,6 +17,11 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+
+#include "backends/command_runner.h"
+#include "backends/indirect_backend.h"
+#include "backends/slurm/slurm_dialect.h"
 #include "local/local_backend.h"
 #include "store/sqlite.h"
 #include "store/store.h"
@@ -102,6 +107,24 @@ int run_daemon(const Paths& paths) {
   sigaddset(&mask, SIGINT);
   ::sigprocmask(SIG_BLOCK, &mask, nullptr);
   int sigfd = ::signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+
+  // Slurm, through the indirect engine. Its commands run on the worker's thread, started
+  // after the signal mask so that SIGTERM reaches the signalfd, not that thread.
+  // sacct prints times in SLURM_TIME_FORMAT when set; the parsers read the standard form.
+  ::unsetenv("SLURM_TIME_FORMAT");
+  const std::string config_dir = std::filesystem::path(paths.config).parent_path().string();
+  auto slurm_config = load_indirect_config(config_dir + "/slurm.yaml");
+  if (!slurm_config) {
+    std::cerr << "yard daemon: " << slurm_config.error() << "\n";
+    return 1;
+  }
+  SlurmDialect slurm_dialect;
+  CommandWorker slurm_commands;
+  IndirectBackend slurm(*store, slurm_dialect, slurm_commands, *slurm_config, paths.state_dir, user_name());
+  if (auto s = slurm.recover(wall_now()); !s) {
+    std::cerr << "yard daemon: slurm recovery failed: " << s.error() << "\n";
+    return 1;
+  }
   ::signal(SIGPIPE, SIG_IGN);
 
   int listener = listen_on(paths.socket);
@@ -120,7 +143,10 @@ int run_daemon(const Paths& paths) {
     fds.push_back({sigfd, POLLIN, 0});
     for (auto& [fd, c] : clients) fds.push_back({fd, POLLIN, 0});
     for (int fd : backend.watched_fds()) fds.push_back({fd, POLLIN, 0});
-    if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) break;
+    fds.push_back({slurm_commands.event_fd(), POLLIN, 0});
+    const double wake_s = slurm.next_wakeup_s(wall_now());
+    const int timeout_ms = wake_s >= 3600 ? -1 : static_cast<int>(wake_s * 1000) + 1;
+    if (::poll(fds.data(), fds.size(), timeout_ms) < 0 && errno != EINTR) break;
 
     std::vector<std::pair<int, nlohmann::json>> replies;
     sql::Transaction tx(store->db());
@@ -168,7 +194,13 @@ int run_daemon(const Paths& paths) {
             reply = fail("the daemon is shutting down");
           } else {
             try {
-              auto ids = backend.submit(req.at("spec").get<JobSpec>());
+              auto spec = req.at("spec").get<JobSpec>();
+              Result<std::vector<std::int64_t>> ids =
+                  spec.backend == slurm.name() ? slurm.submit(std::move(spec), wall_now())
+                  : spec.backend.empty() || spec.backend == "local"
+                      ? backend.submit(std::move(spec))
+                      : Result<std::vector<std::int64_t>>(
+                            err("unknown backend '" + spec.backend + "' (known: local, slurm)"));
               reply = ids ? nlohmann::json{{"ok", true}, {"ids", *ids}} : fail(ids.error());
             } catch (const std::exception& e) {
               reply = fail(std::string("malformed job spec: ") + e.what());
@@ -176,8 +208,13 @@ int run_daemon(const Paths& paths) {
           }
         } else if (op == "cancel") {
           try {
-            auto acted = backend.cancel(req.at("ids").get<std::vector<std::int64_t>>());
-            reply = acted ? nlohmann::json{{"ok", true}, {"ids", *acted}} : fail(acted.error());
+            auto ids = req.at("ids").get<std::vector<std::int64_t>>();
+            auto acted = backend.cancel(ids);  // also checks that every id exists
+            auto acted_slurm = acted ? slurm.cancel(ids) : acted;
+            if (acted && acted_slurm) acted->insert(acted->end(), acted_slurm->begin(), acted_slurm->end());
+            reply = !acted ? fail(acted.error())
+                    : !acted_slurm ? fail(acted_slurm.error())
+                                   : nlohmann::json{{"ok", true}, {"ids", *acted}};
           } catch (const std::exception& e) {
             reply = fail(std::string("malformed cancel request: ") + e.what());
           }
@@ -185,7 +222,7 @@ int run_daemon(const Paths& paths) {
           reply = {{"ok", true}, {"pid", ::getpid()}, {"socket", paths.socket}, {"store", paths.store},
                    {"running", backend.running()}, {"pending", backend.pending()},
                    {"cpus", backend.machine().cpus}, {"mem_bytes", backend.machine().mem_bytes},
-                   {"gpus", backend.machine().gpus}};
+                   {"gpus", backend.machine().gpus}, {"slurm_active", slurm.active()}};
         } else if (op == "shutdown") {
           if (req.value("kill_jobs", false)) {
             draining = true;
@@ -198,10 +235,13 @@ int run_daemon(const Paths& paths) {
           reply = fail("unknown request '" + op + "'");
         }
         replies.push_back({p.fd, reply});
+      } else if (p.fd == slurm_commands.event_fd()) {
+        // results are taken by slurm.step() below
       } else {
         backend.supervisor_exited(p.fd);
       }
     }
+    slurm.step(wall_now());
     if (!draining && !stopping) backend.plan_starts();
     if (auto s = tx.commit(); !s) std::cerr << "yard daemon: " << s.error() << std::endl;
     for (auto& [fd, reply] : replies) {
@@ -210,6 +250,7 @@ int run_daemon(const Paths& paths) {
       clients.erase(fd);
     }
     backend.launch();
+    slurm.dispatch();
     if (draining && backend.running() == 0) stopping = true;
   }
   for (auto& [fd, c] : clients) ::close(fd);

@@ -1,6 +1,7 @@
 #include "backends/slurm/slurm_dialect.h"
 
 #include "backends/slurm/slurm_argv.h"
+#include "backends/slurm/slurm_errors.h"
 #include "backends/slurm/slurm_names.h"
 #include "backends/slurm/slurm_parse.h"
 #include "backends/slurm/slurm_script.h"
@@ -46,6 +47,10 @@ std::string SlurmDialect::native_name(std::string_view uid, std::string_view job
 
 std::optional<std::string> SlurmDialect::uid_from_native_name(std::string_view native_name) const {
   return slurm_uid_from_native_name(native_name);
+}
+
+bool SlurmDialect::transient_failure(int exit_code, std::string_view err) const {
+  return slurm_transient_failure(exit_code, err);
 }
 
 }  // namespace yard

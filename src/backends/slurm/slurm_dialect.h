@@ -27,6 +27,7 @@ class SlurmDialect : public Dialect {
   MappedState map_state(const NativeStatus& s) const override;
   std::string native_name(std::string_view uid, std::string_view job_name) const override;
   std::optional<std::string> uid_from_native_name(std::string_view native_name) const override;
+  bool transient_failure(int exit_code, std::string_view err) const override;
 };
 
 }  // namespace yard

@@ -32,6 +32,14 @@ bool is_shell_name(std::string_view name) {
 
 // Variables bash will not let a script assign (`export UID=...` fails), and `_`, which
 // it overwrites after every command: the job could never see the value asked for.
+// In every environment a shell hands on (`yard submit` copies it by default): `_`, which
+// bash sets itself, and exported bash functions (BASH_FUNC_name%%). Neither can be
+// written as `export` lines; bash in the job recreates the first, and the second is the
+// submitting shell's business. Skipped rather than refused.
+bool inherited_from_shell(std::string_view name) {
+  return name == "_" || name.substr(0, 10) == "BASH_FUNC_";
+}
+
 bool is_bash_owned(std::string_view name) {
   static const std::set<std::string_view> kOwned{"BASHOPTS", "BASH_VERSINFO", "EUID", "PPID", "SHELLOPTS", "UID", "_"};
   return kOwned.count(name) != 0;
@@ -169,6 +177,7 @@ Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext&
     return err("the script has DOS line breaks (\\r\\n) at byte " + std::to_string(crlf) +
                ", which sbatch refuses: convert it with dos2unix");
   for (auto& [name, value] : spec.env) {
+    if (inherited_from_shell(name)) continue;
     if (!is_shell_name(name))
       return err("environment variable name " + excerpt(name) +
                  " is not a shell identifier (letters, digits and '_', not starting with a digit)");
@@ -249,7 +258,8 @@ Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext&
   }
   // sbatch --export=NONE makes srun inside the job export nothing either, unless told.
   out += "export SLURM_EXPORT_ENV=ALL\n";
-  for (auto& [name, value] : spec.env) out += "export " + name + "=" + bash_quote(value) + "\n";
+  for (auto& [name, value] : spec.env)
+    if (!inherited_from_shell(name)) out += "export " + name + "=" + bash_quote(value) + "\n";
   // Slurm runs a job whose --chdir fails in /tmp instead; a job must not run elsewhere.
   out += "cd -- " + bash_quote(spec.workdir) + " || exit 1\n";
   if (spec.script.empty())
