@@ -147,6 +147,24 @@ TEST_F(Policy, AccountsShowChargedUsage) {
   EXPECT_NE(o.out.find("ACCOUNT"), std::string::npos);
 }
 
+TEST_F(Policy, FairShareUsesTheUsageChargedBeforeADaemonRestart) {
+  configure("cpus: 2\nkill_grace: 1\n");
+  policy("weights: {fairshare: 1}\ntiers: [{name: t, priority: 1}]\n"
+         "accounts:\n  - {name: a, tier: t}\n  - {name: b, tier: t}\n");
+  ASSERT_EQ(wait({submit({"-c", "2", "-A", "a", "--", "sleep", "0.2"})}), 0);
+  const long pid = daemon_pid();
+  ASSERT_EQ(yard({"server", "stop"}).rc, 0);
+  ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 20));
+  // The next daemon rebuilds the ledger: a has used its share, b nothing, so b goes first.
+  const long gate = submit({"-c", "2", "--", "sh", "-c", kGate});
+  ASSERT_TRUE(wait_until([&] { return running(gate); }, 20));
+  const long from_a = submit({"-c", "2", "-A", "a", "--", "sleep", "0.1"});
+  const long from_b = submit({"-c", "2", "-A", "b", "--", "sleep", "0.1"});
+  write("go", "");
+  ASSERT_EQ(wait({gate, from_a, from_b}), 0);
+  EXPECT_LT(seconds(job(from_b)["start_time"]), seconds(job(from_a)["start_time"]));
+}
+
 TEST_F(Policy, ABadPolicyFileIsReportedWithFileLineAndKey) {
   policy("weights: {age: high}\n");
   auto o = yard({"accounts"});
