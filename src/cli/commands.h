@@ -15,5 +15,6 @@ int cmd_submit(const std::vector<std::string>& args, const std::vector<std::stri
 void add_status_commands(CLI::App& app, int& rc);  // status, wait, logs, cancel
 void add_server_command(CLI::App& app, int& rc);
 void add_run_command(CLI::App& app, int& rc);
+void add_accounts_command(CLI::App& app, int& rc);
 
 }  // namespace yard

@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
   yard::add_status_commands(app, rc);
   yard::add_server_command(app, rc);
   yard::add_run_command(app, rc);
+  yard::add_accounts_command(app, rc);
 #ifdef YARD_HAVE_SIM
   yard::add_sim_command(app);
 #endif

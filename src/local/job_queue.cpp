@@ -4,15 +4,8 @@
 
 namespace yard {
 
-bool PriorityThenSubmitOrder::before(const QueuedJob& a, const QueuedJob& b) const {
-  if (a.priority != b.priority) return a.priority > b.priority;
-  if (a.submit_time != b.submit_time) return a.submit_time < b.submit_time;
-  return a.id < b.id;
-}
-
-JobQueue::JobQueue(std::unique_ptr<QueueOrder> order) : order_(std::move(order)), ready_(Cmp{order_.get()}) {}
-
 void JobQueue::push(const QueuedJob& job) {
+  if (by_id_.count(job.id)) return;  // already queued
   by_id_[job.id] = job;
   if (job.array_job_id && job.array_max_running > 0) {
     auto& t = throttles_[job.array_job_id];
@@ -23,7 +16,7 @@ void JobQueue::push(const QueuedJob& job) {
     }
     ++t.active;
   }
-  ready_.insert(job);
+  ready_[job.id] = job;
 }
 
 bool JobQueue::remove(std::int64_t id) {
@@ -31,7 +24,7 @@ bool JobQueue::remove(std::int64_t id) {
   if (it == by_id_.end()) return false;
   const QueuedJob job = it->second;
   by_id_.erase(it);
-  if (ready_.erase(job)) {
+  if (ready_.erase(id)) {
     if (job.array_job_id && job.array_max_running > 0) element_ended(job.array_job_id);
     return true;
   }
@@ -42,13 +35,17 @@ bool JobQueue::remove(std::int64_t id) {
   return true;
 }
 
+void JobQueue::started(std::int64_t id) {
+  if (ready_.erase(id)) by_id_.erase(id);
+}
+
 void JobQueue::element_ended(std::int64_t array_job_id) {
   auto it = throttles_.find(array_job_id);
   if (it == throttles_.end()) return;
   auto& t = it->second;
   if (t.active > 0) --t.active;
   while (t.active < t.limit && !t.backlog.empty()) {
-    ready_.insert(t.backlog.front());
+    ready_[t.backlog.front().id] = t.backlog.front();
     t.backlog.pop_front();
     ++t.active;
   }
@@ -60,20 +57,6 @@ void JobQueue::element_running(std::int64_t array_job_id, int max_running) {
   auto& t = throttles_[array_job_id];
   t.limit = max_running;
   ++t.active;
-}
-
-std::vector<JobQueue::Start> JobQueue::pass(ResourcePool& pool, int slots) {
-  std::vector<Start> started;
-  while (!ready_.empty() && slots > 0) {
-    auto it = ready_.begin();
-    auto alloc = pool.allocate(it->cpus, it->mem_bytes, it->gpus);
-    if (!alloc) break;  // strict order: the head waits, nobody overtakes it
-    started.push_back({it->id, std::move(*alloc)});
-    by_id_.erase(it->id);
-    ready_.erase(it);
-    --slots;
-  }
-  return started;
 }
 
 }  // namespace yard

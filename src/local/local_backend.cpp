@@ -49,7 +49,7 @@ LocalBackend::LocalBackend(Store& store, Machine machine, std::string state_dir,
       state_dir_(std::move(state_dir)),
       user_(std::move(user)),
       pool_(machine_),
-      queue_(std::make_unique<PriorityThenSubmitOrder>()) {
+      scheduler_(sched::PolicyConfig{}, machine_.cpus) {
   std::error_code ec;
   std::filesystem::create_directories(state_dir_ + "/run", ec);
   std::filesystem::create_directories(state_dir_ + "/scripts", ec);
@@ -69,16 +69,41 @@ Result<std::shared_ptr<const JobSpec>> LocalBackend::spec_for(std::int64_t spec_
   return p;
 }
 
-QueuedJob LocalBackend::queued(const JobRecord& r) const {
-  return QueuedJob{r.id, r.priority, r.submit_time, r.cpus, static_cast<std::uint64_t>(r.mem_bytes), r.gpus,
-                   r.array_job_id.value_or(0), r.array_max_running};
+void LocalBackend::use_policy(sched::PolicyConfig config) {
+  scheduler_ = LocalScheduler(std::move(config), machine_.cpus);
 }
 
-void LocalBackend::set_state(std::int64_t id, JobState to, const Transition& t) {
+std::string LocalBackend::account_of(std::int64_t spec_id) {
+  auto spec = spec_for(spec_id);
+  return scheduler_.account_of(spec ? (*spec)->account : std::string());
+}
+
+QueuedJob LocalBackend::queued(const JobRecord& r) {
+  return QueuedJob{r.id,
+                   r.priority,
+                   r.submit_time,
+                   r.cpus,
+                   static_cast<std::uint64_t>(r.mem_bytes),
+                   r.gpus,
+                   r.array_job_id.value_or(0),
+                   r.array_max_running,
+                   account_of(r.spec_id),
+                   r.walltime_s};
+}
+
+void LocalBackend::set_state(std::int64_t id, JobState to, const Transition& t, const UsageCharge* charge) {
   sql::Transaction tx(store_.db());
   auto s = store_.transition(id, to, t, wall_now());
+  if (s && charge) s = store_.add_usage(*charge);
   if (s) s = tx.commit();
   if (!s) log_error("job " + std::to_string(id) + ": " + s.error());
+}
+
+UsageCharge LocalBackend::charge(const RunningJobView& v, double end) {
+  const double seconds = v.start_time > 0 ? std::max(0.0, end - v.start_time) : 0.0;
+  UsageCharge c{v.id, v.account, end, seconds * v.cpus};
+  scheduler_.accounts().charge(c.account, c.core_seconds, static_cast<sched::Time>(end));
+  return c;
 }
 
 Result<std::vector<std::int64_t>> LocalBackend::submit(JobSpec spec) {
@@ -148,7 +173,7 @@ Result<std::vector<std::int64_t>> LocalBackend::cancel(const std::vector<std::in
   std::vector<std::int64_t> acted;
   for (auto& j : *jobs) {
     if (auto it = running_.find(j.id); it != running_.end()) {
-      ::kill(it->second.supervisor, SIGTERM);  // the supervisor reports CANCELLED
+      if (it->second.supervisor > 0) ::kill(it->second.supervisor, SIGTERM);  // it reports CANCELLED
       acted.push_back(j.id);
     } else if (pending_.count(j.id)) {
       queue_.remove(j.id);
@@ -189,7 +214,20 @@ void LocalBackend::plan_starts() {
   if (machine_.job_limit > 0)
     slots = machine_.job_limit - static_cast<int>(running_.size()) - static_cast<int>(planned_.size());
   if (slots <= 0) return;
-  for (auto& s : queue_.pass(pool_, slots)) {
+  std::vector<RunningJobView> views;
+  views.reserve(running_.size() + planned_.size());
+  for (auto& [id, r] : running_) views.push_back(r.view);
+  for (auto& p : planned_) views.push_back(p.view);
+  auto pass = scheduler_.pass(queue_, views, pool_, slots, wall_now());
+  for (auto id : pass.preempt) {
+    auto it = running_.find(id);
+    if (it == running_.end() || it->second.requeueing || it->second.supervisor <= 0) continue;
+    ::kill(it->second.supervisor, SIGUSR2);  // the supervisor stops the job and reports PENDING
+    it->second.requeueing = true;
+  }
+  for (auto& s : pass.start) {
+    queue_.started(s.id);
+    const QueuedJob q = pending_[s.id];
     pending_.erase(s.id);
     auto rec = store_.job(s.id);
     std::shared_ptr<const JobSpec> spec;
@@ -204,11 +242,12 @@ void LocalBackend::plan_starts() {
       continue;
     }
     const JobRecord& r = **rec;
-    Planned p{r.id, r.spec_id, r.array_job_id.value_or(0), s.alloc,
-              make_launch_plan(*spec, JobIdentity{r.id, r.uid, r.array_job_id, r.array_index}, s.alloc, machine_,
-                               script_path(r.spec_id), user_)};
     Transition t;
     t.start_time = wall_now();
+    Planned p{r.id, r.spec_id, r.array_job_id.value_or(0), s.alloc,
+              make_launch_plan(*spec, JobIdentity{r.id, r.uid, r.array_job_id, r.array_index}, s.alloc, machine_,
+                               script_path(r.spec_id), user_),
+              RunningJobView{r.id, q.account, *t.start_time, r.cpus, r.walltime_s}};
     t.alloc = s.alloc.to_json();
     t.stdout_path = p.plan.stdout_path;
     t.stderr_path = p.plan.stderr_path;
@@ -261,7 +300,7 @@ void LocalBackend::launch() {
       fail(started.error());
       continue;
     }
-    Running run{p.id, std::move(p.alloc), started->pid, started->pidfd, p.array_job_id, p.spec_id};
+    Running run{p.id, std::move(p.alloc), started->pid, started->pidfd, p.array_job_id, p.spec_id, p.view};
     if (run.pidfd < 0) {
       // No pidfd (should not happen on Linux >= 5.3): wait for the supervisor here.
       ::waitpid(run.supervisor, nullptr, 0);
@@ -298,6 +337,23 @@ void LocalBackend::finalize(std::int64_t id) {
   RunRecord rec = parse_run_record(read_all(path));
   Transition t;
   JobState to;
+  if (rec.outcome && rec.outcome->state == JobState::Pending) {
+    // Preempted: charged what it ran, and back in the queue with its id and submit time.
+    t.reason = "preempted: requeued";
+    t.exit_code = rec.outcome->exit_code;
+    t.signal = rec.outcome->signal;
+    const UsageCharge used = charge(run.view, rec.outcome->end_time > 0 ? rec.outcome->end_time : wall_now());
+    set_state(id, JobState::Pending, t, &used);
+    ::unlink(path.c_str());
+    pool_.release(run.alloc);
+    if (run.array_job_id) queue_.element_ended(run.array_job_id);
+    auto r = store_.job(id);
+    if (r && r->has_value() && (*r)->state == JobState::Pending) {
+      pending_[id] = queued(**r);
+      queue_.push(pending_[id]);
+    }
+    return;
+  }
   if (rec.outcome) {
     const RunOutcome& o = *rec.outcome;
     to = o.state;
@@ -314,7 +370,8 @@ void LocalBackend::finalize(std::int64_t id) {
     t.reason = "the job's supervisor ended without recording an outcome";
     t.end_time = wall_now();
   }
-  set_state(id, to, t);
+  const UsageCharge used = charge(run.view, t.end_time.value_or(wall_now()));
+  set_state(id, to, t, &used);
   ::unlink(path.c_str());
   pool_.release(run.alloc);
   if (run.array_job_id) queue_.element_ended(run.array_job_id);
@@ -322,7 +379,8 @@ void LocalBackend::finalize(std::int64_t id) {
 }
 
 void LocalBackend::cancel_all_running() {
-  for (auto& [id, r] : running_) ::kill(r.supervisor, SIGTERM);
+  for (auto& [id, r] : running_)
+    if (r.supervisor > 0) ::kill(r.supervisor, SIGTERM);
 }
 
 Status LocalBackend::adopt(const JobRecord& r) {
@@ -347,7 +405,8 @@ Status LocalBackend::adopt(const JobRecord& r) {
   ::close(fd);
   pool_.claim(a);
   if (r.array_job_id) queue_.element_running(*r.array_job_id, r.array_max_running);
-  Running run{r.id, a, 0, -1, r.array_job_id.value_or(0), r.spec_id};
+  Running run{r.id, a, 0, -1, r.array_job_id.value_or(0), r.spec_id,
+              RunningJobView{r.id, account_of(r.spec_id), r.start_time.value_or(0), r.cpus, r.walltime_s}};
   if (alive) {
     // The supervisor writes its pid first thing; give it a moment if it was just forked.
     RunRecord rec;
@@ -377,6 +436,12 @@ Status LocalBackend::adopt(const JobRecord& r) {
 }
 
 Status LocalBackend::recover() {
+  // The ledger: the policy's accounts plus every charge recorded so far.
+  auto usage = store_.usage();
+  if (!usage) return Error{usage.error()};
+  scheduler_.accounts() = sched::Accounts::from_config(scheduler_.config());
+  for (auto& c : *usage)
+    scheduler_.accounts().charge(c.account, c.core_seconds, static_cast<sched::Time>(c.time));
   auto active = store_.active_jobs_of("local");
   if (!active) return Error{active.error()};
   for (auto& r : *active)

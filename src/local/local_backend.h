@@ -3,9 +3,15 @@
 // with the Store, which it updates before acting (a job is RUNNING in the store before
 // its supervisor is forked).
 //
+// Jobs are ordered and started by the scheduling policy (local_scheduler.h); usage is
+// charged to the job's account in the store when it ends or is preempted. A preempted
+// job's supervisor gets SIGUSR2: it stops the job and records PENDING, and the job is
+// requeued with its id and submit time.
+//
 // Driven by the daemon's event loop, single-threaded:
-//   recover() once at start; then per loop iteration, inside one store transaction:
-//   supervisor_exited() / submit() / cancel(), then plan_starts(); commit; launch().
+//   use_policy() and recover() once at start; then per loop iteration, inside one store
+//   transaction: supervisor_exited() / submit() / cancel(), then plan_starts(); commit;
+//   launch().
 #pragma once
 
 #include <sys/types.h>
@@ -22,6 +28,7 @@
 #include "local/job_queue.h"
 #include "local/launcher.h"
 #include "local/launch_plan.h"
+#include "local/local_scheduler.h"
 #include "local/machine.h"
 #include "local/resource_pool.h"
 #include "store/store.h"
@@ -33,7 +40,11 @@ class LocalBackend {
   // `state_dir` holds run records (run/) and saved scripts (scripts/).
   LocalBackend(Store& store, Machine machine, std::string state_dir, std::string user);
 
-  // Rebuilds the in-memory state from the store: adopts supervisors that survived a
+  // Schedules with this policy (before recover(); the default: EASY, no tiers).
+  void use_policy(sched::PolicyConfig config);
+
+  // Rebuilds the in-memory state from the store (and the accounts ledger from the
+  // usage charged so far): adopts supervisors that survived a
   // daemon crash, finalizes jobs that ended meanwhile, requeues never-launched ones.
   Status recover();
 
@@ -61,6 +72,7 @@ class LocalBackend {
   std::size_t running() const { return running_.size(); }
   std::size_t pending() const { return pending_.size(); }
   const Machine& machine() const { return machine_; }
+  const LocalScheduler& scheduler() const { return scheduler_; }
 
  private:
   struct Running {
@@ -70,21 +82,28 @@ class LocalBackend {
     int pidfd = -1;
     std::int64_t array_job_id = 0;
     std::int64_t spec_id = 0;
+    RunningJobView view;      // what the policy sees (account, start, cpus, walltime)
+    bool requeueing = false;  // told to stop for preemption; reports PENDING
   };
   struct Planned {
     std::int64_t id, spec_id, array_job_id;
     Allocation alloc;
     LaunchPlan plan;
+    RunningJobView view;
   };
 
   std::string record_path(std::int64_t id) const;
   std::string script_path(std::int64_t spec_id) const;
   Result<std::shared_ptr<const JobSpec>> spec_for(std::int64_t spec_id);
-  QueuedJob queued(const JobRecord& r) const;
+  QueuedJob queued(const JobRecord& r);
+  std::string account_of(std::int64_t spec_id);
   void enqueue_pending(const JobRecord& r);
   void finalize(std::int64_t id);
   void resolve_dependents(std::int64_t id, JobState state);
-  void set_state(std::int64_t id, JobState to, const Transition& t);
+  // With `charge`, the usage is recorded in the same transaction.
+  void set_state(std::int64_t id, JobState to, const Transition& t, const UsageCharge* charge = nullptr);
+  // The usage of a job that stops running at `end`, charged to its account in the ledger.
+  UsageCharge charge(const RunningJobView& v, double end);
   Status adopt(const JobRecord& r);
   void watch(Running r);
   Result<Launched> start(const LaunchPlan& plan, int record_fd);
@@ -93,6 +112,7 @@ class LocalBackend {
   Machine machine_;
   std::string state_dir_, user_;
   ResourcePool pool_;
+  LocalScheduler scheduler_;
   JobQueue queue_;
   DependencyTracker deps_;
   std::unordered_map<std::int64_t, QueuedJob> pending_;  // every PENDING job

@@ -24,6 +24,16 @@ TEST(RunRecord, OutcomeOnlyOnceDone) {
   EXPECT_EQ(r.outcome->reason, "walltime exceeded");
 }
 
+TEST(RunRecord, RequeueIsRecordedAsPending) {
+  RunOutcome o;
+  o.state = JobState::Pending;  // preempted (SIGUSR2): the daemon requeues the job
+  o.reason = "preempted";
+  auto r = parse_run_record("supervisor_pid=10\n" + format_outcome(o));
+  ASSERT_TRUE(r.outcome.has_value());
+  EXPECT_EQ(r.outcome->state, JobState::Pending);
+  EXPECT_EQ(r.outcome->reason, "preempted");
+}
+
 TEST(RunRecord, TornOutcomeIsNotAnOutcome) {
   RunOutcome o;
   std::string text = format_outcome(o);

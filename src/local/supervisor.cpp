@@ -67,7 +67,7 @@ std::uint64_t group_rss_bytes(pid_t pgid) {
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
-  for (int s : {SIGTERM, SIGINT, SIGCHLD, SIGPIPE, SIGHUP, SIGUSR1}) ::signal(s, SIG_DFL);
+  for (int s : {SIGTERM, SIGINT, SIGCHLD, SIGPIPE, SIGHUP, SIGUSR1, SIGUSR2}) ::signal(s, SIG_DFL);
   if (cg && !cg->add(::getpid())) fail("cannot join memory cgroup " + cg->path());
   if (!p.pus.empty()) {
     cpu_set_t set;
@@ -118,7 +118,7 @@ std::uint64_t group_rss_bytes(pid_t pgid) {
 
   sigset_t mask;
   sigemptyset(&mask);
-  for (int s : {SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGUSR1}) sigaddset(&mask, s);
+  for (int s : {SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2}) sigaddset(&mask, s);
   ::sigprocmask(SIG_BLOCK, &mask, nullptr);
   ::signal(SIGCHLD, SIG_DFL);
   ::signal(SIGPIPE, SIG_IGN);
@@ -164,7 +164,8 @@ std::uint64_t group_rss_bytes(pid_t pgid) {
   const double start = mono_s();
   const double walltime_deadline = p.walltime_s > 0 ? start + static_cast<double>(p.walltime_s) : 0;
   double kill_deadline = 0;
-  bool cancelled = false, timed_out = false, mem_killed = false;
+  // SIGUSR2 = preempted: stop the job like a cancel, but report PENDING (to be requeued).
+  bool cancelled = false, timed_out = false, mem_killed = false, requeued = false;
   const bool poll_memory = p.mem_limit_bytes > 0 && !cg;
   int status = 0;
   rusage ru{};
@@ -205,6 +206,11 @@ std::uint64_t group_rss_bytes(pid_t pgid) {
         cancelled = true;
         terminate_group();
       }
+    } else if (sig == SIGUSR2) {
+      if (!cancelled && !timed_out && !requeued) {
+        requeued = true;
+        terminate_group();
+      }
     }
   }
   ::killpg(job, SIGKILL);  // nothing of the job outlives it
@@ -233,6 +239,9 @@ std::uint64_t group_rss_bytes(pid_t pgid) {
   } else if (cancelled) {
     o.state = JobState::Cancelled;
     o.reason = "cancelled";
+  } else if (requeued) {
+    o.state = JobState::Pending;
+    o.reason = "preempted";
   } else if (timed_out) {
     o.state = JobState::Timeout;
     o.reason = "walltime exceeded";

@@ -6,6 +6,8 @@
 //     is writable it polls the resident memory of the group every 200 ms and kills it
 //     when over the limit (the documented fallback);
 //   - on SIGTERM from the daemon (cancel) kills the whole group -> CANCELLED;
+//   - on SIGUSR2 from the daemon (preemption) kills the whole group the same way -> PENDING
+//     in the run record, which the daemon reads as "requeue" (a later SIGTERM still wins);
 //   - reaps the job (exit code or signal, CPU time, max RSS) and kills any process left
 //     in the group;
 //   - writes the outcome to the run record and exits.

@@ -190,6 +190,7 @@ std::vector<RankedJob> PolicyEngine::rank(std::span<const QueuedJob> queue, cons
     const RankedJob& x = ranked[a];
     const RankedJob& y = ranked[b];
     if (x.best_effort != y.best_effort) return y.best_effort;
+    if (queue[a].user_priority != queue[b].user_priority) return queue[a].user_priority > queue[b].user_priority;
     if (x.priority != y.priority) return x.priority > y.priority;
     if (queue[a].submit != queue[b].submit) return queue[a].submit < queue[b].submit;
     return queue[a].id < queue[b].id;

@@ -7,8 +7,9 @@
 // time), charge the accounts when a job ends or is preempted.
 //
 // The pass (docs/SCHEDULING.md):
-//   - queue order: non-best-effort jobs first, then best-effort ones; within each, priority
-//     descending (priority.h), then submit time, then id;
+//   - queue order: non-best-effort jobs first, then best-effort ones; within each, the
+//     job's own priority (QueuedJob::user_priority, 0 unless set) descending, then the
+//     weighted priority descending (priority.h), then submit time, then id;
 //   - availability: one profile per pool (profile.h), holding every running job until its
 //     estimated end (a job past its estimate is assumed to end in one second);
 //   - a job with several components (co-allocation) starts only when every component fits
@@ -53,6 +54,9 @@ struct QueuedJob {
   Time submit = 0;
   Time estimate = 1;                   // > 0: every component is held this long
   std::vector<Component> components;  // at least one
+  // The job's own priority (the local backend's --priority): within the non-best-effort
+  // and the best-effort jobs, a larger value comes first, before the weighted priority.
+  int user_priority = 0;
 };
 
 struct RunningJob {

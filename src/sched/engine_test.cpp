@@ -120,6 +120,19 @@ TEST(Engine, TiesBySubmitThenId) {
   EXPECT_EQ(ranked[2].id, 7);
 }
 
+TEST(Engine, UserPriorityComesBeforeTheWeightedPriority) {
+  PolicyEngine engine(tiered(1), {10});
+  Accounts ledger;
+  std::vector<QueuedJob> q = {queued(1, "g", 0, 1, 10), queued(2, "s", 5, 1, 10), queued(3, "x", 0, 1, 10)};
+  q[1].user_priority = 5;  // silver, but asked for more: before gold
+  q[2].user_priority = 9;  // best-effort stays behind every non-best-effort job
+  const auto ranked = engine.rank(q, ledger, 10);
+  ASSERT_EQ(ranked.size(), 3u);
+  EXPECT_EQ(ranked[0].id, 2);
+  EXPECT_EQ(ranked[1].id, 1);
+  EXPECT_EQ(ranked[2].id, 3);
+}
+
 TEST(Engine, EasyReservesForTheHeadAndBackfillsBehindIt) {
   PolicyEngine engine(tiered(1), {10});
   Accounts ledger;

@@ -138,7 +138,7 @@ class Parser {
     if (!root.IsDefined() || root.IsNull()) return c;
     only_keys(root, "", {"reservation_depth", "backfill_order", "weights", "fairshare", "age",
                          "tiers", "accounts", "pools", "account_from", "account_map",
-                         "default_account"});
+                         "default_account", "default_walltime"});
     if (const YAML::Node n = root["reservation_depth"]) {
       const std::string s = to_lower(trim(scalar(n, "reservation_depth")));
       if (s == "unlimited") {
@@ -174,6 +174,10 @@ class Parser {
       only_keys(n, "age", {"max"});
       if (n["max"]) c.max_age = duration(n["max"], "age.max");
       if (c.max_age <= 0) fail(n["max"], "age.max", "must be longer than zero");
+    }
+    if (const YAML::Node n = root["default_walltime"]) {
+      c.default_walltime = duration(n, "default_walltime");
+      if (c.default_walltime <= 0) fail(n, "default_walltime", "must be longer than zero");
     }
     parse_tiers(root["tiers"], c);
     parse_accounts(root["accounts"], c);

@@ -55,6 +55,8 @@ struct PolicyConfig {
   std::vector<TierConfig> tiers;
   std::vector<AccountConfig> accounts;
   std::vector<PoolConfig> pools;  // empty: one pool, the whole machine
+  // The estimate of a job that gives no walltime (local backend); not a limit.
+  Time default_walltime = 3600;
   // Simulator: trace field -> account.
   AccountFrom account_from = AccountFrom::kUser;
   std::map<std::int64_t, std::string> account_map;  // trace id -> account name

@@ -13,6 +13,16 @@ TEST(PolicyConfig, EmptyTextGivesDefaults) {
   EXPECT_EQ(c->reservation_depth, 1);
   EXPECT_EQ(c->half_life, 7 * 86400);
   EXPECT_TRUE(c->tiers.empty());
+  EXPECT_EQ(c->default_walltime, 3600);
+}
+
+TEST(PolicyConfig, DefaultWalltime) {
+  auto c = parse_policy_config("default_walltime: 30m\n", "p.yaml");
+  ASSERT_TRUE(c.ok()) << c.error();
+  EXPECT_EQ(c->default_walltime, 1800);
+  auto bad = parse_policy_config("default_walltime: 0\n", "p.yaml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("p.yaml:1: default_walltime"), std::string::npos) << bad.error();
 }
 
 TEST(PolicyConfig, ParsesEveryKey) {

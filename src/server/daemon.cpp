@@ -95,6 +95,12 @@ int run_daemon(const Paths& paths) {
     return 1;
   }
   LocalBackend backend(*store, *machine, paths.state_dir, user_name());
+  auto policy = load_local_policy(paths.policy);
+  if (!policy) {
+    std::cerr << "yard daemon: " << policy.error() << "\n";
+    return 1;
+  }
+  backend.use_policy(std::move(*policy));
   if (launcher) backend.use_launcher(&*launcher);
   if (auto s = backend.recover(); !s) {
     std::cerr << "yard daemon: recovery failed: " << s.error() << "\n";

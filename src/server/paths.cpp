@@ -28,6 +28,7 @@ Paths default_paths() {
   p.log = p.state_dir + "/daemon.log";
   p.lock = p.state_dir + "/daemon.lock";
   p.config = env_or("YARD_CONFIG", env_or("XDG_CONFIG_HOME", home + "/.config") + "/switchyard/local.yaml");
+  p.policy = env_or("YARD_POLICY", env_or("XDG_CONFIG_HOME", home + "/.config") + "/switchyard/policy.yaml");
   return p;
 }
 

@@ -4,6 +4,7 @@
 //   store   $XDG_STATE_HOME/switchyard/store.db     (else ~/.local/state/switchyard/)
 //   log     $XDG_STATE_HOME/switchyard/daemon.log
 //   config  $XDG_CONFIG_HOME/switchyard/local.yaml  (else ~/.config/switchyard/; or $YARD_CONFIG)
+//   policy  $XDG_CONFIG_HOME/switchyard/policy.yaml (else ~/.config/switchyard/; or $YARD_POLICY)
 // The runtime directory is created 0700 and must be owned by the user: nobody else can
 // reach the socket.
 #pragma once
@@ -15,7 +16,7 @@
 namespace yard {
 
 struct Paths {
-  std::string runtime_dir, state_dir, socket, store, log, lock, config;
+  std::string runtime_dir, state_dir, socket, store, log, lock, config, policy;
 };
 
 Paths default_paths();

@@ -7,7 +7,7 @@ namespace yard {
 namespace {
 
 // Append only: a migration, once released, is never edited.
-constexpr std::array<const char*, 2> kMigrations = {
+constexpr std::array kMigrations = {
     // 1: jobs, their specs, dependencies, state events, accounting.
     R"sql(
 CREATE TABLE specs(
@@ -71,6 +71,17 @@ ALTER TABLE jobs ADD COLUMN native_id TEXT NOT NULL DEFAULT '';
 ALTER TABLE jobs ADD COLUMN submit_attempts INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE jobs ADD COLUMN cancel_requested INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX jobs_backend_active ON jobs(backend) WHERE state IN ('PENDING', 'RUNNING', 'UNKNOWN');
+)sql",
+    // 3: usage charged to accounts (core-seconds) when a local job ends or is preempted,
+    // from which the scheduling policy's ledger is rebuilt at daemon start.
+    R"sql(
+CREATE TABLE usage(
+  id INTEGER PRIMARY KEY,
+  job_id INTEGER NOT NULL,
+  account TEXT NOT NULL,
+  time REAL NOT NULL,
+  core_seconds REAL NOT NULL
+);
 )sql",
 };
 

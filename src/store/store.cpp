@@ -305,4 +305,23 @@ Result<std::int64_t> Store::count_jobs() {
   return st->i64(0);
 }
 
+Status Store::add_usage(const UsageCharge& c) {
+  auto* st = cached("add_usage", "INSERT INTO usage(job_id, account, time, core_seconds) VALUES (?,?,?,?)");
+  st->bind(1, c.job_id).bind(2, c.account).bind(3, c.time).bind(4, c.core_seconds);
+  return st->run();
+}
+
+Result<std::vector<UsageCharge>> Store::usage() {
+  auto st = db_.prepare("SELECT job_id, account, time, core_seconds FROM usage ORDER BY time, id");
+  if (!st) return Error{st.error()};
+  std::vector<UsageCharge> out;
+  for (;;) {
+    auto row = st->step();
+    if (!row) return Error{row.error()};
+    if (!*row) break;
+    out.push_back({st->i64(0), st->text(1), st->real(2), st->real(3)});
+  }
+  return out;
+}
+
 }  // namespace yard

@@ -64,6 +64,15 @@ struct Transition {
   std::optional<std::int64_t> max_rss_bytes;
 };
 
+// Usage charged to an account: `core_seconds` (run time x CPUs) of job `job_id`, charged at
+// `time` (seconds since the epoch) when it ended or was preempted.
+struct UsageCharge {
+  std::int64_t job_id = 0;
+  std::string account;
+  double time = 0;
+  double core_seconds = 0;
+};
+
 struct DependencyEdge {
   std::int64_t job_id, parent_id;
   DependencyKind kind;
@@ -96,6 +105,9 @@ class Store {
   Result<std::vector<DependencyEdge>> dependencies_of_active();
   Result<JobSpec> spec(std::int64_t spec_id);
   Result<std::int64_t> count_jobs();
+  // Accounts' usage (one statement; group it with the job's transition in a Transaction).
+  Status add_usage(const UsageCharge& c);
+  Result<std::vector<UsageCharge>> usage();  // every charge, oldest first
 
   // Groups many changes into one transaction (one fsync-free WAL commit).
   sql::Db& db() { return db_; }

@@ -137,5 +137,22 @@ TEST_F(StoreTest, ReopenKeepsJobsAndSchemaVersion) {
   EXPECT_EQ(v->i64(0), schema_version());
 }
 
+TEST_F(StoreTest, UsageChargesPersistInTimeOrder) {
+  {
+    auto st = Store::open(path_);
+    ASSERT_TRUE(st->add_usage({1, "physics", 20.0, 8.0}).ok());
+    ASSERT_TRUE(st->add_usage({2, "chem", 10.0, 3.5}).ok());
+  }
+  auto st = Store::open(path_, Store::Mode::ReadOnly);
+  auto u = st->usage();
+  ASSERT_TRUE(u.ok()) << u.error();
+  ASSERT_EQ(u->size(), 2u);
+  EXPECT_EQ((*u)[0].account, "chem");
+  EXPECT_EQ((*u)[0].job_id, 2);
+  EXPECT_DOUBLE_EQ((*u)[0].core_seconds, 3.5);
+  EXPECT_EQ((*u)[1].account, "physics");
+  EXPECT_DOUBLE_EQ((*u)[1].time, 20.0);
+}
+
 }  // namespace
 }  // namespace yard

@@ -75,7 +75,9 @@ Output YardWorld::yard(const std::vector<std::string>& args, const std::vector<s
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     std::string kv(*e);
-    if (kv.rfind("HOME=", 0) == 0 || kv.rfind("XDG_", 0) == 0 || kv.rfind("YARD_CONFIG=", 0) == 0) continue;
+    if (kv.rfind("HOME=", 0) == 0 || kv.rfind("XDG_", 0) == 0 || kv.rfind("YARD_CONFIG=", 0) == 0 ||
+        kv.rfind("YARD_POLICY=", 0) == 0)
+      continue;
     env.push_back(kv);
   }
   env.push_back("HOME=" + dir_);
