@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
+# Slurm 22.05 for the tests against a real cluster (started and stopped by the tests).
+bash scripts/slurm/install.sh
 for kind in release asan; do
   echo "== build ($kind)"
   bash scripts/build.sh "$kind"
@@ -11,3 +13,5 @@ for kind in release asan; do
   echo "== tests ($kind)"
   (cd "$dir" && ctest --output-on-failure --timeout 600 -j2)
 done
+echo "== fuzz (libFuzzer, clang): every parser of external text, briefly"
+FUZZ_SECONDS=${FUZZ_SECONDS:-15} bash scripts/fuzz.sh

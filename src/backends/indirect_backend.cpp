@@ -420,7 +420,7 @@ void IndirectBackend::step(double now) {
       submitting += u.in_flight;
     }
   }
-  if (!lookups.empty() && !find_in_flight_ && background_.try_take(steady_now())) {
+  if (!lookups.empty() && !find_in_flight_ && background_.try_take(now)) {
     InFlight what;
     what.heads = lookups;
     for (auto h : lookups) units_.at(h).in_flight = true;
@@ -430,7 +430,7 @@ void IndirectBackend::step(double now) {
 
   // The history of jobs that left the live queue, then the next status cycle.
   if (history_due_ && !to_confirm_.empty() && !history_in_flight_ && !poll_in_flight_ &&
-      background_.try_take(steady_now())) {
+      background_.try_take(now)) {
     history_due_ = false;
     InFlight what;
     std::vector<std::string> ids;
@@ -445,7 +445,7 @@ void IndirectBackend::step(double now) {
     std::vector<std::string> ids;
     for (auto& [id, m] : members_)
       if (!m.native_id.empty()) ids.push_back(m.native_id);
-    if (!ids.empty() && background_.try_take(steady_now())) {
+    if (!ids.empty() && background_.try_take(now)) {
       std::sort(ids.begin(), ids.end());
       poll_in_flight_ = true;
       next_poll_ = now + config_.poll_interval_s;
@@ -472,7 +472,7 @@ double IndirectBackend::next_wakeup_s(double now) const {
   if (history_due_ && !to_confirm_.empty()) wake = std::min(wake, 0.1);
   // Token bucket: never wake before a token is there for a background call.
   if (wake < kIdleWakeup && wake < 1 / std::max(config_.calls_per_second, 1e-3))
-    wake = std::max(wake, const_cast<RateLimiter&>(background_).wait_s(steady_now()));
+    wake = std::max(wake, const_cast<RateLimiter&>(background_).wait_s(now));
   return wake;
 }
 
@@ -585,6 +585,7 @@ void IndirectBackend::apply_poll(const CommandResult& r, double now) {
   for (auto id : ids) {
     auto& m = members_.at(id);
     auto it = seen.find(m.native_id);
+    m.listed = it != seen.end();
     if (it == seen.end()) {
       to_confirm_.insert(id);  // left the live queue: its history tells how it ended
       continue;
@@ -617,6 +618,8 @@ void IndirectBackend::apply_history(const std::vector<std::int64_t>& asked, cons
     auto& m = mi->second;
     auto it = seen.find(m.native_id);
     if (it == seen.end()) {
+      // Still listed by the queue (as ended): the history lags behind, nothing is gone.
+      if (m.listed) continue;
       if (m.missing_since == 0) m.missing_since = now;
       if (now - m.missing_since >= config_.lost_after_s) {
         Transition t;
@@ -641,13 +644,12 @@ void IndirectBackend::apply_history(const std::vector<std::int64_t>& asked, cons
     t.end_time = s.end_time.value_or(now);
     t.exit_code = s.exit_code;
     t.signal = s.signal && *s.signal ? s.signal : std::nullopt;
-    if (m.state == JobState::Pending && s.start_time) {
-      auto spec = store_.spec(units_.at(m.head).spec_id);
-      if (spec) {
-        auto paths = output_paths(*spec, m.head, units_.at(m.head).is_array, user_);
-        t.stdout_path = member_path(paths.out_template, m.index);
-        t.stderr_path = paths.err_template.empty() ? *t.stdout_path : member_path(paths.err_template, m.index);
-      }
+    if (m.state == JobState::Pending && (s.start_time || mapped.state == JobState::Completed ||
+                                         mapped.state == JobState::Timeout || mapped.state == JobState::OutOfMemory)) {
+      // It ran entirely between two status cycles: record that it ran, then how it ended.
+      NativeStatus running = s;
+      running.raw_state = "RUNNING";
+      update(m, running, {JobState::Running, ""}, now);
     }
     finish(m, mapped.state, t, now);
   }

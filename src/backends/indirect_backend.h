@@ -110,7 +110,8 @@ class IndirectBackend {
     std::string native_id;
     JobState state = JobState::Pending;
     std::string detail;
-    double missing_since = 0;
+    double missing_since = 0;   // absent from queue and history since
+    bool listed = false;        // in the last status listing (even as ended)
     bool never_satisfied = false;
   };
   enum class Kind { Submit, Poll, History, Find, Cancel };

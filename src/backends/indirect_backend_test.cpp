@@ -233,6 +233,32 @@ TEST_F(IndirectTest, AJobGoneFromQueueAndHistoryBecomesLostNeverCompleted) {
   EXPECT_NE(j.reason.find("gone from both"), std::string::npos);
 }
 
+TEST_F(IndirectTest, AJobTheQueueStillListsAsEndedIsNotLostWhileTheHistoryLags) {
+  auto id = submit(spec());
+  step();
+  queue_.answer("8\n");
+  for (int i = 0; i < 10; ++i) {
+    now_ += 10;
+    step();
+    while (!queue_.posted.empty()) {
+      auto c = queue_.posted.front();
+      queue_.answer(c.argv[0] == "fq" ? "8|COMPLETED|None|x\n" : "");  // the history has nothing yet
+    }
+  }
+  step();
+  EXPECT_EQ(job(id).state, JobState::Pending);
+  for (int i = 0; i < 3; ++i) {  // the history catches up
+    now_ += 10;
+    step();
+    while (!queue_.posted.empty()) {
+      auto c = queue_.posted.front();
+      queue_.answer(c.argv[0] == "fq" ? "8|COMPLETED|None|x\n" : "8|COMPLETED|0|x\n");
+    }
+  }
+  step();
+  EXPECT_EQ(job(id).state, JobState::Completed);
+}
+
 TEST_F(IndirectTest, AFailingStatusCallNeverMakesJobsLost) {
   auto id = submit(spec());
   step();
@@ -383,8 +409,8 @@ TEST_F(IndirectTest, BackgroundCallsAreCappedByTheTokenBucket) {
   submit(spec());
   step();
   queue_.answer("3\n");
-  // The clock of the bucket is real time: within this test's few milliseconds at most
-  // one background call can go out, however often step() runs.
+  // 50 s of engine time, status cycles wanted every 0.01 s: the bucket allows one call
+  // every 2 s (plus the burst of one).
   int polls = 0;
   for (int i = 0; i < 50; ++i) {
     now_ += 1;
@@ -394,8 +420,9 @@ TEST_F(IndirectTest, BackgroundCallsAreCappedByTheTokenBucket) {
       polls += c.argv[0] == "fq";
     }
   }
-  EXPECT_EQ(polls, 1);
-  EXPECT_GT(backend_->next_wakeup_s(now_), 0.5);
+  EXPECT_LE(polls, 26);
+  EXPECT_GE(polls, 20);
+  EXPECT_GT(backend_->next_wakeup_s(now_ + 0.001), 0.5);
 }
 
 TEST_F(IndirectTest, BadInputIsRejectedAtSubmitAndNothingIsStored) {

@@ -28,6 +28,7 @@ class RateLimiter {
 
  private:
   void refill(double now) {
+    if (now < last_) last_ = now;  // the clock went back: no refill, no debt
     if (last_ > 0 && rate_ > 0) tokens_ = std::min(burst_, tokens_ + (now - last_) * rate_);
     last_ = now;
   }

@@ -133,6 +133,12 @@ int run_daemon(const Paths& paths) {
   }
   ::signal(SIGPIPE, SIG_IGN);
 
+  if (paths.socket.size() >= sizeof(sockaddr_un::sun_path)) {
+    std::cerr << "yard daemon: socket path " << paths.socket << " is " << paths.socket.size()
+              << " bytes long; Unix sockets allow at most " << sizeof(sockaddr_un::sun_path) - 1
+              << " (set XDG_RUNTIME_DIR to a shorter directory)\n";
+    return 1;
+  }
   int listener = listen_on(paths.socket);
   if (listener < 0) {
     std::cerr << "yard daemon: cannot listen on " << paths.socket << ": " << std::strerror(errno) << "\n";
@@ -228,7 +234,11 @@ int run_daemon(const Paths& paths) {
           reply = {{"ok", true}, {"pid", ::getpid()}, {"socket", paths.socket}, {"store", paths.store},
                    {"running", backend.running()}, {"pending", backend.pending()},
                    {"cpus", backend.machine().cpus}, {"mem_bytes", backend.machine().mem_bytes},
-                   {"gpus", backend.machine().gpus}, {"slurm_active", slurm.active()}};
+                   {"gpus", backend.machine().gpus}, {"slurm_active", slurm.active()},
+                   {"slurm_calls",
+                    {{"submit", slurm.stats().submit_calls}, {"poll", slurm.stats().poll_calls},
+                     {"history", slurm.stats().history_calls}, {"find", slurm.stats().find_calls},
+                     {"cancel", slurm.stats().cancel_calls}, {"failed", slurm.stats().failed_calls}}}};
         } else if (op == "shutdown") {
           if (req.value("kill_jobs", false)) {
             draining = true;

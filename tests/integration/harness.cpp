@@ -49,7 +49,9 @@ bool process_alive(long pid) {
 
 void YardWorld::SetUp() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  dir_ = (fs::temp_directory_path() / ("yard-it-" + std::string(info->name()) + "-" + std::to_string(::getpid())))
+  // Short: the daemon's socket lives below it, and socket paths hold at most 107 bytes.
+  dir_ = (fs::temp_directory_path() /
+          ("yard-it-" + std::string(info->name()).substr(0, 40) + "-" + std::to_string(::getpid())))
              .string();
   fs::remove_all(dir_);
   fs::create_directories(dir_ + "/run");
@@ -78,6 +80,9 @@ Output YardWorld::yard(const std::vector<std::string>& args, const std::vector<s
     if (kv.rfind("HOME=", 0) == 0 || kv.rfind("XDG_", 0) == 0 || kv.rfind("YARD_CONFIG=", 0) == 0 ||
         kv.rfind("YARD_POLICY=", 0) == 0)
       continue;
+    bool overridden = false;  // by extra_env: the first of two equal names would win
+    for (auto& x : extra_env) overridden = overridden || kv.rfind(x.substr(0, x.find('=') + 1), 0) == 0;
+    if (overridden) continue;
     env.push_back(kv);
   }
   env.push_back("HOME=" + dir_);

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang (build-fuzz/) and runs each on its corpus for
+# a short while (FUZZ_SECONDS, default 20): parsers of external text must never crash.
+#   bash scripts/fuzz.sh            a longer hunt: FUZZ_SECONDS=600 bash scripts/fuzz.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${FUZZ_SECONDS:-20}
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache} CCACHE_BASEDIR=$PWD
+if [ ! -f build-fuzz/build.ninja ]; then
+  CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DYARD_FUZZ=ON -DYARD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+fi
+targets=(job_text_fuzz swf_fuzz slurm_parse_fuzz)
+cmake --build build-fuzz --target "${targets[@]}"
+for t in "${targets[@]}"; do
+  corpus=fuzz/corpus/${t%_fuzz}
+  [ "$t" = slurm_parse_fuzz ] && corpus=fuzz/corpus/slurm
+  work=$(mktemp -d)
+  echo "== fuzz $t for ${seconds}s"
+  # New inputs go to a scratch directory: the committed corpus stays as it is.
+  "build-fuzz/fuzz/$t" -max_total_time="$seconds" -print_final_stats=0 "$work" "$corpus" 2>&1 | tail -2
+  rm -rf "$work"
+done

@@ -1,0 +1,291 @@
+// `yard --backend slurm` against a real Slurm 22.05 cluster (scripts/slurm/start.sh,
+// started once for all these tests by the CTest fixture in CMakeLists.txt; SLURM_CONF and
+// YARD_SLURM_STATE name it). Every test has its own yard world (HOME, daemon, store);
+// the tests run one at a time (they share the cluster), and each cancels its Slurm jobs
+// when it ends.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "../integration/harness.h"
+
+namespace yard::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A shell command's stdout (test scaffolding only: the product never uses a shell).
+std::string sh(const std::string& cmd, int* rc = nullptr) {
+  std::string out;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return out;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  int status = ::pclose(p);
+  if (rc) *rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+// The cluster's state directory: SLURM_CONF is <state>/etc/slurm.conf.
+std::string state_dir() {
+  const char* conf = std::getenv("SLURM_CONF");
+  return conf ? fs::path(conf).parent_path().parent_path().string() : "";
+}
+
+class SlurmWorld : public YardWorld {
+ protected:
+  void SetUp() override {
+    ASSERT_NE(std::getenv("SLURM_CONF"), nullptr) << "run through ctest: the fixture starts the cluster";
+    YardWorld::SetUp();
+    fs::create_directories(dir_ + "/config/switchyard");
+    // Fast cycles for short tests; LOST only after 30 s of absence (sacct trails squeue).
+    write("config/switchyard/slurm.yaml", "poll_interval: 0.5\ncalls_per_second: 4\nburst: 4\nlost_after: 30\n");
+  }
+  void TearDown() override {
+    // This world's jobs only: their native ids from its own store.
+    for (auto& j : status())
+      if (!j["native_id"].is_null()) sh("scancel " + j["native_id"].get<std::string>() + " 2>/dev/null");
+    YardWorld::TearDown();
+  }
+  long slurm_submit(std::vector<std::string> args) {
+    args.insert(args.begin(), {"--backend", "slurm"});
+    return submit(args);
+  }
+  // What to look at when a test fails: yard's view, Slurm's, and the daemon's log.
+  std::string diag() {
+    return "\nyard status:\n" + yard({"status"}).out + "squeue:\n" + sh("squeue -a 2>&1") + "daemon.log:\n" +
+           sh("tail -20 " + dir_ + "/state/switchyard/daemon.log");
+  }
+  bool wait_state(long id, const std::string& state, double seconds = 60) {
+    return wait_until([&] { return job(id)["state"] == state; }, seconds);
+  }
+  // How many Slurm jobs (in the accounting, whatever their state) carry `uid` in their name.
+  int native_jobs_named(const std::string& uid) {
+    std::string out = sh("sacct -X -n -P -a -S now-3600 -o JobIDRaw,JobName 2>/dev/null");
+    std::set<std::string> ids;
+    std::istringstream in(out);
+    for (std::string line; std::getline(in, line);)
+      if (line.find(uid) != std::string::npos) ids.insert(line.substr(0, line.find('|')));
+    return static_cast<int>(ids.size());
+  }
+};
+
+TEST_F(SlurmWorld, JobsReachTheirTrueOutcomeWithExitCodesAndOutput) {
+  long ok = slurm_submit({"-J", "ok", "--", "sh", "-c", "echo out-$SLURM_JOB_ID"});
+  long three = slurm_submit({"--", "sh", "-c", "exit 3"});
+  long killed = slurm_submit({"--", "sh", "-c", "kill -9 $$"});
+  EXPECT_EQ(wait({ok, three, killed}), 1);  // not all COMPLETED
+  auto a = job(ok), b = job(three), c = job(killed);
+  EXPECT_EQ(a["state"], "COMPLETED");
+  EXPECT_EQ(a["exit_code"], 0);
+  ASSERT_TRUE(a["native_id"].is_string());
+  EXPECT_TRUE(a["start_time"].is_string());
+  EXPECT_TRUE(a["end_time"].is_string());
+  EXPECT_EQ(yard({"logs", std::to_string(ok)}).out, "out-" + a["native_id"].get<std::string>() + "\n");
+  EXPECT_EQ(b["state"], "FAILED");
+  EXPECT_EQ(b["exit_code"], 3);
+  EXPECT_EQ(c["state"], "FAILED");
+  EXPECT_EQ(c["signal"], 9);
+  // The same fields as any local job.
+  for (auto key : {"id", "name", "state", "exit_code", "submit_time", "start_time", "end_time", "cpus", "mem_bytes",
+                   "gpus", "max_rss_bytes", "cpu_seconds"})
+    EXPECT_TRUE(a.contains(key)) << key;
+}
+
+TEST_F(SlurmWorld, BatchScriptsWithSbatchLinesAreHonouredAndSavedBesideTheJob) {
+  write("job.sh",
+        "#!/bin/bash\n#SBATCH -J from-script\n#SBATCH -c 2\n#SBATCH -t 5\necho cpus=$SLURM_CPUS_PER_TASK\n");
+  long id = slurm_submit({"-c", "3", "job.sh"});  // the command line wins
+  ASSERT_EQ(wait({id}), 0);
+  auto j = job(id);
+  EXPECT_EQ(j["name"], "from-script");
+  EXPECT_EQ(j["cpus"], 3);
+  EXPECT_EQ(yard({"logs", std::to_string(id)}).out, "cpus=3\n");
+  auto script = dir_ + "/state/switchyard/slurm/" + j["uid"].get<std::string>() + ".sh";
+  ASSERT_TRUE(fs::exists(script)) << script;
+  std::ifstream f(script);
+  std::string text((std::istreambuf_iterator<char>(f)), {});
+  EXPECT_NE(text.find("#SBATCH --time="), std::string::npos) << text;
+}
+
+TEST_F(SlurmWorld, ArraysAndDependenciesBetweenYardJobsBecomeNativeOnes) {
+  long arr = slurm_submit({"-a", "1-4%2", "-o", "arr-%a.out", "--", "sh", "-c", "echo $SLURM_ARRAY_TASK_ID"});
+  long after = slurm_submit({"-d", "afterok:" + std::to_string(arr), "--", "sh", "-c", "ls arr-*.out | wc -l"});
+  ASSERT_EQ(wait({arr, after}), 0) << diag();
+  for (int i = 1; i <= 4; ++i) EXPECT_EQ(read("arr-" + std::to_string(i) + ".out"), std::to_string(i) + "\n");
+  EXPECT_EQ(yard({"logs", std::to_string(after)}).out, "4\n");  // ran after every element
+  auto elems = status({arr});
+  ASSERT_EQ(elems.size(), 4u);
+  auto base = elems[0]["native_id"].get<std::string>();
+  EXPECT_EQ(base.substr(base.find('_')), "_1");
+  auto script = dir_ + "/state/switchyard/slurm/" + elems[0]["uid"].get<std::string>() + ".sh";
+  std::ifstream f(script);
+  std::string text((std::istreambuf_iterator<char>(f)), {});
+  EXPECT_NE(text.find("#SBATCH --array=1-4%2"), std::string::npos) << text;
+}
+
+TEST_F(SlurmWorld, ADependencyThatCanNeverBeSatisfiedCancelsTheJob) {
+  long parent = slurm_submit({"--", "false"});
+  long child = slurm_submit({"-d", "afterok:" + std::to_string(parent), "--", "true"});
+  EXPECT_EQ(wait({parent, child}), 1);
+  EXPECT_EQ(job(parent)["state"], "FAILED");
+  auto c = job(child);
+  EXPECT_EQ(c["state"], "CANCELLED");
+  EXPECT_EQ(c["reason"], "DependencyNeverSatisfied");
+}
+
+TEST_F(SlurmWorld, HostileValuesReachTheJobByteForByteAndRunNothing) {
+  const std::vector<std::string> hostile = {"it's", "\"q\"", "$(touch pwned1)", "`touch pwned2`", "a;touch pwned3",
+                                            "line1\nline2", "", "$HOME", "\\", "%j %% %x"};
+  std::vector<std::string> args{"-J", "n'; $(touch pwned4) `x`", "--export", "ALL", "--", "sh", "-c",
+                                "printf '%s\\0' \"$@\" > args.bin; printf '%s' \"$HOSTILE\" > env.bin", "sh"};
+  args.insert(args.end(), hostile.begin(), hostile.end());
+  std::string value = "v'\"$(touch pwned5)`touch pwned6`;\nend";
+  ::setenv("HOSTILE", value.c_str(), 1);
+  long id = slurm_submit(args);
+  ::unsetenv("HOSTILE");
+  ASSERT_EQ(wait({id}), 0) << job(id).dump();
+  std::string expect;
+  for (auto& h : hostile) expect += h + std::string(1, '\0');
+  EXPECT_EQ(read("args.bin"), expect);
+  EXPECT_EQ(read("env.bin"), value);
+  EXPECT_EQ(job(id)["name"], "n'; $(touch pwned4) `x`");
+  for (int i = 1; i <= 6; ++i) EXPECT_FALSE(fs::exists(dir_ + "/pwned" + std::to_string(i))) << i;
+}
+
+TEST_F(SlurmWorld, ARejectedSubmissionFailsWithSlurmsMessage) {
+  long bad_partition = slurm_submit({"-p", "nosuch", "--", "true"});
+  long too_many_gpus = slurm_submit({"-p", "gpu", "--gpus", "3", "--", "true"});
+  EXPECT_EQ(wait({bad_partition, too_many_gpus}), 1);
+  auto a = job(bad_partition), b = job(too_many_gpus);
+  EXPECT_EQ(a["state"], "FAILED");
+  EXPECT_NE(a["reason"].get<std::string>().find("Invalid partition name specified"), std::string::npos) << a["reason"];
+  EXPECT_EQ(b["state"], "FAILED");
+  EXPECT_NE(b["reason"].get<std::string>().find("rejected by slurm"), std::string::npos) << b["reason"];
+}
+
+TEST_F(SlurmWorld, CancelKillsARunningJobAndIsConfirmedByState) {
+  long id = slurm_submit({"--", "sleep", "300"});
+  ASSERT_TRUE(wait_state(id, "RUNNING"));
+  auto native = job(id)["native_id"].get<std::string>();
+  EXPECT_EQ(yard({"cancel", std::to_string(id)}).rc, 0);
+  ASSERT_TRUE(wait_state(id, "CANCELLED"));
+  // Slurm agrees.
+  EXPECT_TRUE(wait_until([&] { return sh("sacct -X -n -P -o State -j " + native).rfind("CANCELLED", 0) == 0; }, 30));
+}
+
+TEST_F(SlurmWorld, AJobThatVanishesFromQueueAndAccountingBecomesLost) {
+  write("config/switchyard/slurm.yaml", "poll_interval: 0.5\ncalls_per_second: 4\nburst: 4\nlost_after: 3\n");
+  long id = slurm_submit({"--", "sleep", "300"});
+  ASSERT_TRUE(wait_state(id, "RUNNING"));
+  auto real = job(id)["native_id"].get<std::string>();
+  long pid = daemon_pid();
+  ASSERT_EQ(yard({"server", "stop"}).rc, 0);
+  ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 30));
+  // As if Slurm had forgotten it: an id neither squeue nor sacct knows.
+  int rc = 0;
+  sh("sqlite3 " + dir_ + "/state/switchyard/store.db \"UPDATE jobs SET native_id = '99999999' WHERE id = " +
+         std::to_string(id) + "\"",
+     &rc);
+  ASSERT_EQ(rc, 0);
+  ASSERT_EQ(yard({"server", "start"}).rc, 0);
+  ASSERT_TRUE(wait_state(id, "LOST", 60)) << job(id).dump();
+  EXPECT_NE(job(id)["reason"].get<std::string>().find("gone from both"), std::string::npos);
+  sh("scancel " + real);
+}
+
+TEST_F(SlurmWorld, CrashAfterSbatchFindsTheJobByUidNotResubmitted) {
+  // An sbatch that submits, then hangs before answering: the daemon is killed meanwhile.
+  fs::create_directories(dir_ + "/slowbin");
+  write("slowbin/sbatch", "#!/bin/sh\n/usr/bin/sbatch \"$@\"\nrc=$?\necho $$ > " + dir_ +
+                              "/sbatch-returned\nsleep 300\nexit $rc\n");
+  fs::permissions(dir_ + "/slowbin/sbatch", fs::perms::owner_all);
+  std::string path = std::string("PATH=") + dir_ + "/slowbin:" + std::getenv("PATH");
+  auto started = yard({"server", "start"}, {path});
+  ASSERT_EQ(started.rc, 0) << started.out << started.err << diag();
+  long pid = daemon_pid();
+  long id = slurm_submit({"--", "sleep", "3"});
+  ASSERT_TRUE(wait_until([&] { return fs::exists(dir_ + "/sbatch-returned"); }, 60));
+  ::kill(static_cast<pid_t>(pid), SIGKILL);
+  ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 30));
+  long wrapper = std::atol(read("sbatch-returned").c_str());
+  if (wrapper > 0) ::kill(static_cast<pid_t>(-wrapper), SIGKILL);  // its process group
+  auto uid = job(id)["uid"].get<std::string>();
+  EXPECT_TRUE(job(id)["native_id"].is_null());  // the id never reached the store
+  ASSERT_EQ(yard({"server", "start"}).rc, 0);  // normal sbatch from now on
+  ASSERT_EQ(wait({id}), 0) << job(id).dump();
+  EXPECT_TRUE(job(id)["native_id"].is_string());
+  EXPECT_TRUE(wait_until([&] { return native_jobs_named(uid) >= 1; }, 30));
+  EXPECT_EQ(native_jobs_named(uid), 1);  // submitted once
+}
+
+TEST_F(SlurmWorld, ControllerDown20sWith100JobsNoneLostNoneTwice) {
+  const std::string state = state_dir();
+  ASSERT_FALSE(state.empty());
+  std::vector<long> ids;
+  for (int i = 0; i < 100; ++i) ids.push_back(slurm_submit({"-o", "/dev/null", "--", "sleep", "4"}));
+  // Some queued, some running: then the controller goes away for 20 s.
+  ASSERT_TRUE(wait_until([&] { return job(ids[0])["state"] == "RUNNING"; }, 60));
+  std::string ctld_pid = sh("cat " + state + "/run/slurmctld.pid");
+  ASSERT_FALSE(ctld_pid.empty());
+  ASSERT_EQ(::kill(static_cast<pid_t>(std::stol(ctld_pid)), SIGTERM), 0);
+  ASSERT_TRUE(wait_until([&] { return !process_alive(std::stol(ctld_pid)); }, 30));
+  // The outage itself lasts 20 s (this is the scenario, not a wait for a condition);
+  // jobs submitted meanwhile hit the dead controller.
+  for (int i = 0; i < 5; ++i) ids.push_back(slurm_submit({"-o", "/dev/null", "--", "true"}));
+  std::this_thread::sleep_for(std::chrono::seconds(20));
+  int rc = 0;
+  sh("bash " YARD_SOURCE_DIR "/scripts/slurm/start.sh " + state + " >/dev/null 2>&1", &rc);
+  ASSERT_EQ(rc, 0) << "the controller did not come back";
+  ASSERT_TRUE(wait_until(
+      [&] {
+        for (auto& j : status())
+          if (j["state"] != "COMPLETED" && j["state"] != "FAILED" && j["state"] != "LOST" && j["state"] != "CANCELLED")
+            return false;
+        return true;
+      },
+      240))
+      << diag();
+  auto all = status();
+  ASSERT_EQ(all.size(), 105u);
+  std::set<std::string> natives;
+  for (auto& j : all) {
+    EXPECT_EQ(j["state"], "COMPLETED") << j.dump();
+    natives.insert(j["native_id"].is_string() ? j["native_id"].get<std::string>() : "");
+  }
+  EXPECT_EQ(natives.size(), 105u);
+  for (long id : {ids[0], ids[50], ids[104]}) EXPECT_EQ(native_jobs_named(job(id)["uid"]), 1) << id;
+  // Whatever the number of jobs, background calls stayed under the configured cap.
+  auto server = nlohmann::json::parse(yard({"server", "status", "--json"}).out);
+  EXPECT_GT(server["slurm_calls"]["failed"].get<int>(), 0);  // the outage was seen, and survived
+}
+
+TEST_F(SlurmWorld, BackgroundCallsStayUnderTheCapWhateverTheNumberOfJobs) {
+  write("config/switchyard/slurm.yaml", "poll_interval: 0.1\ncalls_per_second: 2\nburst: 2\n");
+  auto calls = [&] {
+    auto s = nlohmann::json::parse(yard({"server", "status", "--json"}).out)["slurm_calls"];
+    return s["poll"].get<long>() + s["history"].get<long>() + s["find"].get<long>();
+  };
+  ASSERT_EQ(yard({"server", "start"}).rc, 0);
+  const long before = calls();
+  const auto t0 = std::chrono::steady_clock::now();
+  long arr = slurm_submit({"-a", "1-96", "-o", "/dev/null", "--", "sleep", "2"});
+  ASSERT_EQ(wait({arr}), 0);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const long made = calls() - before;
+  // Status cycles asked for every 0.1 s, 96 jobs: still at most 2 calls a second (+ burst).
+  EXPECT_LE(made, static_cast<long>(2 * secs + 2)) << made << " calls in " << secs << " s";
+  EXPECT_GE(made, 2) << "no status calls at all";
+}
+
+}  // namespace
+}  // namespace yard::test
