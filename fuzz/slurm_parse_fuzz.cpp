@@ -9,7 +9,9 @@
 #include <string>
 #include <string_view>
 
+#include "backends/slurm/slurm_allocation.h"
 #include "backends/slurm/slurm_dialect.h"
+#include "backends/slurm/slurm_errors.h"
 #include "backends/slurm/slurm_parse.h"
 #include "core/uid.h"
 
@@ -43,6 +45,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   check_statuses(d, d.parse_poll(text));
   check_statuses(d, d.parse_history(text));
+  if (auto a = yard::parse_scontrol_job(text)) check(!a->job_id.empty() && a->nodes >= 0 && a->cpus >= 0);
+  (void)yard::slurm_transient_failure(static_cast<int>(size % 256), text);
 
   yard::NativeStatus raw;
   raw.raw_state = std::string(text);

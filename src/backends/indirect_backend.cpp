@@ -115,6 +115,23 @@ Result<IndirectConfig> load_indirect_config(const std::string& path) {
     if (!n.IsMap()) return err(path + ": expected a mapping of settings");
     for (auto it : n) {
       const std::string key = it.first.as<std::string>();
+      const std::string where = path + ":" + std::to_string(it.second.Mark().line + 1) + ": ";
+      if (key == "allocation") {
+        c.allocation = it.second.as<std::string>("");
+        if (c.allocation.empty() || c.allocation.find_first_not_of("0123456789") != std::string::npos)
+          return err(where + "allocation: expected a Slurm job id (digits), got '" + c.allocation + "'");
+        continue;
+      }
+      if (key == "job_limit") {
+        try {
+          c.step_job_limit = it.second.as<int>();
+        } catch (const std::exception&) {
+          c.step_job_limit = -1;
+        }
+        if (c.step_job_limit < 0)
+          return err(where + "job_limit: expected a number of steps >= 0, got '" + it.second.as<std::string>("?") + "'");
+        continue;
+      }
       double* slot = key == "poll_interval"      ? &c.poll_interval_s
                      : key == "calls_per_second" ? &c.calls_per_second
                      : key == "burst"            ? &c.burst
@@ -126,7 +143,7 @@ Result<IndirectConfig> load_indirect_config(const std::string& path) {
       if (!slot)
         return err(path + ":" + std::to_string(it.first.Mark().line + 1) + ": unknown setting '" + key +
                    "' (known: poll_interval, calls_per_second, burst, command_timeout, retry_max, "
-                   "lost_after, cancel_resend)");
+                   "lost_after, cancel_resend, allocation, job_limit)");
       double v = 0;
       try {
         v = it.second.as<double>();

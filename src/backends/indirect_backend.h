@@ -42,6 +42,8 @@ namespace yard {
 //   retry_max: 60           # longest pause between retries, seconds (backoff doubles from 1)
 //   lost_after: 60          # seconds absent from queue and history before a job is LOST
 //   cancel_resend: 30       # seconds before an unconfirmed cancel is sent again
+//   allocation: 1234        # direct mode: run `--backend slurm-steps` jobs in this allocation
+//   job_limit: 8            # direct mode: at most this many steps at once
 struct IndirectConfig {
   double poll_interval_s = 2;
   double calls_per_second = 1;
@@ -50,6 +52,11 @@ struct IndirectConfig {
   double retry_max_s = 60;
   double lost_after_s = 60;
   double cancel_resend_s = 30;
+  // Direct mode (jobs as srun steps, `--backend slurm-steps`): the allocation to run in
+  // (else the daemon's own SLURM_JOB_ID, when it runs inside one) and how many steps may
+  // run at once (0: as many as fit).
+  std::string allocation;
+  int step_job_limit = 0;
 };
 
 // The config at `path`; defaults when the file does not exist.

@@ -108,8 +108,7 @@ UsageCharge LocalBackend::charge(const RunningJobView& v, double end) {
 
 Result<std::vector<std::int64_t>> LocalBackend::submit(JobSpec spec) {
   if (spec.backend.empty()) spec.backend = "local";
-  if (spec.backend != "local")
-    return err("unknown backend '" + spec.backend + "' (this daemon runs: local)");
+  if (spec.backend != name_) return err("unknown backend '" + spec.backend + "' (this one is " + name_ + ")");
   if (auto s = spec.validate(); !s) return Error{s.error()};
   const auto& r = spec.res;
   if (!pool_.could_ever_fit(r.total_cpus(), r.total_mem_bytes(), r.gpus))
@@ -117,7 +116,9 @@ Result<std::vector<std::int64_t>> LocalBackend::submit(JobSpec spec) {
                " and " + std::to_string(r.gpus) + " GPUs, but this machine offers " + std::to_string(machine_.cpus) +
                " CPUs, " + format_bytes(machine_.mem_bytes) + " and " + std::to_string(machine_.gpus) +
                " GPUs (a larger node can be declared in the local config file)");
-  if (r.nodes > 1) return err("--nodes=" + std::to_string(r.nodes) + ": the local backend has one node");
+  if (r.nodes > machine_.nodes)
+    return err("--nodes=" + std::to_string(r.nodes) + ": backend " + name_ + " has " + std::to_string(machine_.nodes) +
+               (machine_.nodes == 1 ? " node" : " nodes"));
 
   sql::Transaction tx(store_.db());
   if (!tx.begun()) return Error{tx.begun().error()};
@@ -248,6 +249,7 @@ void LocalBackend::plan_starts() {
               make_launch_plan(*spec, JobIdentity{r.id, r.uid, r.array_job_id, r.array_index}, s.alloc, machine_,
                                script_path(r.spec_id), user_),
               RunningJobView{r.id, q.account, *t.start_time, r.cpus, r.walltime_s}};
+    if (wrap_) wrap_(p.plan, *spec);
     t.alloc = s.alloc.to_json();
     t.stdout_path = p.plan.stdout_path;
     t.stderr_path = p.plan.stderr_path;
@@ -442,7 +444,7 @@ Status LocalBackend::recover() {
   scheduler_.accounts() = sched::Accounts::from_config(scheduler_.config());
   for (auto& c : *usage)
     scheduler_.accounts().charge(c.account, c.core_seconds, static_cast<sched::Time>(c.time));
-  auto active = store_.active_jobs_of("local");
+  auto active = store_.active_jobs_of(name_);
   if (!active) return Error{active.error()};
   for (auto& r : *active)
     if (r.state == JobState::Running)
@@ -461,7 +463,7 @@ Status LocalBackend::recover() {
     }
     deps[e.job_id].push_back({Dependency{e.kind, e.parent_id}, it->second});
   }
-  auto again = store_.active_jobs_of("local");
+  auto again = store_.active_jobs_of(name_);
   if (!again) return Error{again.error()};
   for (auto& r : *again) {
     if (r.state != JobState::Pending) continue;

@@ -17,6 +17,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -39,6 +40,16 @@ class LocalBackend {
  public:
   // `state_dir` holds run records (run/) and saved scripts (scripts/).
   LocalBackend(Store& store, Machine machine, std::string state_dir, std::string user);
+
+  // Another backend on the same machinery: jobs submitted with `--backend name` are
+  // scheduled on `machine` and each launch plan goes through `wrap` before it runs (direct
+  // mode: the job becomes an srun step of a Slurm allocation). Call before recover().
+  using PlanWrapper = std::function<void(LaunchPlan&, const JobSpec&)>;
+  void serve_as(std::string name, PlanWrapper wrap) {
+    name_ = std::move(name);
+    wrap_ = std::move(wrap);
+  }
+  const std::string& name() const { return name_; }
 
   // Schedules with this policy (before recover(); the default: EASY, no tiers).
   void use_policy(sched::PolicyConfig config);
@@ -121,6 +132,8 @@ class LocalBackend {
   std::map<std::int64_t, std::shared_ptr<const JobSpec>> specs_;
   std::vector<Planned> planned_;
   Launcher* launcher_ = nullptr;
+  std::string name_ = "local";
+  PlanWrapper wrap_;
 };
 
 double wall_now();

@@ -19,6 +19,7 @@ namespace yard {
 
 struct Machine {
   int cpus = 1;
+  int nodes = 1;  // more only for a Slurm allocation run in direct mode
   std::uint64_t mem_bytes = 0;
   int gpus = 0;
   int job_limit = 0;

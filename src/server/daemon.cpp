@@ -23,6 +23,7 @@
 #include "backends/indirect_backend.h"
 #include "backends/slurm/slurm_dialect.h"
 #include "local/local_backend.h"
+#include "server/direct_mode.h"
 #include "store/sqlite.h"
 #include "store/store.h"
 
@@ -131,6 +132,22 @@ int run_daemon(const Paths& paths) {
     std::cerr << "yard daemon: slurm recovery failed: " << s.error() << "\n";
     return 1;
   }
+  std::string steps_problem;
+  auto steps = open_slurm_steps(*store, *slurm_config, *machine, paths.state_dir, user_name(), steps_problem);
+  if (!steps_problem.empty()) std::cerr << "yard daemon: slurm-steps: " << steps_problem << "\n";
+  if (steps) {
+    if (launcher) steps->use_launcher(&*launcher);
+    if (auto s = steps->recover(); !s) {
+      std::cerr << "yard daemon: slurm-steps recovery failed: " << s.error() << "\n";
+      return 1;
+    }
+    std::cerr << "yard daemon: slurm-steps: " << steps->machine().cpus << " cpus on " << steps->machine().nodes
+              << " nodes of allocation " << (slurm_config->allocation.empty() ? "(this one)" : slurm_config->allocation)
+              << std::endl;
+  }
+  // Every local-machinery backend: the machine's, and the allocation's in direct mode.
+  std::vector<LocalBackend*> locals{&backend};
+  if (steps) locals.push_back(steps.get());
   ::signal(SIGPIPE, SIG_IGN);
 
   if (paths.socket.size() >= sizeof(sockaddr_un::sun_path)) {
@@ -154,7 +171,8 @@ int run_daemon(const Paths& paths) {
     if (!draining) fds.push_back({listener, POLLIN, 0});
     fds.push_back({sigfd, POLLIN, 0});
     for (auto& [fd, c] : clients) fds.push_back({fd, POLLIN, 0});
-    for (int fd : backend.watched_fds()) fds.push_back({fd, POLLIN, 0});
+    for (auto* b : locals)
+      for (int fd : b->watched_fds()) fds.push_back({fd, POLLIN, 0});
     fds.push_back({slurm_commands.event_fd(), POLLIN, 0});
     const double wake_s = slurm.next_wakeup_s(wall_now());
     const int timeout_ms = wake_s >= 3600 ? -1 : static_cast<int>(wake_s * 1000) + 1;
@@ -209,10 +227,16 @@ int run_daemon(const Paths& paths) {
               auto spec = req.at("spec").get<JobSpec>();
               Result<std::vector<std::int64_t>> ids =
                   spec.backend == slurm.name() ? slurm.submit(std::move(spec), wall_now())
-                  : spec.backend.empty() || spec.backend == "local"
-                      ? backend.submit(std::move(spec))
+                  : spec.backend.empty() || spec.backend == "local" ? backend.submit(std::move(spec))
+                  : spec.backend == kSlurmStepsBackend
+                      ? (steps ? steps->submit(std::move(spec))
+                               : Result<std::vector<std::int64_t>>(err(
+                                     "backend slurm-steps runs jobs inside a Slurm allocation, and this daemon has "
+                                     "none: set `allocation: ID` in slurm.yaml, or start the daemon inside an "
+                                     "allocation" +
+                                     (steps_problem.empty() ? std::string() : " (" + steps_problem + ")"))))
                       : Result<std::vector<std::int64_t>>(
-                            err("unknown backend '" + spec.backend + "' (known: local, slurm)"));
+                            err("unknown backend '" + spec.backend + "' (known: local, slurm, slurm-steps)"));
               reply = ids ? nlohmann::json{{"ok", true}, {"ids", *ids}} : fail(ids.error());
             } catch (const std::exception& e) {
               reply = fail(std::string("malformed job spec: ") + e.what());
@@ -222,6 +246,8 @@ int run_daemon(const Paths& paths) {
           try {
             auto ids = req.at("ids").get<std::vector<std::int64_t>>();
             auto acted = backend.cancel(ids);  // also checks that every id exists
+            if (acted && steps)
+              if (auto more = steps->cancel(ids)) acted->insert(acted->end(), more->begin(), more->end());
             auto acted_slurm = acted ? slurm.cancel(ids) : acted;
             if (acted && acted_slurm) acted->insert(acted->end(), acted_slurm->begin(), acted_slurm->end());
             reply = !acted ? fail(acted.error())
@@ -235,6 +261,11 @@ int run_daemon(const Paths& paths) {
                    {"running", backend.running()}, {"pending", backend.pending()},
                    {"cpus", backend.machine().cpus}, {"mem_bytes", backend.machine().mem_bytes},
                    {"gpus", backend.machine().gpus}, {"slurm_active", slurm.active()},
+                   {"slurm_steps", steps ? nlohmann::json{{"cpus", steps->machine().cpus},
+                                                          {"nodes", steps->machine().nodes},
+                                                          {"running", steps->running()},
+                                                          {"pending", steps->pending()}}
+                                         : nlohmann::json(nullptr)},
                    {"slurm_calls",
                     {{"submit", slurm.stats().submit_calls}, {"poll", slurm.stats().poll_calls},
                      {"history", slurm.stats().history_calls}, {"find", slurm.stats().find_calls},
@@ -242,7 +273,7 @@ int run_daemon(const Paths& paths) {
         } else if (op == "shutdown") {
           if (req.value("kill_jobs", false)) {
             draining = true;
-            backend.cancel_all_running();
+            for (auto* b : locals) b->cancel_all_running();
           } else {
             stopping = true;
           }
@@ -254,20 +285,23 @@ int run_daemon(const Paths& paths) {
       } else if (p.fd == slurm_commands.event_fd()) {
         // results are taken by slurm.step() below
       } else {
-        backend.supervisor_exited(p.fd);
+        for (auto* b : locals) b->supervisor_exited(p.fd);  // the one that owns the pidfd acts
       }
     }
     slurm.step(wall_now());
-    if (!draining && !stopping) backend.plan_starts();
+    if (!draining && !stopping)
+      for (auto* b : locals) b->plan_starts();
     if (auto s = tx.commit(); !s) std::cerr << "yard daemon: " << s.error() << std::endl;
     for (auto& [fd, reply] : replies) {
       send_line(fd, reply);
       ::close(fd);
       clients.erase(fd);
     }
-    backend.launch();
+    for (auto* b : locals) b->launch();
     slurm.dispatch();
-    if (draining && backend.running() == 0) stopping = true;
+    std::size_t running = 0;
+    for (auto* b : locals) running += b->running();
+    if (draining && running == 0) stopping = true;
   }
   for (auto& [fd, c] : clients) ::close(fd);
   ::close(listener);

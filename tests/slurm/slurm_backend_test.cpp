@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -285,6 +286,56 @@ TEST_F(SlurmWorld, BackgroundCallsStayUnderTheCapWhateverTheNumberOfJobs) {
   // Status cycles asked for every 0.1 s, 96 jobs: still at most 2 calls a second (+ burst).
   EXPECT_LE(made, static_cast<long>(2 * secs + 2)) << made << " calls in " << secs << " s";
   EXPECT_GE(made, 2) << "no status calls at all";
+}
+
+
+// Direct mode (Melissa's slurm-global) and hybrid: a pilot batch job holds an allocation;
+// `--backend slurm-steps` jobs run as srun steps inside it, at most job_limit at once,
+// while `--backend slurm` jobs of the same daemon go through sbatch.
+TEST_F(SlurmWorld, DirectModeRunsStepsInAnAllocationBesideIndirectJobs) {
+  std::string pilot = sh("sbatch --parsable -N2 -n 8 -p cpu -o /dev/null --wrap 'sleep 600'");
+  while (!pilot.empty() && (pilot.back() == '\n')) pilot.pop_back();
+  ASSERT_FALSE(pilot.empty());
+  ASSERT_TRUE(wait_until([&] { return sh("squeue -h -o %T -j " + pilot).rfind("RUNNING", 0) == 0; }, 60));
+  write("config/switchyard/slurm.yaml",
+        "poll_interval: 0.5\ncalls_per_second: 4\nburst: 4\nallocation: " + pilot + "\njob_limit: 2\n");
+  long two = slurm_submit({"--backend", "slurm-steps", "-n", "2", "--", "sh", "-c", "echo $SLURM_JOB_ID.$SLURM_STEP_ID"});
+  long bad = submit({"--backend", "slurm-steps", "--", "sh", "-c", "exit 5"});
+  long arr = submit({"--backend", "slurm-steps", "-a", "1-6", "-o", "/dev/null", "--", "sleep", "1"});
+  long indirect = slurm_submit({"--", "true"});
+  EXPECT_EQ(wait({two, bad, arr, indirect}), 1);
+  auto t = job(two);
+  EXPECT_EQ(t["state"], "COMPLETED");
+  EXPECT_EQ(t["backend"], "slurm-steps");
+  // Both tasks of the step, inside the pilot allocation.
+  EXPECT_EQ(yard({"logs", std::to_string(two)}).out, pilot + ".0\n" + pilot + ".0\n");
+  auto b = job(bad);
+  EXPECT_EQ(b["state"], "FAILED");
+  EXPECT_EQ(b["exit_code"], 5);
+  EXPECT_EQ(job(indirect)["state"], "COMPLETED");
+  EXPECT_NE(job(indirect)["native_id"], pilot);
+  // job_limit 2: never more than two steps at once (yard's own start and end times).
+  auto elems = status({arr});
+  ASSERT_EQ(elems.size(), 6u);
+  std::vector<std::pair<std::string, int>> edges;
+  for (auto& e : elems) {
+    EXPECT_EQ(e["state"], "COMPLETED");
+    edges.push_back({e["start_time"].get<std::string>(), +1});
+    edges.push_back({e["end_time"].get<std::string>(), -1});
+  }
+  std::sort(edges.begin(), edges.end(), [](auto& x, auto& y) { return x.first != y.first ? x.first < y.first : x.second < y.second; });
+  int now = 0, peak = 0;
+  for (auto& [when, d] : edges) peak = std::max(peak, now += d);
+  EXPECT_LE(peak, 2);
+  // Slurm saw the steps in the allocation, named after the jobs' UIDs.
+  EXPECT_TRUE(wait_until([&] { return sh("sacct -n -P -o JobName -j " + pilot).find(t["uid"].get<std::string>()) != std::string::npos; }, 30));
+  sh("scancel " + pilot);
+}
+
+TEST_F(SlurmWorld, DirectModeWithoutAnAllocationIsAClearError) {
+  auto o = yard({"submit", "--backend", "slurm-steps", "--", "true"});
+  EXPECT_EQ(o.rc, 2);
+  EXPECT_NE(o.err.find("inside a Slurm allocation"), std::string::npos) << o.err;
 }
 
 }  // namespace

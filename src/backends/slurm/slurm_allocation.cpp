@@ -1,0 +1,102 @@
+#include "backends/slurm/slurm_allocation.h"
+
+#include <charconv>
+#include <map>
+
+#include "core/size.h"
+#include "core/text.h"
+
+namespace yard {
+namespace {
+
+bool to_int(std::string_view s, int& out) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && p == s.data() + s.size() && out >= 0;
+}
+
+std::string excerpt(std::string_view s) {
+  std::string t(s.substr(0, 60));
+  return "'" + t + (s.size() > 60 ? "...'" : "'");
+}
+
+}  // namespace
+
+std::vector<std::string> scontrol_show_job_argv(const std::string& job_id) {
+  return {"scontrol", "show", "job", "-o", job_id};
+}
+
+Result<SlurmAllocation> parse_scontrol_job(std::string_view text) {
+  text = trim(text);
+  if (text.empty()) return err("scontrol show job: empty output");
+  if (text.find('\n') != std::string_view::npos) return err("scontrol show job: expected one line (-o), got several");
+  // Key=Value words; values never contain spaces in -o output except the trailing
+  // free-text fields (Command, WorkDir, ...), which are not read here.
+  std::map<std::string_view, std::string_view> kv;
+  for (auto word : split(text, ' ')) {
+    auto eq = word.find('=');
+    if (eq == std::string_view::npos || eq == 0) continue;
+    kv.emplace(word.substr(0, eq), word.substr(eq + 1));
+  }
+  auto need = [&](std::string_view key) -> Result<std::string_view> {
+    auto it = kv.find(key);
+    if (it == kv.end()) return err("scontrol show job: no " + std::string(key) + "= in " + excerpt(text));
+    return it->second;
+  };
+  SlurmAllocation a;
+  auto id = need("JobId");
+  if (!id) return Error{id.error()};
+  a.job_id = std::string(*id);
+  auto state = need("JobState");
+  if (!state) return Error{state.error()};
+  a.state = std::string(*state);
+  auto nodes = need("NumNodes");
+  if (!nodes) return Error{nodes.error()};
+  // A pending job's NumNodes may be a range ("2-2"); the allocation is known once running.
+  auto n = nodes->substr(0, nodes->find('-'));
+  if (!to_int(n, a.nodes)) return err("scontrol show job: NumNodes=" + std::string(*nodes) + " is not a number");
+  auto cpus = need("NumCPUs");
+  if (!cpus) return Error{cpus.error()};
+  auto c = cpus->substr(0, cpus->find('-'));
+  if (!to_int(c, a.cpus)) return err("scontrol show job: NumCPUs=" + std::string(*cpus) + " is not a number");
+  // TRES=cpu=8,mem=4000M,node=2,billing=8,gres/gpu=2
+  if (auto tres = kv.find("TRES"); tres != kv.end()) {
+    for (auto item : split(tres->second, ',')) {
+      auto eq = item.find('=');
+      if (eq == std::string_view::npos) continue;
+      auto key = item.substr(0, eq), value = item.substr(eq + 1);
+      if (key == "mem") {
+        auto m = parse_memory_size(value);
+        if (!m) return err("scontrol show job: TRES mem=" + std::string(value) + ": " + m.error());
+        a.mem_bytes = *m;
+      } else if (key == "gres/gpu") {
+        if (!to_int(value, a.gpus)) return err("scontrol show job: TRES gres/gpu=" + std::string(value) + " is not a number");
+      }
+    }
+  }
+  return a;
+}
+
+std::vector<std::string> srun_step_argv(const SlurmAllocation& alloc, const JobSpec& spec, const std::string& step_name,
+                                        const std::vector<std::string>& argv) {
+  const auto& r = spec.res;
+  std::vector<std::string> a = {"srun",
+                                "--jobid=" + alloc.job_id,
+                                "--exact",
+                                "--ntasks=" + std::to_string(r.ntasks),
+                                "--cpus-per-task=" + std::to_string(r.cpus_per_task),
+                                "--nodes=" + std::to_string(r.nodes),
+                                "--job-name=" + step_name,
+                                "--kill-on-bad-exit=1",
+                                "--quiet"};
+  // Memory: what the job asked for, else an even share would be a guess; srun's default
+  // (the allocation's per-CPU default) applies then.
+  if (r.mem_bytes > 0) a.push_back("--mem=" + std::to_string((r.mem_bytes + (1u << 20) - 1) >> 20) + "M");
+  else if (r.mem_per_cpu_bytes > 0)
+    a.push_back("--mem-per-cpu=" + std::to_string((r.mem_per_cpu_bytes + (1u << 20) - 1) >> 20) + "M");
+  if (r.gpus > 0) a.push_back("--gres=gpu:" + std::to_string(r.gpus));
+  a.push_back("--");
+  a.insert(a.end(), argv.begin(), argv.end());
+  return a;
+}
+
+}  // namespace yard

@@ -1,0 +1,56 @@
+#include "server/direct_mode.h"
+
+#include <cstdlib>
+
+#include "backends/command_runner.h"
+#include "backends/slurm/slurm_allocation.h"
+#include "backends/slurm/slurm_names.h"
+#include "core/text.h"
+
+namespace yard {
+
+std::unique_ptr<LocalBackend> open_slurm_steps(Store& store, const IndirectConfig& config, const Machine& host,
+                                               const std::string& state_dir, const std::string& user,
+                                               std::string& problem) {
+  std::string id = config.allocation;
+  if (id.empty())
+    if (const char* env = std::getenv("SLURM_JOB_ID")) id = env;
+  if (id.empty()) return nullptr;
+  auto out = run_command(scontrol_show_job_argv(id), config.command_timeout_s);
+  if (!out.ok()) {
+    problem = "allocation " + id + ": scontrol failed (" + out.summary() + ")";
+    return nullptr;
+  }
+  auto alloc = parse_scontrol_job(out.out);
+  if (!alloc) {
+    problem = "allocation " + id + ": " + alloc.error();
+    return nullptr;
+  }
+  if (alloc->state != "RUNNING") {
+    problem = "allocation " + id + " is " + alloc->state + ", not RUNNING";
+    return nullptr;
+  }
+  Machine m;
+  m.cpus = alloc->cpus;
+  m.nodes = alloc->nodes;
+  // Without a memory figure in the allocation, memory is not what limits the steps.
+  m.mem_bytes = alloc->mem_bytes > 0 ? alloc->mem_bytes : (std::uint64_t{1} << 50);
+  m.gpus = alloc->gpus;
+  m.job_limit = config.step_job_limit;
+  m.kill_grace_s = host.kill_grace_s;
+  auto b = std::make_unique<LocalBackend>(store, m, state_dir, user);
+  const char* conf = std::getenv("SLURM_CONF");
+  const std::string slurm_conf = conf ? conf : "";
+  b->serve_as(kSlurmStepsBackend, [a = *alloc, slurm_conf](LaunchPlan& plan, const JobSpec& spec) {
+    plan.argv = srun_step_argv(a, spec, slurm_native_name(plan.uid, spec.name), plan.argv);
+    // Slurm places, pins, limits memory and hands out GPUs inside its allocation.
+    plan.pus.clear();
+    plan.mem_limit_bytes = 0;
+    std::erase_if(plan.env, [](const std::string& e) { return starts_with(e, "CUDA_VISIBLE_DEVICES="); });
+    // srun must find the cluster; the job's other SLURM_* variables stay stripped.
+    if (!slurm_conf.empty()) plan.env.push_back("SLURM_CONF=" + slurm_conf);
+  });
+  return b;
+}
+
+}  // namespace yard
