@@ -7,20 +7,7 @@ set -euo pipefail
 
 packages=(slurm-wlm slurmctld slurmd slurm-client munge slurmdbd mariadb-server)
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-
-if ((${#missing[@]})); then
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "slurm/install: missing packages: ${missing[*]} (run as root or install them)" >&2
-    exit 1
-  fi
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  # Keep config files of any earlier install untouched and never prompt.
-  apt-get install -y -qq --no-install-recommends \
-    -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "${missing[@]}"
-fi
+# shellcheck source=scripts/lib/apt.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/apt.sh"
+apt_install slurm/install "${packages[@]}"
 echo "slurm/install: all ${#packages[@]} packages present ($(dpkg-query -W -f='${Version}' slurmctld))"

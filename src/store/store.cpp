@@ -50,6 +50,18 @@ JobRecord read_job(const sql::Statement& s) {
   return r;
 }
 
+// Every row of a prepared job query.
+Result<std::vector<JobRecord>> read_jobs(sql::Statement& st) {
+  std::vector<JobRecord> out;
+  for (;;) {
+    auto row = st.step();
+    if (!row) return Error{row.error()};
+    if (!*row) break;
+    out.push_back(read_job(st));
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<Store> Store::open(const std::string& path, Mode mode) {
@@ -188,14 +200,7 @@ Result<std::vector<JobRecord>> Store::query(const std::string& where, const std:
   auto st = db_.prepare(std::string("SELECT ") + kJobColumns + where);
   if (!st) return Error{st.error()};
   for (std::size_t i = 0; i < args.size(); ++i) st->bind(static_cast<int>(i + 1), args[i]);
-  std::vector<JobRecord> out;
-  for (;;) {
-    auto row = st->step();
-    if (!row) return Error{row.error()};
-    if (!*row) break;
-    out.push_back(read_job(*st));
-  }
-  return out;
+  return read_jobs(*st);
 }
 
 Result<std::optional<JobRecord>> Store::job(std::int64_t id) {
@@ -237,14 +242,7 @@ Result<std::vector<JobRecord>> Store::active_jobs_of(std::string_view backend) {
                         "WHERE j.backend = ? AND j.state IN ('PENDING', 'RUNNING', 'UNKNOWN') ORDER BY j.id");
   if (!st) return Error{st.error()};
   st->bind(1, backend);
-  std::vector<JobRecord> out;
-  for (;;) {
-    auto row = st->step();
-    if (!row) return Error{row.error()};
-    if (!*row) break;
-    out.push_back(read_job(*st));
-  }
-  return out;
+  return read_jobs(*st);
 }
 
 Status Store::set_native_id(std::int64_t id, std::string_view native_id) {

@@ -1,4 +1,5 @@
 #include "backends/slurm/slurm_allocation.h"
+#include "backends/slurm/fixtures_for_tests.h"
 
 #include <gtest/gtest.h>
 
@@ -8,15 +9,8 @@
 namespace yard {
 namespace {
 
-std::string fixture(const std::string& name) {
-  std::ifstream f(std::string(YARD_SLURM_FIXTURES) + "/" + name);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 TEST(SlurmAllocation, ReadsARunningTwoNodeAllocation) {
-  auto a = parse_scontrol_job(fixture("scontrol_job_two_nodes.out"));
+  auto a = parse_scontrol_job(slurm_fixture("scontrol_job_two_nodes.out"));
   ASSERT_TRUE(a) << a.error();
   EXPECT_EQ(a->state, "RUNNING");
   EXPECT_EQ(a->nodes, 2);
@@ -26,20 +20,20 @@ TEST(SlurmAllocation, ReadsARunningTwoNodeAllocation) {
 }
 
 TEST(SlurmAllocation, ReadsGpusFromTres) {
-  auto a = parse_scontrol_job(fixture("scontrol_job_gpus.out"));
+  auto a = parse_scontrol_job(slurm_fixture("scontrol_job_gpus.out"));
   ASSERT_TRUE(a) << a.error();
   EXPECT_EQ(a->gpus, 2);
   EXPECT_EQ(a->mem_bytes, 2ull << 30);
 }
 
 TEST(SlurmAllocation, APendingJobIsReadWithItsState) {
-  auto a = parse_scontrol_job(fixture("scontrol_job_pending.out"));
+  auto a = parse_scontrol_job(slurm_fixture("scontrol_job_pending.out"));
   ASSERT_TRUE(a) << a.error();
   EXPECT_EQ(a->state, "PENDING");
 }
 
 TEST(SlurmAllocation, BadOutputIsAnErrorNamingWhatIsMissing) {
-  EXPECT_FALSE(parse_scontrol_job(fixture("scontrol_job_unknown.out")));
+  EXPECT_FALSE(parse_scontrol_job(slurm_fixture("scontrol_job_unknown.out")));
   auto r = parse_scontrol_job("JobId=5 JobState=RUNNING NumNodes=x NumCPUs=2");
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().find("NumNodes=x"), std::string::npos);

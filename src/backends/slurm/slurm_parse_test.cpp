@@ -1,4 +1,5 @@
 #include "backends/slurm/slurm_parse.h"
+#include "backends/slurm/fixtures_for_tests.h"
 
 #include <gtest/gtest.h>
 
@@ -16,14 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string fixture(const std::string& name) {
-  std::ifstream in(fs::path(YARD_SLURM_FIXTURES) / name, std::ios::binary);
-  EXPECT_TRUE(in) << "missing fixture " << name;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // sacct prints local time; the tests pin the zone so the numbers are fixed.
 class SlurmParse : public ::testing::Test {
  protected:
@@ -34,13 +27,13 @@ class SlurmParse : public ::testing::Test {
 };
 
 std::vector<NativeStatus> squeue(const std::string& file) {
-  auto r = parse_squeue(fixture(file));
+  auto r = parse_squeue(slurm_fixture(file));
   EXPECT_TRUE(r.ok()) << file << ": " << (r.ok() ? "" : r.error());
   return r.ok() ? *r : std::vector<NativeStatus>{};
 }
 
 std::vector<NativeStatus> sacct(const std::string& file) {
-  auto r = parse_sacct(fixture(file));
+  auto r = parse_sacct(slurm_fixture(file));
   EXPECT_TRUE(r.ok()) << file << ": " << (r.ok() ? "" : r.error());
   return r.ok() ? *r : std::vector<NativeStatus>{};
 }
@@ -103,15 +96,15 @@ TEST_F(SlurmParse, EverySacctFixtureParses) {
 // ---- sbatch ----
 
 TEST_F(SlurmParse, SbatchParsable) {
-  EXPECT_EQ(*parse_sbatch_parsable(fixture("sbatch_parsable.out")), "2");
-  EXPECT_EQ(*parse_sbatch_parsable(fixture("sbatch_parsable_array.out")), "11");
+  EXPECT_EQ(*parse_sbatch_parsable(slurm_fixture("sbatch_parsable.out")), "2");
+  EXPECT_EQ(*parse_sbatch_parsable(slurm_fixture("sbatch_parsable_array.out")), "11");
   // A het job is submitted as one: its components are 13+0 and 13+1 later.
-  EXPECT_EQ(*parse_sbatch_parsable(fixture("sbatch_parsable_hetjob.out")), "13");
+  EXPECT_EQ(*parse_sbatch_parsable(slurm_fixture("sbatch_parsable_hetjob.out")), "13");
   EXPECT_EQ(*parse_sbatch_parsable("42;cluster2\n"), "42");
 }
 
 TEST_F(SlurmParse, SbatchWithoutParsableIsAnErrorQuotingTheText) {
-  auto r = parse_sbatch_parsable(fixture("sbatch.out"));
+  auto r = parse_sbatch_parsable(slurm_fixture("sbatch.out"));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().find("'Submitted batch job 3'"), std::string::npos) << r.error();
 }
@@ -119,12 +112,12 @@ TEST_F(SlurmParse, SbatchWithoutParsableIsAnErrorQuotingTheText) {
 TEST_F(SlurmParse, SbatchRejectionsPrintNothingOnStdout) {
   for (auto f : {"sbatch_reject_gres.out", "sbatch_reject_partition.out", "sbatch_reject_ntasks.out",
                  "sbatch_reject_time.out", "sbatch_controller_down.out"}) {
-    auto r = parse_sbatch_parsable(fixture(f));
+    auto r = parse_sbatch_parsable(slurm_fixture(f));
     ASSERT_FALSE(r.ok()) << f;
     EXPECT_NE(r.error().find("no job id"), std::string::npos) << r.error();
   }
-  EXPECT_EQ(fixture("sbatch_reject_time.rc"), "255\n");
-  EXPECT_EQ(fixture("sbatch_reject_gres.rc"), "1\n");
+  EXPECT_EQ(slurm_fixture("sbatch_reject_time.rc"), "255\n");
+  EXPECT_EQ(slurm_fixture("sbatch_reject_gres.rc"), "1\n");
 }
 
 TEST_F(SlurmParse, SbatchGarbage) {
@@ -204,9 +197,9 @@ TEST_F(SlurmParse, SqueueRestrictedToIds) {
 TEST_F(SlurmParse, SqueueFailuresPrintNothing) {
   // rc 1 with the message on stderr: the runner reports those; stdout is empty.
   EXPECT_TRUE(squeue("squeue_unknown.out").empty());
-  EXPECT_EQ(fixture("squeue_unknown.stderr"), "slurm_load_jobs error: Invalid job id specified\n");
+  EXPECT_EQ(slurm_fixture("squeue_unknown.stderr"), "slurm_load_jobs error: Invalid job id specified\n");
   EXPECT_TRUE(squeue("squeue_controller_down.out").empty());
-  EXPECT_EQ(fixture("squeue_controller_down.rc"), "1\n");
+  EXPECT_EQ(slurm_fixture("squeue_controller_down.rc"), "1\n");
 }
 
 TEST_F(SlurmParse, SqueueTransientStates) {
@@ -236,7 +229,7 @@ TEST_F(SlurmParse, SqueueAfterRestartShowsTheRequeuedNodeFailJob) {
 }
 
 TEST_F(SlurmParse, SqueueLongFormatIsRefusedWithLineNumberAndText) {
-  auto r = parse_squeue(fixture("squeue_long.out"));
+  auto r = parse_squeue(slurm_fixture("squeue_long.out"));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().find("squeue output line 1: expected 4 '|'-separated fields"), std::string::npos) << r.error();
   EXPECT_NE(r.error().find("JOBID PARTITION"), std::string::npos) << r.error();
@@ -383,12 +376,12 @@ TEST_F(SlurmParse, SacctManyJobs) {
 }
 
 TEST_F(SlurmParse, SacctStepFormatIsRefused) {
-  auto r = parse_sacct(fixture("sacct_steps.out"));
+  auto r = parse_sacct(slurm_fixture("sacct_steps.out"));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error(),
             "sacct output line 1: expected 9 '|'-separated fields "
             "(JobID|JobIDRaw|State|ExitCode|Start|End|Elapsed|NodeList|JobName), got 8: '7|COMPLETED|0:0||||00:00:06|steps'");
-  EXPECT_FALSE(parse_sacct(fixture("sacct_steps_timeout.out")).ok());
+  EXPECT_FALSE(parse_sacct(slurm_fixture("sacct_steps_timeout.out")).ok());
 }
 
 TEST_F(SlurmParse, SacctMalformedFields) {
