@@ -105,7 +105,7 @@ int run_sim(const SimOptions& o, std::ostream& out, std::ostream& err) {
     }
     jobs = sim::sim_jobs(*policy_jobs);
     machine = 0;
-    for (sim::Procs p : *pools) machine += p;
+    for (const sched::Pool& p : *pools) machine += p.cores();
     preemptions = simulated->preemptions;
     result = std::move(simulated->result);
   } else {

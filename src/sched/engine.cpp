@@ -9,37 +9,69 @@ namespace yard::sched {
 
 namespace {
 
-// A job's request merged per pool: at most one entry per pool, pools ascending.
+// Each pool has three profiles, in this order: cores, memory, GPUs.
+constexpr std::size_t kResources = 3;
+
+// A job's request merged per (pool, resource): one entry per profile it needs something
+// of, profiles ascending.
 struct Need {
-  std::size_t pool;
-  Procs procs;
+  std::size_t profile;  // pool * kResources + resource
+  std::int64_t amount;  // > 0
+  std::size_t pool() const { return profile / kResources; }
 };
 
-// Merges components per pool; false when a component names no pool, asks for less than
-// one processor, or the merged request exceeds its pool (the job can never start).
-bool merge(const std::vector<Component>& components, const std::vector<Procs>& pools,
+// Adds a component's demand to `out`; false when the component can never be had in its
+// pool as asked (no such pool, no core, a node-shaped request that fits no node).
+bool add_component(const Component& c, const std::vector<Pool>& pools, std::vector<Need>& out) {
+  if (c.pool >= pools.size() || c.procs < 1 || c.memory < 0 || c.gpus < 0 || c.nodes < 0) return false;
+  const Pool& p = pools[c.pool];
+  if (c.nodes > 0 && (c.nodes > p.nodes || c.procs > p.cores_per_node || c.gpus > p.gpus_per_node ||
+                      (p.memory_per_node > 0 && c.memory > p.memory_per_node))) {
+    return false;
+  }
+  const std::int64_t amounts[kResources] = {c.total_cores(), p.memory() > 0 ? c.total_memory() : 0,
+                                            c.total_gpus()};
+  for (std::size_t r = 0; r < kResources; ++r) {
+    if (amounts[r] <= 0) continue;
+    const std::size_t profile = c.pool * kResources + r;
+    auto it = std::find_if(out.begin(), out.end(), [&](const Need& n) { return n.profile == profile; });
+    if (it == out.end()) {
+      out.push_back({profile, amounts[r]});
+    } else {
+      it->amount += amounts[r];
+    }
+  }
+  return true;
+}
+
+std::int64_t capacity(const std::vector<Pool>& pools, std::size_t profile) {
+  const Pool& p = pools[profile / kResources];
+  switch (profile % kResources) {
+    case 0: return p.cores();
+    case 1: return p.memory();
+    default: return p.gpus();
+  }
+}
+
+// Merges components per pool and resource; false when a component cannot be had (above)
+// or the merged request exceeds what its pool has (the job can never start).
+bool merge(const std::vector<Component>& components, const std::vector<Pool>& pools,
            std::vector<Need>& out) {
   out.clear();
   if (components.empty()) return false;
   for (const Component& c : components) {
-    if (c.pool >= pools.size() || c.procs < 1) return false;
-    auto it = std::find_if(out.begin(), out.end(), [&](const Need& n) { return n.pool == c.pool; });
-    if (it == out.end()) {
-      out.push_back({c.pool, c.procs});
-    } else {
-      it->procs += c.procs;
-    }
+    if (!add_component(c, pools, out)) return false;
   }
-  std::sort(out.begin(), out.end(), [](const Need& a, const Need& b) { return a.pool < b.pool; });
+  std::sort(out.begin(), out.end(), [](const Need& a, const Need& b) { return a.profile < b.profile; });
   for (const Need& n : out) {
-    if (n.procs > pools[n.pool]) return false;
+    if (n.amount > capacity(pools, n.profile)) return false;
   }
   return true;
 }
 
 Procs total_procs(const std::vector<Component>& components) {
   Procs sum = 0;
-  for (const Component& c : components) sum += c.procs;
+  for (const Component& c : components) sum += c.total_cores();
   return sum;
 }
 
@@ -58,16 +90,28 @@ class Pass {
   };
 
   Pass(const PolicyEngine& engine, std::span<const RunningJob> running, Time now) : now_(now) {
-    profiles_.reserve(engine.pools().size());
-    for (Procs p : engine.pools()) profiles_.emplace_back(p);
+    const std::vector<Pool>& pools = engine.pools();
+    profiles_.reserve(pools.size() * kResources);
+    for (std::size_t i = 0; i < pools.size() * kResources; ++i) profiles_.emplace_back(capacity(pools, i));
     running_.reserve(running.size());
     std::vector<Need> needs;
     for (const RunningJob& r : running) {
-      // Running jobs are taken as they are: components outside the pools are ignored.
+      // Running jobs are taken as they are: components that could not be had are ignored,
+      // and what they hold is capped at what the pool has.
       needs.clear();
       for (const Component& c : r.components) {
-        if (c.pool < profiles_.size() && c.procs > 0) needs.push_back({c.pool, c.procs});
+        std::vector<Need> one;
+        if (!add_component(c, pools, one)) continue;
+        for (const Need& n : one) {
+          auto it = std::find_if(needs.begin(), needs.end(), [&](const Need& m) { return m.profile == n.profile; });
+          if (it == needs.end()) {
+            needs.push_back(n);
+          } else {
+            it->amount += n.amount;
+          }
+        }
       }
+      for (Need& n : needs) n.amount = std::min(n.amount, capacity(pools, n.profile));
       const TierConfig* tier = engine.tier_of(r.account);
       Running run{&r, needs, std::max(r.end, now + 1), tier ? tier->priority : kNoTier,
                   tier && tier->best_effort};
@@ -78,7 +122,7 @@ class Pass {
 
   bool fits_now(const std::vector<Need>& needs, Time estimate) const {
     for (const Need& n : needs) {
-      if (profiles_[n.pool].min_free(now_, estimate) < n.procs) return false;
+      if (profiles_[n.profile].min_free(now_, estimate) < n.amount) return false;
     }
     return true;
   }
@@ -89,7 +133,7 @@ class Pass {
     for (;;) {
       bool agreed = true;
       for (const Need& n : needs) {
-        const Time s = profiles_[n.pool].earliest_start(t, n.procs, estimate);
+        const Time s = profiles_[n.profile].earliest_start(t, n.amount, estimate);
         if (s == kNever) return kNever;
         if (s > t) {
           t = s;
@@ -101,10 +145,10 @@ class Pass {
   }
 
   void take(const std::vector<Need>& needs, Time start, Time duration) {
-    for (const Need& n : needs) profiles_[n.pool].allocate(start, duration, n.procs);
+    for (const Need& n : needs) profiles_[n.profile].allocate(start, duration, n.amount);
   }
   void give(const std::vector<Need>& needs, Time start, Time duration) {
-    for (const Need& n : needs) profiles_[n.pool].release(start, duration, n.procs);
+    for (const Need& n : needs) profiles_[n.profile].release(start, duration, n.amount);
   }
 
   // Stops running best-effort jobs below the given tier until the job fits now; false
@@ -117,7 +161,7 @@ class Pass {
       if (r.preempted || !r.best_effort) continue;
       if (best_effort && !(r.tier_priority < tier_priority)) continue;
       const bool shares_pool = std::any_of(r.needs.begin(), r.needs.end(), [&](const Need& a) {
-        return std::any_of(needs.begin(), needs.end(), [&](const Need& b) { return a.pool == b.pool; });
+        return std::any_of(needs.begin(), needs.end(), [&](const Need& b) { return a.pool() == b.pool(); });
       });
       if (shares_pool) victims.push_back(i);
     }
@@ -152,9 +196,9 @@ class Pass {
 
 }  // namespace
 
-PolicyEngine::PolicyEngine(PolicyConfig config, std::vector<Procs> pools)
+PolicyEngine::PolicyEngine(PolicyConfig config, std::vector<Pool> pools)
     : config_(std::move(config)), pools_(std::move(pools)) {
-  total_ = std::accumulate(pools_.begin(), pools_.end(), Procs{0});
+  for (const Pool& p : pools_) total_ += p.cores();
 }
 
 const TierConfig* PolicyEngine::tier_of(std::string_view account) const {

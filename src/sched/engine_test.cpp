@@ -256,5 +256,94 @@ TEST(Engine, JobsThatCanNeverStartAreLeftQueued) {
   EXPECT_EQ(r.start[0], 3);
 }
 
+constexpr std::int64_t kGiB = std::int64_t{1} << 30;
+
+// A component of `nodes` nodes, each with `cores`, `mem_gib` GiB and `gpus`.
+Component per_node(std::size_t pool, std::int64_t nodes, Procs cores, std::int64_t mem_gib,
+                   std::int64_t gpus) {
+  return {pool, cores, mem_gib * kGiB, gpus, nodes};
+}
+
+TEST(EngineResources, JobThatFitsCoresButNotMemoryWaits) {
+  // 2 nodes x 8 cores x 64 GiB: 16 cores, 128 GiB.
+  PolicyEngine engine(tiered(1), {Pool(2, 8, 64 * kGiB, 0)});
+  Accounts ledger;
+  // 2 cores but 100 GiB held until 100: 14 cores free, only 28 GiB.
+  const std::vector<RunningJob> running = {{100, "s", 0, 100, {{0, 2, 100 * kGiB}}}};
+  const std::vector<QueuedJob> q = {{1, "g", 1, 50, {per_node(0, 1, 4, 32, 0)}},
+                                    {2, "s", 2, 50, {per_node(0, 1, 4, 16, 0)}}};
+  const PassResult r = engine.schedule(q, running, ledger, 10);
+  ASSERT_EQ(r.reserved.size(), 1u);
+  EXPECT_EQ(r.reserved[0], (std::pair<JobId, Time>{1, 100}));
+  ASSERT_EQ(r.start.size(), 1u);
+  EXPECT_EQ(r.start[0], 2);  // 16 GiB fit beside the running job, and it ends by 100
+}
+
+TEST(EngineResources, JobThatFitsCoresButNotGpusWaits) {
+  // 2 nodes x 8 cores x 4 GPUs; memory not accounted.
+  PolicyEngine engine(tiered(1), {Pool(2, 8, 0, 4)});
+  Accounts ledger;
+  const std::vector<RunningJob> running = {{100, "s", 0, 100, {per_node(0, 2, 1, 0, 3)}}};
+  // 14 cores and 2 GPUs free: job 1 needs 2 nodes x 2 GPUs = 4.
+  const std::vector<QueuedJob> q = {{1, "g", 1, 500, {per_node(0, 2, 1, 0, 2)}},
+                                    {2, "s", 2, 50, {per_node(0, 1, 1, 0, 2)}},
+                                    {3, "s", 3, 500, {per_node(0, 1, 8, 0, 0)}}};
+  const PassResult r = engine.schedule(q, running, ledger, 10);
+  ASSERT_EQ(r.reserved.size(), 1u);
+  EXPECT_EQ(r.reserved[0], (std::pair<JobId, Time>{1, 100}));
+  // Job 2 takes the 2 free GPUs until 60, before job 1's hold; job 3 asks no GPU and
+  // its 8 cores fit beside every other hold: both start.
+  EXPECT_EQ(r.start, (std::vector<JobId>{2, 3}));
+}
+
+TEST(EngineResources, ReservationHoldsMemoryAndGpusOfEveryComponent) {
+  // Pool 0: 4 nodes x 16 cores x 32 GiB; pool 1: 2 nodes x 8 cores x 64 GiB x 2 GPUs.
+  PolicyEngine engine(tiered(1), {Pool(4, 16, 32 * kGiB, 0), Pool(2, 8, 64 * kGiB, 2)});
+  Accounts ledger;
+  // Pool 0's memory is full until 100; pool 1 has everything free.
+  const std::vector<RunningJob> running = {{100, "s", 0, 100, {{0, 4, 128 * kGiB}}}};
+  // Job 1: 1 node x 16 GiB in pool 0 + 2 nodes x 2 GPUs x 32 GiB in pool 1; reserved at 100.
+  const QueuedJob het{1, "g", 1, 100, {per_node(0, 1, 1, 16, 0), per_node(1, 2, 1, 32, 2)}};
+  const std::vector<QueuedJob> q = {
+      het,
+      {2, "s", 2, 200, {per_node(1, 1, 1, 1, 1)}},  // a GPU until 210: overlaps the hold
+      {3, "s", 3, 200, {per_node(1, 2, 1, 35, 0)}},  // 70 GiB until 210: 64 left beside the hold
+      {4, "s", 4, 200, {per_node(1, 1, 1, 20, 0)}},  // 20 GiB: fits beside the hold
+      {5, "s", 5, 50, {per_node(1, 2, 1, 1, 1)}}};   // 2 GPUs until 60: before the hold
+  const PassResult r = engine.schedule(q, running, ledger, 10);
+  ASSERT_EQ(r.reserved.size(), 1u);
+  EXPECT_EQ(r.reserved[0], (std::pair<JobId, Time>{1, 100}));
+  EXPECT_EQ(r.start, (std::vector<JobId>{4, 5}));
+}
+
+TEST(EngineResources, RequestsLargerThanAPoolOrANodeNeverStart) {
+  PolicyEngine engine(tiered(1), {Pool(2, 8, 64 * kGiB, 1), Pool(16)});
+  Accounts ledger;
+  const std::vector<QueuedJob> q = {
+      {1, "g", 0, 10, {per_node(0, 3, 1, 1, 0)}},    // 3 nodes of 2
+      {2, "g", 0, 10, {per_node(0, 1, 9, 1, 0)}},    // 9 cores on an 8-core node
+      {3, "g", 0, 10, {per_node(0, 1, 1, 65, 0)}},   // 65 GiB on a 64 GiB node
+      {4, "g", 0, 10, {per_node(0, 1, 1, 1, 2)}},    // 2 GPUs on a 1-GPU node
+      {5, "g", 0, 10, {{0, 4, 129 * kGiB}}},         // more memory than the pool
+      {6, "g", 0, 10, {{1, 1, 0, 1}}},               // a GPU in a pool without GPUs
+      {7, "g", 0, 10, {{1, 16, 1000 * kGiB}}},       // memory not accounted in pool 1
+      {8, "g", 0, 10, {per_node(0, 2, 8, 64, 1)}}};  // exactly the whole pool 0
+  const PassResult r = engine.schedule(q, {}, ledger, 0);
+  EXPECT_EQ(r.start, (std::vector<JobId>{7, 8}));
+  EXPECT_TRUE(r.reserved.empty());
+}
+
+TEST(EngineResources, ProcsShorthandIsOneNodeOfThatManyCores) {
+  const Pool p(12);
+  EXPECT_EQ(p.nodes, 1);
+  EXPECT_EQ(p.cores(), 12);
+  EXPECT_EQ(p.memory(), 0);
+  EXPECT_EQ(p.gpus(), 0);
+  const Component c = per_node(0, 3, 4, 2, 1);
+  EXPECT_EQ(c.total_cores(), 12);
+  EXPECT_EQ(c.total_memory(), 6 * kGiB);
+  EXPECT_EQ(c.total_gpus(), 3);
+}
+
 }  // namespace
 }  // namespace yard::sched

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/duration.h"
+#include "core/size.h"
 #include "core/text.h"
 
 namespace yard::sched {
@@ -259,14 +260,38 @@ class Parser {
     for (std::size_t i = 0; i < list.size(); ++i) {
       const YAML::Node item = list[i];
       const std::string key = "pools[" + std::to_string(i) + "]";
-      only_keys(item, key, {"name", "procs"});
+      only_keys(item, key, {"name", "procs", "nodes", "cores_per_node", "memory_per_node", "gpus_per_node"});
       PoolConfig p;
       p.name = name(item, key);
       if (!names.insert(p.name).second) fail(item, key, "duplicate pool '" + p.name + "'");
+      auto at_least = [&](const char* field, std::int64_t low) {
+        const std::int64_t v = integer(item[field], key + "." + field);
+        if (v < low || v > (std::int64_t{1} << 40)) {
+          fail(item[field], key + "." + field, "must be at least " + std::to_string(low));
+        }
+        return v;
+      };
       if (item["procs"]) {
-        p.procs = integer(item["procs"], key + ".procs");
-        if (p.procs < 1) fail(item["procs"], key + ".procs", "must be at least 1");
+        if (item["nodes"] || item["cores_per_node"]) {
+          fail(item["procs"], key + ".procs", "give either procs or nodes and cores_per_node, not both");
+        }
+        p.procs = at_least("procs", 1);
       }
+      if (item["nodes"] || item["cores_per_node"]) {
+        if (!item["nodes"] || !item["cores_per_node"]) {
+          fail(item, key, "nodes and cores_per_node go together");
+        }
+        p.nodes = at_least("nodes", 1);
+        p.cores_per_node = at_least("cores_per_node", 1);
+      }
+      if (item["memory_per_node"]) {
+        const YAML::Node n = item["memory_per_node"];
+        auto bytes = parse_memory_size(scalar(n, key + ".memory_per_node"));
+        if (!bytes) fail(n, key + ".memory_per_node", bytes.error());
+        if (*bytes > (std::uint64_t{1} << 60)) fail(n, key + ".memory_per_node", "too large");
+        p.memory_per_node = static_cast<std::int64_t>(*bytes);
+      }
+      if (item["gpus_per_node"]) p.gpus_per_node = at_least("gpus_per_node", 0);
       c.pools.push_back(p);
     }
   }

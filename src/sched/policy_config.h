@@ -37,10 +37,17 @@ struct AccountConfig {
   double allocation_core_hours = 0;  // 0: no allocation recorded
 };
 
-// A resource pool (partition, module): jobs' components each ask for processors in one.
+// A resource pool (partition, module) of identical nodes; jobs' components each ask for
+// resources in one. Either `procs` (shorthand: one node of that many cores) or `nodes` and
+// `cores_per_node`; neither: one node of the machine size given by the caller (e.g. a
+// trace's MaxProcs).
 struct PoolConfig {
   std::string name;
-  Procs procs = 0;  // 0: the machine size given by the caller (e.g. a trace's MaxProcs)
+  Procs procs = 0;
+  std::int64_t nodes = 0;
+  Procs cores_per_node = 0;
+  std::int64_t memory_per_node = 0;  // bytes; 0: memory is not accounted
+  std::int64_t gpus_per_node = 0;
 };
 
 // Where a trace job's account comes from (simulator only).

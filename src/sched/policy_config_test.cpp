@@ -67,6 +67,25 @@ default_account: b
   EXPECT_EQ(c->default_account, "b");
 }
 
+TEST(PolicyConfig, PoolsOfNodesWithMemoryAndGpus) {
+  auto c = parse_policy_config(R"(
+pools:
+  - {name: cluster, nodes: 50, cores_per_node: 48, memory_per_node: 192G}
+  - {name: booster, nodes: 4, cores_per_node: 16, memory_per_node: 512000, gpus_per_node: 4}
+  - {name: small, procs: 8}
+)", "p.yaml");
+  ASSERT_TRUE(c.ok()) << c.error();
+  ASSERT_EQ(c->pools.size(), 3u);
+  EXPECT_EQ(c->pools[0].nodes, 50);
+  EXPECT_EQ(c->pools[0].cores_per_node, 48);
+  EXPECT_EQ(c->pools[0].memory_per_node, std::int64_t{192} << 30);
+  EXPECT_EQ(c->pools[0].gpus_per_node, 0);
+  EXPECT_EQ(c->pools[1].memory_per_node, std::int64_t{512000} << 20);  // no unit: megabytes
+  EXPECT_EQ(c->pools[1].gpus_per_node, 4);
+  EXPECT_EQ(c->pools[2].procs, 8);
+  EXPECT_EQ(c->pools[2].nodes, 0);
+}
+
 TEST(PolicyConfig, DepthZeroOneAndN) {
   for (int d : {0, 1, 5}) {
     auto c = parse_policy_config("reservation_depth: " + std::to_string(d), "p.yaml");
@@ -123,6 +142,12 @@ INSTANTIATE_TEST_SUITE_P(
             "p.yaml:4: accounts[0]: missing 'tier'"},
         Bad{"accounts:\n  - {tier: a}\n", "p.yaml:2: accounts[0]: missing 'name'"},
         Bad{"pools:\n  - {name: c, procs: 0}\n", "p.yaml:2: pools[0].procs: must be at least 1"},
+        Bad{"pools:\n  - {name: c, procs: 4, nodes: 2, cores_per_node: 2}\n",
+            "p.yaml:2: pools[0].procs: give either procs or nodes and cores_per_node"},
+        Bad{"pools:\n  - {name: c, nodes: 2}\n", "p.yaml:2: pools[0]: nodes and cores_per_node go together"},
+        Bad{"pools:\n  - {name: c, procs: 4, memory_per_node: lots}\n", "p.yaml:2: pools[0].memory_per_node: "},
+        Bad{"pools:\n  - {name: c, procs: 4, gpus_per_node: -1}\n",
+            "p.yaml:2: pools[0].gpus_per_node: must be at least 0"},
         Bad{"account_from: project", "p.yaml:1: account_from: expected user, group or queue"},
         Bad{"default_account: nobody", "p.yaml:1: default_account: unknown account 'nobody'"},
         Bad{"account_map: {3: nobody}", "p.yaml:1: account_map.3: unknown account 'nobody'"},

@@ -7,17 +7,25 @@
 
 namespace yard::sim {
 
-Result<std::vector<Procs>> pool_sizes(const sched::PolicyConfig& config, Procs machine) {
-  std::vector<Procs> pools;
+Result<std::vector<sched::Pool>> pool_sizes(const sched::PolicyConfig& config, Procs machine) {
+  std::vector<sched::Pool> pools;
   if (config.pools.empty()) {
     if (machine <= 0) return err("the machine needs at least one processor");
-    pools.push_back(machine);
+    pools.emplace_back(machine);
     return pools;
   }
   for (const sched::PoolConfig& p : config.pools) {
-    const Procs procs = p.procs > 0 ? p.procs : machine;
-    if (procs <= 0) return err("pool '" + p.name + "' has no size and the machine size is unknown");
-    pools.push_back(procs);
+    sched::Pool pool(p.procs > 0 ? p.procs : machine);
+    if (p.nodes > 0) {
+      pool.nodes = p.nodes;
+      pool.cores_per_node = p.cores_per_node;
+    }
+    if (pool.cores() <= 0) {
+      return err("pool '" + p.name + "' has no size and the machine size is unknown");
+    }
+    pool.memory_per_node = p.memory_per_node;
+    pool.gpus_per_node = p.gpus_per_node;
+    pools.push_back(pool);
   }
   return pools;
 }
@@ -46,7 +54,7 @@ Result<std::string> account_of(const SwfRecord& r, const sched::PolicyConfig& co
 
 Result<std::vector<PolicyJob>> policy_jobs_from_swf(const SwfTrace& trace,
                                                     const sched::PolicyConfig& config,
-                                                    const std::vector<Procs>& pools,
+                                                    const std::vector<sched::Pool>& pools,
                                                     std::size_t first) {
   std::vector<PolicyJob> jobs;
   bool extending = false;  // the previous record's job was kept
@@ -69,7 +77,15 @@ Result<std::vector<PolicyJob>> policy_jobs_from_swf(const SwfTrace& trace,
                    " has no pool (the config has " + std::to_string(pools.size()) + ")");
       }
     }
-    const sched::Component component{pool, std::min(procs, pools[pool])};
+    sched::Component component{pool, std::min(procs, pools[pool].cores())};
+    // Requested memory (KB per processor) counts only on a pool that accounts memory, and
+    // like processors is capped at what the pool has.
+    if (r.requested_memory > 0 && pools[pool].memory() > 0) {
+      const double bytes = static_cast<double>(r.requested_memory) * 1024.0 * static_cast<double>(component.procs);
+      component.memory = bytes >= static_cast<double>(pools[pool].memory())
+                             ? pools[pool].memory()
+                             : static_cast<std::int64_t>(bytes);
+    }
     if (more) {
       jobs.back().components.push_back(component);
       jobs.back().job.procs += component.procs;
@@ -114,7 +130,7 @@ struct Later {
   }
 };
 
-Status check(const std::vector<PolicyJob>& jobs, const std::vector<Procs>& pools) {
+Status check(const std::vector<PolicyJob>& jobs, const std::vector<sched::Pool>& pools) {
   if (pools.empty()) return err("no resource pool");
   for (const PolicyJob& p : jobs) {
     const SimJob& j = p.job;
@@ -122,7 +138,7 @@ Status check(const std::vector<PolicyJob>& jobs, const std::vector<Procs>& pools
       return err("job " + std::to_string(j.id) + ": needs a component and 0 < run <= estimate");
     }
     for (const sched::Component& c : p.components) {
-      if (c.pool >= pools.size() || c.procs < 1 || c.procs > pools[c.pool]) {
+      if (c.pool >= pools.size() || c.procs < 1 || c.total_cores() > pools[c.pool].cores()) {
         return err("job " + std::to_string(j.id) + ": needs 1 <= procs <= its pool's size");
       }
     }
@@ -134,7 +150,7 @@ Status check(const std::vector<PolicyJob>& jobs, const std::vector<Procs>& pools
 
 Result<PolicySimResult> simulate_policy(const std::vector<PolicyJob>& jobs,
                                         const sched::PolicyConfig& config,
-                                        const std::vector<Procs>& pools) {
+                                        const std::vector<sched::Pool>& pools) {
   if (Status st = check(jobs, pools); !st) return err(st.error());
   const sched::PolicyEngine engine(config, pools);
   sched::Accounts ledger = sched::Accounts::from_config(config);

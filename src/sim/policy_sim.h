@@ -12,7 +12,10 @@
 // id through the config's account_map, else default_account; a job's pool is its
 // partition (field 16: 1 is the config's first pool; -1 or 0 the first pool); consecutive
 // lines repeating a job id are further components of that job (co-allocation), each on
-// its own partition, sharing the first line's submit time, run time and estimate.
+// its own partition, sharing the first line's submit time, run time and estimate. A
+// component asks for its processors as cores anywhere in its pool (no node count), and for
+// memory only if the trace gives a requested memory (field 10, KB per processor) and its
+// pool accounts memory (memory_per_node): then processors x that, capped at the pool's.
 #pragma once
 
 #include <cstddef>
@@ -42,19 +45,19 @@ struct PolicySimResult {
   std::vector<sched::AccountStatus> accounts;  // the ledger at the end
 };
 
-// The pools' sizes: the config's pools (a pool without procs gets `machine`), or one pool
-// of `machine` processors.
-Result<std::vector<Procs>> pool_sizes(const sched::PolicyConfig& config, Procs machine);
+// The pools: the config's pools (a pool given neither procs nor nodes is one node of
+// `machine` cores), or one pool of one node of `machine` cores.
+Result<std::vector<sched::Pool>> pool_sizes(const sched::PolicyConfig& config, Procs machine);
 
 // Applies the workload rules of workload.h per component and the mapping above.
 Result<std::vector<PolicyJob>> policy_jobs_from_swf(const SwfTrace& trace,
                                                     const sched::PolicyConfig& config,
-                                                    const std::vector<Procs>& pools,
+                                                    const std::vector<sched::Pool>& pools,
                                                     std::size_t first = 0);
 
 Result<PolicySimResult> simulate_policy(const std::vector<PolicyJob>& jobs,
                                         const sched::PolicyConfig& config,
-                                        const std::vector<Procs>& pools);
+                                        const std::vector<sched::Pool>& pools);
 
 // The SimJobs of `jobs`, for metrics and outputs.
 std::vector<SimJob> sim_jobs(const std::vector<PolicyJob>& jobs);

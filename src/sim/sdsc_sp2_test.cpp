@@ -11,6 +11,8 @@
 
 #include "sched/policy.h"
 #include "sim/metrics.h"
+#include "sim/policy_sim.h"
+#include "sched/policy_config.h"
 #include "sim/simulator.h"
 #include "sim/swf_reader.h"
 
@@ -86,6 +88,46 @@ TEST_F(SdscSp2, EasyStartsEqualPyssJobForJob) {
     if (it->second != result.start[i] && ++differences <= 5) {
       ADD_FAILURE() << "job " << it->first << ": start " << result.start[i] << ", pyss "
                     << it->second;
+    }
+  }
+  EXPECT_EQ(differences, 0);
+}
+
+// The PolicyEngine under a neutral config (no tiers, weights 0, reservation depth 1, one
+// pool of the machine) against the Backfiller's EASY, on the first 2,000 jobs. On the
+// whole trace 2,375 of 54,034 jobs differ, first job 2240, because of the simulation
+// loops, not the pass: pyss (and simulate()) runs one pass per event (each submission, then
+// each termination of the same instant separately), simulate_policy one pass per instant
+// after all of its terminations and submissions. At 2401174 two jobs end: pyss backfills
+// job 2244 (2 procs) into what the first frees before the head, job 2240 (4 procs), sees
+// both; the engine starts 2240. Run with pyss's per-event passes, 45 jobs still differ
+// for a second reason of the same kind: a job ending exactly at its estimate is still
+// running at that instant's submission pass, and the engine holds a job at its estimate
+// one more second (a real job may not have ended yet) where pyss frees it. With both
+// made as pyss does, every one of the 54,034 start times agrees.
+TEST(SdscSp2Engine, NeutralConfigMatchesEasyOnTheFirst2000Jobs) {
+  auto trace = read_swf(kDir + "/SDSC-SP2-1998-4.2-cln.swf.gz");
+  ASSERT_TRUE(trace.ok()) << trace.error();
+  ASSERT_TRUE(trace->max_procs.has_value());
+  const Procs machine = *trace->max_procs;
+  const std::vector<SimJob> jobs = jobs_from_swf(*trace, machine, 2000);
+  auto easy = simulate(jobs, machine, sched::Policy::easy());
+  ASSERT_TRUE(easy.ok()) << easy.error();
+
+  const sched::PolicyConfig neutral;
+  auto pools = pool_sizes(neutral, machine);
+  ASSERT_TRUE(pools.ok()) << pools.error();
+  auto policy_jobs = policy_jobs_from_swf(*trace, neutral, *pools, 2000);
+  ASSERT_TRUE(policy_jobs.ok()) << policy_jobs.error();
+  ASSERT_EQ(policy_jobs->size(), jobs.size());
+  auto engine = simulate_policy(*policy_jobs, neutral, *pools);
+  ASSERT_TRUE(engine.ok()) << engine.error();
+  int differences = 0;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    ASSERT_EQ((*policy_jobs)[i].job.id, jobs[i].id);
+    if (engine->result.start[i] != easy->start[i] && ++differences <= 5) {
+      ADD_FAILURE() << "job " << jobs[i].id << ": engine " << engine->result.start[i]
+                    << ", Backfiller " << easy->start[i];
     }
   }
   EXPECT_EQ(differences, 0);

@@ -99,7 +99,7 @@ Status parse_job(std::string_view line, std::size_t line_no, SwfRecord& out) {
     return v < INT32_MIN || v > INT32_MAX ? std::int32_t{-1} : static_cast<std::int32_t>(v);
   };
   out = SwfRecord{f[0], f[1], f[3], f[4], f[7], f[8],
-                  narrow(f[11]), narrow(f[12]), narrow(f[14]), narrow(f[15])};
+                  narrow(f[11]), narrow(f[12]), narrow(f[14]), narrow(f[15]), f[9]};
   return Status::Ok();
 }
 

@@ -28,6 +28,7 @@ struct SwfRecord {
   std::int32_t group = -1;          // field 13
   std::int32_t queue = -1;          // field 15
   std::int32_t partition = -1;      // field 16
+  std::int64_t requested_memory = -1;  // field 10, KB per processor
 };
 
 struct SwfTrace {
