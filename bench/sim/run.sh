@@ -37,3 +37,16 @@ for policy in easy sjbf; do
     done
   done
 done
+
+echo
+echo "One PolicyEngine pass (the local backend's scheduler: priorities, tiers, co-allocation; median of 3)"
+printf '%-10s %7s %8s %12s %8s\n' depth queued nodes ms_per_pass started
+ninja -C "$build" engine_pass_bench >/dev/null
+for depth in 1 unlimited; do
+  for queued in 10000 100000; do
+    for nodes in 1000 10000; do
+      read -r q n ms started < <("$build/bench/sim/engine_pass_bench" "$queued" "$nodes" "$depth" 3)
+      printf '%-10s %7s %8s %12s %8s\n' "$depth" "$q" "$n" "$ms" "$started"
+    done
+  done
+done
