@@ -14,7 +14,7 @@ yard=$PWD/build/src/cli/yard
 bench=$PWD/build/bench/slurm/poll_bench
 [ -x "$yard" ] && [ -x "$bench" ] || { echo "bench: build first (scripts/build.sh release)" >&2; exit 2; }
 
-echo "| jobs tracked | Slurm commands per cycle | per minute (2 s cycle) | parse + apply one cycle |"
+echo "| jobs tracked | Slurm commands per cycle | per minute (default 1 s cycle, capped at 1.8/s) | parse + apply one cycle |"
 echo "|---:|---:|---:|---:|"
 for n in 1000 10000; do
   read -r jobs per_cycle apply_ms per_min < <("$bench" "$n")

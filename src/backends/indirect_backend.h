@@ -35,9 +35,10 @@
 namespace yard {
 
 // Config (YAML, every key optional), e.g. $XDG_CONFIG_HOME/switchyard/slurm.yaml:
-//   poll_interval: 2        # seconds between status cycles
-//   calls_per_second: 1     # background calls (status, history, look-ups), sustained
-//   burst: 3                # ... and at most this many at once
+//   poll_interval: 1        # seconds between status cycles
+//   calls_per_second: 1.8   # background calls (status, history, look-ups), sustained:
+//                           # under Slurm's per-user RPC bucket (about 2 per second)
+//   burst: 4                # ... and at most this many at once
 //   command_timeout: 60     # seconds before a hung command is killed (then retried)
 //   retry_max: 60           # longest pause between retries, seconds (backoff doubles from 1)
 //   lost_after: 60          # seconds absent from queue and history before a job is LOST
@@ -45,9 +46,9 @@ namespace yard {
 //   allocation: 1234        # direct mode: run `--backend slurm-steps` jobs in this allocation
 //   job_limit: 8            # direct mode: at most this many steps at once
 struct IndirectConfig {
-  double poll_interval_s = 2;
-  double calls_per_second = 1;
-  double burst = 3;
+  double poll_interval_s = 1;
+  double calls_per_second = 1.8;
+  double burst = 4;
   double command_timeout_s = 60;
   double retry_max_s = 60;
   double lost_after_s = 60;

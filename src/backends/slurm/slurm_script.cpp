@@ -225,9 +225,12 @@ Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext&
     st.push_back(d.add(option, *p, option == std::string_view("output") ? "stdout path" : "stderr path"));
   }
   st.push_back(d.add("chdir", spec.workdir, "working directory"));
-  // The submitting process's environment (the daemon's) is not the job's: the job
-  // gets exactly the spec's variables, set below, on top of what Slurm itself sets.
-  st.push_back(d.add("export", "NONE", "--export"));
+  // The submitting process's environment (the daemon's) is not the job's: the job gets
+  // exactly the spec's variables, set below, on top of what Slurm itself sets. Not with
+  // --export=NONE (or NIL): then slurmd builds a login environment for every job, which
+  // took seconds per job on a busy node (60 trivial jobs: 10.8 s against 1.5 s); the
+  // script clears the inherited variables itself instead.
+  st.push_back(d.add("export", "ALL", "--export"));
   for (auto& s : st)
     if (!s) return err(s.error());
 
@@ -256,7 +259,12 @@ Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext&
     out += delim + "\n";
     out += "command -p chmod 700 -- \"$" + var + "\" || exit 1\n\n";
   }
-  // sbatch --export=NONE makes srun inside the job export nothing either, unless told.
+  // Everything exported by the submitter goes, but for Slurm's own variables.
+  out += "for yard_var in $(compgen -e); do\n"
+         "  case $yard_var in SLURM_* | SLURMD_*) ;; *) unset \"$yard_var\" 2>/dev/null ;; esac\n"
+         "done\n"
+         "unset yard_var\n";
+  // srun inside the job passes the job's environment on to its steps.
   out += "export SLURM_EXPORT_ENV=ALL\n";
   for (auto& [name, value] : spec.env)
     if (!inherited_from_shell(name)) out += "export " + name + "=" + bash_quote(value) + "\n";

@@ -46,13 +46,14 @@ std::vector<std::string> split_nul(const std::string& s) {
   return out;
 }
 
-// Runs `script` with bash, as Slurm would (bash ignores #SBATCH lines), in an
-// environment holding only PATH. Returns bash's wait status.
+// Runs `script` with bash, as Slurm would (bash ignores #SBATCH lines), in the
+// environment sbatch --export=ALL hands on: the submitter's (here PATH and a variable
+// that must not reach the job) plus Slurm's own. Returns bash's wait status.
 int run_bash(const fs::path& script) {
-  std::string path_env = "PATH=/usr/bin:/bin";
+  std::string path_env = "PATH=/usr/bin:/bin", leaked = "LEAKED_FROM_SUBMITTER=yes", slurm = "SLURM_JOB_ID=77";
   std::string bash = "/bin/bash", file = script.string();
   char* argv[] = {bash.data(), file.data(), nullptr};
-  char* envp[] = {path_env.data(), nullptr};
+  char* envp[] = {path_env.data(), leaked.data(), slurm.data(), nullptr};
   pid_t pid = 0;
   if (posix_spawn(&pid, "/bin/bash", nullptr, nullptr, argv, envp) != 0) return -1;
   int status = 0;
@@ -125,9 +126,11 @@ class SlurmScriptRun : public ::testing::Test {
     for (auto& [k, v] : s.env) EXPECT_EQ(env[k], v) << k;
     for (auto& [k, v] : env)
       EXPECT_TRUE(s.env.count(k) || k == "PATH" || k == "PWD" || k == "SHLVL" || k == "_" || k == "OLDPWD" ||
-                  k == "SLURM_EXPORT_ENV")
+                  k == "SLURM_EXPORT_ENV" || k == "SLURM_JOB_ID")
           << "unexpected variable " << k << "=" << v;
     EXPECT_EQ(env["SLURM_EXPORT_ENV"], "ALL");
+    EXPECT_EQ(env["SLURM_JOB_ID"], "77");  // Slurm's own variables stay
+    EXPECT_EQ(env.count("LEAKED_FROM_SUBMITTER"), 0u);
     for (int i = 1; i <= 4; ++i) EXPECT_FALSE(fs::exists(dir_ / ("pwned" + std::to_string(i)))) << i;
   }
 
@@ -289,7 +292,7 @@ TEST(SlurmScript, Directives) {
   EXPECT_EQ(directive(t, "output"), "/o/job-%j.out");
   EXPECT_EQ(directive(t, "error"), "/o/100%%-%a_%A.err");
   EXPECT_EQ(directive(t, "chdir"), "/w");
-  EXPECT_EQ(directive(t, "export"), "NONE");
+  EXPECT_EQ(directive(t, "export"), "ALL");
 }
 
 TEST(SlurmScript, OptionalDirectives) {
