@@ -30,6 +30,14 @@ struct Resources {
   std::uint64_t total_mem_bytes() const;
 };
 
+// One more component of a heterogeneous job (Slurm's hetjob, DEEP-EST's modules): its own
+// resources on its own partition, started together with the others. Component 0 is the
+// JobSpec's own `res` and `partition`; the job's command runs in component 0.
+struct Component {
+  Resources res;
+  std::string partition;
+};
+
 struct JobSpec {
   std::string name;
   // Either argv (a command), or script (a script body run by its #! interpreter) with
@@ -42,6 +50,8 @@ struct JobSpec {
   std::string stderr_path;                  // empty = with stdout
   Resources res;
   std::string partition, account, qos, backend;
+  // Components 1, 2, ... of a heterogeneous job; empty for an ordinary job.
+  std::vector<Component> components;
   int priority = 0;
   std::vector<Dependency> dependencies;
   std::optional<ArraySpec> array;
