@@ -174,6 +174,54 @@ TEST_F(SlurmWorld, ARejectedSubmissionFailsWithSlurmsMessage) {
   EXPECT_NE(b["reason"].get<std::string>().find("rejected by slurm"), std::string::npos) << b["reason"];
 }
 
+// DEEP-EST's co-scheduling across modules: one job, a component on each partition.
+TEST_F(SlurmWorld, AHetJobRunsItsComponentsTogetherOnTwoPartitions) {
+  long id = slurm_submit({"-J", "het", "-p", "cpu", "-n", "2", ":", "-p", "gpu", "--gpus", "1", "--", "sh", "-c",
+                          "echo size=$SLURM_HET_SIZE; srun --het-group=1 -n 1 sh -c 'echo gpus=$CUDA_VISIBLE_DEVICES'"});
+  ASSERT_EQ(wait({id}), 0) << diag();
+  auto j = job(id);
+  EXPECT_EQ(j["state"], "COMPLETED");
+  EXPECT_EQ(j["exit_code"], 0);
+  // One yard job under the base id; the script ran once, in component 0, and reached
+  // component 1's GPU.
+  auto native = j["native_id"].get<std::string>();
+  EXPECT_EQ(native.find_first_not_of("0123456789"), std::string::npos) << native;
+  EXPECT_EQ(yard({"logs", std::to_string(id)}).out, "size=2\ngpus=0\n");
+  // Both components, on their partitions, started at the same time.
+  std::string acct;
+  ASSERT_TRUE(wait_until(
+      [&] {
+        acct = sh("sacct -n -P -X -j " + native + " -o JobID,Partition,State,Start 2>&1");
+        return std::count(acct.begin(), acct.end(), '\n') == 2 && acct.find("COMPLETED") != std::string::npos &&
+               acct.rfind("COMPLETED") != acct.find("COMPLETED");
+      },
+      30))
+      << acct;
+  std::istringstream in(acct);
+  std::string line0, line1;
+  std::getline(in, line0);
+  std::getline(in, line1);
+  EXPECT_EQ(line0.substr(0, line0.find('|')), native + "+0") << acct;
+  EXPECT_EQ(line1.substr(0, line1.find('|')), native + "+1") << acct;
+  EXPECT_NE(line0.find("|cpu|"), std::string::npos) << acct;
+  EXPECT_NE(line1.find("|gpu|"), std::string::npos) << acct;
+  EXPECT_EQ(line0.substr(line0.rfind('|')), line1.substr(line1.rfind('|'))) << acct;  // same Start
+  // The batch script is saved with its hetjob separator.
+  std::ifstream f(dir_ + "/state/switchyard/slurm/" + j["uid"].get<std::string>() + ".sh");
+  std::string text((std::istreambuf_iterator<char>(f)), {});
+  EXPECT_NE(text.find("#SBATCH hetjob\n"), std::string::npos) << text;
+}
+
+TEST_F(SlurmWorld, AHetJobWhoseComponentCanNeverRunFailsWithSlurmsMessage) {
+  long id = slurm_submit({"-p", "cpu", "-n", "1", ":", "-p", "gpu", "--gpus", "3", "--", "true"});
+  EXPECT_EQ(wait({id}), 1);
+  auto j = job(id);
+  EXPECT_EQ(j["state"], "FAILED");
+  auto reason = j["reason"].get<std::string>();
+  EXPECT_NE(reason.find("rejected by slurm"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("Requested node configuration is not available"), std::string::npos) << reason;
+}
+
 TEST_F(SlurmWorld, CancelKillsARunningJobAndIsConfirmedByState) {
   long id = slurm_submit({"--", "sleep", "300"});
   ASSERT_TRUE(wait_state(id, "RUNNING"));
