@@ -351,6 +351,11 @@ TEST_F(SlurmWorld, DirectModeRunsStepsInAnAllocationBesideIndirectJobs) {
   long bad = submit({"--backend", "slurm-steps", "--", "sh", "-c", "exit 5"});
   long arr = submit({"--backend", "slurm-steps", "-a", "1-6", "-o", "/dev/null", "--", "sleep", "1"});
   long indirect = slurm_submit({"--", "true"});
+  // Steps share the one allocation: a het job is refused, not squeezed into it.
+  auto het = yard({"submit", "--backend", "slurm-steps", "-n", "1", ":", "-n", "1", "--", "true"});
+  EXPECT_EQ(het.rc, 2);
+  EXPECT_NE(het.err.find("cannot run on backend 'slurm-steps', whose steps share one allocation"), std::string::npos)
+      << het.err;
   EXPECT_EQ(wait({two, bad, arr, indirect}), 1);
   auto t = job(two);
   EXPECT_EQ(t["state"], "COMPLETED");
