@@ -44,6 +44,8 @@ void add_submit_flags(CLI::App& app, SubmitFlags& f) {
   app.add_option("-A,--account", f.account, "Account to charge");
   app.add_option("-q,--qos", f.qos, "Quality of service");
   app.add_option("--backend", f.backend, "Backend to run on (default: local)");
+  app.add_option("--launcher", f.launcher,
+                 "mpirun: one mpirun in the allocation (--backend slurm-steps); MPMD: -n 1 ./a : -n 2 ./b");
   app.add_option("script", f.positional, "Batch script and its arguments (or a command after --)");
   app.footer(
       "Heterogeneous job (components started together, e.g. on different partitions): separate\n"
@@ -51,6 +53,52 @@ void add_submit_flags(CLI::App& app, SubmitFlags& f) {
       "  yard submit -p cpu -n 2 : -p gpu --gpus 1 -- cmd     (the command runs in component 0)\n"
       "In a script, '#SBATCH hetjob' separates the components' directives.");
 }
+
+namespace {
+
+// Every flag of `yard submit` takes a value but --json and --help; one glued to its flag
+// (-n2, --mem=1G) is in the same word.
+bool takes_value(const std::string& flag) {
+  const bool no_value = flag == "--json" || flag == "--help" || flag == "-h";
+  return !no_value && flag.find('=') == std::string::npos && (flag[1] == '-' || flag.size() == 2);
+}
+
+// The index of the first word that is not a flag, a flag's value or ':' (a script or a
+// program), or words.size().
+std::size_t flags_end(const std::vector<std::string>& words, std::size_t from = 0) {
+  bool value_next = false;
+  for (std::size_t i = from; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (value_next) {
+      value_next = false;
+    } else if (w == ":") {
+      continue;
+    } else if (w.size() > 1 && w[0] == '-') {
+      value_next = takes_value(w);
+    } else {
+      return i;
+    }
+  }
+  return words.size();
+}
+
+std::string empty_component(std::size_t k) {
+  return "component " + std::to_string(k) +
+         " of the heterogeneous job is empty: give its flags between the ':' separators, "
+         "e.g. yard submit -p cpu -n 2 : -p gpu --gpus 1 -- cmd";
+}
+
+// --launcher mpirun among the flags (before any program).
+bool wants_mpirun(const std::vector<std::string>& args) {
+  const std::size_t end = flags_end(args);
+  for (std::size_t i = 0; i < end; ++i) {
+    if (args[i] == "--launcher=mpirun") return true;
+    if (args[i] == "--launcher" && i + 1 < end && args[i + 1] == "mpirun") return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 Result<std::vector<std::vector<std::string>>> split_components(const std::vector<std::string>& args) {
   std::vector<std::vector<std::string>> groups(1);
@@ -64,10 +112,7 @@ Result<std::vector<std::vector<std::string>>> split_components(const std::vector
       groups.emplace_back();
       continue;
     } else if (w.size() > 1 && w[0] == '-') {
-      // Every flag of `yard submit` takes a value but these; one glued to its flag
-      // (-n2, --mem=1G) is in the same word.
-      const bool no_value = w == "--json" || w == "--help" || w == "-h";
-      value_next = !no_value && w.find('=') == std::string::npos && (w[1] == '-' || w.size() == 2);
+      value_next = takes_value(w);
     } else {
       break;  // the script: it and its arguments are the last group's
     }
@@ -76,10 +121,7 @@ Result<std::vector<std::vector<std::string>>> split_components(const std::vector
   for (; i < args.size(); ++i) groups.back().push_back(args[i]);
   if (groups.size() > 1)
     for (std::size_t k = 0; k < groups.size(); ++k)
-      if (groups[k].empty())
-        return err("component " + std::to_string(k) +
-                   " of the heterogeneous job is empty: give its flags between the ':' separators, "
-                   "e.g. yard submit -p cpu -n 2 : -p gpu --gpus 1 -- cmd");
+      if (groups[k].empty()) return err(empty_component(k));
   return groups;
 }
 
@@ -169,7 +211,7 @@ Result<JobSpec> make_spec(const SubmitFlags& f, const std::vector<std::string>& 
   for (std::size_t i = 0; i < f.components.size(); ++i) {
     auto r = make_resources(f.components[i], "component " + std::to_string(i + 1) + ": ");
     if (!r) return Error{r.error()};
-    s.components.push_back({*r, f.components[i].partition});
+    s.components.push_back({*r, f.components[i].partition, f.components[i].argv});
   }
   s.priority = f.priority;
   if (!f.dependency.empty()) {
@@ -197,7 +239,12 @@ Result<JobSpec> make_spec(const SubmitFlags& f, const std::vector<std::string>& 
   if (!env) return Error{env.error()};
   s.env = std::move(*env);
 
-  if (!command.empty()) {
+  s.launcher = f.launcher;
+  if (f.launcher == "mpirun" && command.empty() && !f.positional.empty()) {
+    // MPMD: the first app context's program, not a batch script.
+    s.argv = f.positional;
+    s.name = f.name.empty() ? std::filesystem::path(f.positional[0]).filename().string() : f.name;
+  } else if (!command.empty()) {
     if (!f.positional.empty()) return err("give either a script or a command after --, not both");
     s.argv = command;
     s.name = f.name.empty() ? std::filesystem::path(command[0]).filename().string() : f.name;
@@ -247,6 +294,48 @@ Result<SubmitFlags> parse_submit_args(const std::vector<std::string>& args, bool
                " (a component after ':' takes only -n -c -N --mem --mem-per-cpu -t -G -p; "
                "the other flags are the whole job's: give them before the first ':')");
   };
+  if (wants_mpirun(args)) {
+    // MPMD: app contexts separated by ':', each flags then a program and its arguments.
+    std::vector<std::vector<std::string>> contexts(1);
+    for (auto& w : args) {
+      if (w == ":") contexts.emplace_back();
+      else contexts.back().push_back(w);
+    }
+    SubmitFlags first;
+    for (std::size_t k = 0; k < contexts.size(); ++k) {
+      const auto& g = contexts[k];
+      if (g.empty() && contexts.size() > 1)
+        return err("app context " + std::to_string(k) + " is empty: --launcher mpirun takes -n 1 ./a : -n 2 ./b");
+      const auto end = static_cast<std::ptrdiff_t>(flags_end(g));
+      std::vector<std::string> flags(g.begin(), g.begin() + end), program(g.begin() + end, g.end());
+      if (k == 0) {
+        auto app = fresh(first);
+        try {
+          parse_words(*app, flags);
+        } catch (const CLI::CallForHelp&) {
+          std::cout << app->help();
+          help_shown = true;
+          return first;
+        } catch (const CLI::ParseError& e) {
+          return err(e.what());
+        }
+        first.positional = program;
+        continue;
+      }
+      ComponentFlags c;
+      std::vector<std::string> unused;
+      try {
+        parse_words(*component(c, unused), flags);
+      } catch (const CLI::ParseError& e) {
+        return component_error(k, e.what());
+      }
+      if (program.empty())
+        return err("component " + std::to_string(k) + ": no program: --launcher mpirun takes -n 1 ./a : -n 2 ./b");
+      c.argv = program;
+      first.components.push_back(c);
+    }
+    return first;
+  }
   auto groups = split_components(args);
   if (!groups) return Error{groups.error()};
   SubmitFlags first;

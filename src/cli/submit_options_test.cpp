@@ -133,4 +133,28 @@ TEST(SubmitOptions, HetjobDirectivesAndTheCommandLinePerComponent) {
   EXPECT_NE(f.error().find(path + ": in #SBATCH directives: component 1: "), std::string::npos) << f.error();
 }
 
+TEST(SubmitOptions, MpirunAppContextsAreFlagsThenAProgram) {
+  bool json = false, help = false;
+  auto f = parse_submit_args({"--backend", "slurm-steps", "--launcher", "mpirun", "-n", "1", "./a", "-n", "x", ":",
+                              "-n", "2", "./b"},
+                             json, help);
+  ASSERT_TRUE(f.ok()) << f.error();
+  auto s = make_spec(*f, {});
+  ASSERT_TRUE(s.ok()) << s.error();
+  EXPECT_EQ(s->launcher, "mpirun");
+  EXPECT_EQ(s->argv, (std::vector<std::string>{"./a", "-n", "x"}));  // the program's own arguments
+  EXPECT_TRUE(s->script.empty());
+  EXPECT_EQ(s->res.ntasks, 1);
+  ASSERT_EQ(s->components.size(), 1u);
+  EXPECT_EQ(s->components[0].res.ntasks, 2);
+  EXPECT_EQ(s->components[0].argv, (std::vector<std::string>{"./b"}));
+  EXPECT_EQ(s->total_ntasks(), 3);
+  f = parse_submit_args({"--launcher", "mpirun", "-n", "1", "./a", ":", "-n", "2"}, json, help);
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.error().find("component 1: no program"), std::string::npos) << f.error();
+  f = parse_submit_args({"--launcher", "mpirun", "-n", "1", "./a", ":", ":", "./b"}, json, help);
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.error().find("app context 1 is empty"), std::string::npos) << f.error();
+}
+
 }  // namespace yard

@@ -50,6 +50,18 @@ Status JobSpec::validate() const {
     if (auto s = validate_resources(components[i].res, "component " + std::to_string(i + 1) + ": "); !s) return s;
   if (!components.empty() && array)
     return err("an array cannot be a heterogeneous job (components separated by ':'), as in Slurm");
+  if (!launcher.empty() && launcher != "mpirun")
+    return err("--launcher: unknown launcher '" + launcher + "' (accepted: mpirun)");
+  for (std::size_t i = 0; i < components.size(); ++i) {
+    const std::string where = "component " + std::to_string(i + 1) + ": ";
+    if (launcher == "mpirun" && components[i].argv.empty())
+      return err(where + "no program: with --launcher mpirun each app context is flags then a program (-n 2 ./b)");
+    if (launcher != "mpirun" && !components[i].argv.empty())
+      return err(where + "a program per component needs --launcher mpirun (MPMD); a heterogeneous job runs one command");
+    if (!components[i].argv.empty() && components[i].argv[0].empty()) return err(where + "the program is empty");
+  }
+  if (launcher == "mpirun" && !script.empty())
+    return err("--launcher mpirun runs programs (mpirun -np N PROGRAM), not a batch script");
   if (argv.empty() && script.empty()) return err("nothing to run: give a command after -- or a script file");
   if (script.empty() && argv[0].empty()) return err("the command is empty");
   if (workdir.empty() || workdir[0] != '/') return err("working directory must be an absolute path, got '" + workdir + "'");
@@ -60,6 +72,30 @@ Status JobSpec::validate() const {
   return {};
 }
 
+int JobSpec::total_cpus() const {
+  int n = res.total_cpus();
+  for (auto& c : components) n += c.res.total_cpus();
+  return n;
+}
+
+std::uint64_t JobSpec::total_mem_bytes() const {
+  std::uint64_t n = res.total_mem_bytes();
+  for (auto& c : components) n += c.res.total_mem_bytes();
+  return n;
+}
+
+int JobSpec::total_gpus() const {
+  int n = res.gpus;
+  for (auto& c : components) n += c.res.gpus;
+  return n;
+}
+
+int JobSpec::total_ntasks() const {
+  int n = res.ntasks;
+  for (auto& c : components) n += c.res.ntasks;
+  return n;
+}
+
 void to_json(nlohmann::json& j, const JobSpec& s) {
   j = nlohmann::json{
       {"name", s.name}, {"argv", s.argv}, {"script", s.script}, {"workdir", s.workdir},
@@ -68,11 +104,13 @@ void to_json(nlohmann::json& j, const JobSpec& s) {
       {"account", s.account}, {"qos", s.qos}, {"backend", s.backend}, {"priority", s.priority},
   };
   j.update(resources_json(s.res));
+  if (!s.launcher.empty()) j["launcher"] = s.launcher;
   if (!s.components.empty()) {
     auto comps = nlohmann::json::array();
     for (auto& c : s.components) {
       auto cj = resources_json(c.res);
       cj["partition"] = c.partition;
+      if (!c.argv.empty()) cj["argv"] = c.argv;
       comps.push_back(std::move(cj));
     }
     j["components"] = std::move(comps);
@@ -93,11 +131,13 @@ void from_json(const nlohmann::json& j, JobSpec& s) {
   s.stdout_path = j.value("stdout", "");
   s.stderr_path = j.value("stderr", "");
   resources_from_json(j, s.res);
+  s.launcher = j.value("launcher", "");
   if (j.contains("components"))
     for (auto& cj : j.at("components")) {
       Component c;
       resources_from_json(cj, c.res);
       c.partition = cj.value("partition", "");
+      c.argv = cj.value("argv", std::vector<std::string>{});
       s.components.push_back(std::move(c));
     }
   s.partition = j.value("partition", "");

@@ -80,6 +80,31 @@ TEST(JobSpec, HeterogeneousComponents) {
   EXPECT_FALSE(s.validate().ok());
 }
 
+TEST(JobSpec, MpmdAppContextsWithTheMpirunLauncher) {
+  auto s = sample();
+  s.array.reset();
+  s.res.cpus_per_task = 1;
+  s.res.ntasks = 1;
+  Component b;
+  b.res.ntasks = 2;
+  b.argv = {"./b", "x"};
+  s.components = {b};
+  EXPECT_FALSE(s.validate().ok());  // a program per component needs the launcher
+  s.launcher = "mpirun";
+  ASSERT_TRUE(s.validate().ok()) << s.validate().error();
+  EXPECT_EQ(s.total_ntasks(), 3);
+  EXPECT_EQ(s.total_cpus(), 3);
+  nlohmann::json j = s;
+  JobSpec back = j.get<JobSpec>();
+  EXPECT_EQ(nlohmann::json(back), j);
+  EXPECT_EQ(back.launcher, "mpirun");
+  EXPECT_EQ(back.components[0].argv, (std::vector<std::string>{"./b", "x"}));
+  s.components[0].argv.clear();
+  EXPECT_NE(s.validate().error().find("component 1: no program"), std::string::npos);
+  s.launcher = "srun";
+  EXPECT_NE(s.validate().error().find("unknown launcher 'srun'"), std::string::npos);
+}
+
 TEST(OutputPattern, Expands) {
   PatternValues v{42, "demo", 40, 2, "alice"};
   EXPECT_EQ(expand_output_pattern("out-%j-%x-%A_%a-%u-%%-%q", v), "out-42-demo-40_2-alice-%-%q");

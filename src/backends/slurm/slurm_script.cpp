@@ -203,6 +203,8 @@ Result<std::string> slurm_output_pattern(std::string_view path, std::string_view
 
 Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext& ctx) {
   if (auto s = spec.validate(); !s) return err(s.error());
+  if (!spec.launcher.empty())
+    return err("--launcher " + spec.launcher + " runs in direct mode: submit with --backend slurm-steps");
   // The UID goes into the job name, a comment and a here-document delimiter.
   if (!is_uid(ctx.uid)) return err("batch script for Switchyard UID " + excerpt(ctx.uid) + ", which is not a UID");
   for (auto& a : spec.argv)
