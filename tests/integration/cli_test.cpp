@@ -32,6 +32,8 @@ TEST_F(Cli, BadInputExitsTwoNamesTheValueAndStoresNothing) {
       {{"submit", "-n", "1", ":", "-J", "x", "--", "true"}, "component 1: "},
       {{"submit", "-n", "1", ":", "-c", "0", "--", "true"}, "component 1: --cpus-per-task must be at least 1"},
       {{"submit", "-n", "1", ":", "-n", "1", "--", "true"}, "cannot run on backend 'local', which is one machine"},
+      {{"submit", "--launcher", "mpirun", "-n", "1", "./a", ":", "-n", "2", "./b"}, "--backend slurm-steps"},
+      {{"submit", "--launcher", "srun", "--", "true"}, "unknown launcher 'srun'"},
       {{"run", "bad.yaml"}, "malformed YAML"},
       {{"run", "nope.yaml"}, "nope.yaml"},
       {{"status", "4242"}, "4242"},
