@@ -50,8 +50,10 @@ void add_submit_flags(CLI::App& app, SubmitFlags& f) {
   app.footer(
       "Heterogeneous job (components started together, e.g. on different partitions): separate\n"
       "each component's -n -c -N --mem --mem-per-cpu -t -G --gres -p with a lone ':', as in Slurm:\n"
-      "  yard submit -p cpu -n 2 : -p gpu --gpus 1 -- cmd     (the command runs in component 0)\n"
-      "In a script, '#SBATCH hetjob' separates the components' directives.");
+      "  yard submit --backend slurm -p cpu -n 2 : -p gpu --gpus 1 -- cmd   (it runs in component 0)\n"
+      "In a script, '#SBATCH hetjob' separates the components' directives.\n"
+      "MPMD in a Slurm allocation, one mpirun and one MPI world (app contexts: flags, then a program):\n"
+      "  yard submit --backend slurm-steps --launcher mpirun -n 1 ./a : -n 2 ./b");
 }
 
 namespace {
@@ -65,9 +67,9 @@ bool takes_value(const std::string& flag) {
 
 // The index of the first word that is not a flag, a flag's value or ':' (a script or a
 // program), or words.size().
-std::size_t flags_end(const std::vector<std::string>& words, std::size_t from = 0) {
+std::size_t flags_end(const std::vector<std::string>& words) {
   bool value_next = false;
-  for (std::size_t i = from; i < words.size(); ++i) {
+  for (std::size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
     if (value_next) {
       value_next = false;
