@@ -13,6 +13,8 @@ packages=(
   parallel task-spooler
   # used by tests and scripts
   procps util-linux
+  # MPMD launches through mpirun (direct mode, --launcher mpirun)
+  openmpi-bin
 )
 
 # shellcheck source=scripts/lib/apt.sh

@@ -32,6 +32,21 @@ std::string native_base_of(std::string_view native_id) {
   return std::string(native_id.substr(0, native_id.find_first_of("_+[")));
 }
 
+// Statuses by native id. A heterogeneous job is one yard job tracked by its base id N
+// (what the submit command returns), but the scheduler lists its components as N+0,
+// N+1, ...: component 0, where the job's command runs and whose exit code is the job's,
+// also answers for N. (Slurm starts and ends all components together; one that cannot
+// run makes the submission fail.) In order: the last record of a requeued job wins.
+std::unordered_map<std::string, const NativeStatus*> by_native_id(const std::vector<NativeStatus>& statuses) {
+  std::unordered_map<std::string, const NativeStatus*> seen;
+  for (auto& s : statuses) {
+    seen[s.native_id] = &s;
+    const auto& id = s.native_id;
+    if (id.size() > 2 && id.compare(id.size() - 2, 2, "+0") == 0) seen[id.substr(0, id.size() - 2)] = &s;
+  }
+  return seen;
+}
+
 std::string first_lines(const std::string& text, std::size_t max_chars = 400) {
   std::string t = text;
   while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
@@ -594,8 +609,7 @@ void IndirectBackend::apply_poll(const CommandResult& r, double now) {
     return;
   }
   poll_backoff_ = 0;
-  std::unordered_map<std::string, const NativeStatus*> seen;
-  for (auto& s : *statuses) seen[s.native_id] = &s;
+  auto seen = by_native_id(*statuses);
   std::vector<std::int64_t> ids;
   for (auto& [id, m] : members_)
     if (!m.native_id.empty()) ids.push_back(id);
@@ -627,8 +641,7 @@ void IndirectBackend::apply_history(const std::vector<std::int64_t>& asked, cons
     ++stats_.failed_calls;
     return;
   }
-  std::unordered_map<std::string, const NativeStatus*> seen;
-  for (auto& s : *statuses) seen[s.native_id] = &s;  // the last record of a requeued job wins
+  auto seen = by_native_id(*statuses);  // the last record of a requeued job wins
   for (auto id : asked) {
     auto mi = members_.find(id);
     if (mi == members_.end()) continue;

@@ -347,6 +347,41 @@ TEST_F(IndirectTest, ArraysAreOneSubmissionWithElementIds) {
   EXPECT_EQ(job((*ids)[2]).native_id, "50_3");
 }
 
+TEST_F(IndirectTest, AHetJobIsOneJobWithTheStateOfComponentZero) {
+  auto s = spec("het");
+  Component gpu;
+  gpu.partition = "gpu";
+  gpu.res.gpus = 1;
+  s.components = {gpu};
+  auto id = submit(s);
+  step();
+  queue_.answer("13\n");  // the submit command returns the base id
+  step();
+  EXPECT_EQ(job(id).native_id, "13");
+  // The queue lists the components, never 13 itself.
+  queue_.answer("13+0|PENDING|Resources|yard-x\n13+1|PENDING|Resources|yard-x\n");
+  step();
+  EXPECT_EQ(job(id).state, JobState::Pending);
+  now_ += 10;
+  step();
+  queue_.answer("13+1|RUNNING|None|yard-x\n13+0|RUNNING|None|yard-x\n");
+  step();
+  EXPECT_EQ(job(id).state, JobState::Running);
+  now_ += 10;
+  step();
+  queue_.answer("");
+  step();
+  ASSERT_EQ(queue_.posted.size(), 1u);
+  EXPECT_EQ(queue_.posted.front().argv, (std::vector<std::string>{"fh", "13"}));
+  // Component 0's record is the job's, whatever the order.
+  queue_.answer("13+1|COMPLETED|0|yard-x\n13+0|FAILED|3|yard-x\n");
+  step();
+  auto j = job(id);
+  EXPECT_EQ(j.state, JobState::Failed);
+  EXPECT_EQ(j.exit_code, 3);
+  EXPECT_EQ(backend_->active(), 0u);
+}
+
 TEST_F(IndirectTest, DependenciesWaitForTheParentsNativeIdAndUseIt) {
   auto parent = submit(spec("parent"));
   auto s = spec("child");

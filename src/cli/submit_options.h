@@ -13,19 +13,40 @@
 
 namespace yard {
 
-struct SubmitFlags {
-  int ntasks = 1, cpus_per_task = 1, nodes = 1, priority = 0;
-  std::string mem, mem_per_cpu, time, gpus, name, output, error, chdir, exports = "ALL", dependency, array;
-  std::string partition, account, qos, backend;
-  std::vector<std::string> positional;  // script and its arguments
+// The flags of one component of a heterogeneous job (also component 0's).
+struct ComponentFlags {
+  int ntasks = 1, cpus_per_task = 1, nodes = 1;
+  std::string mem, mem_per_cpu, time, gpus, gres, partition;
+  std::vector<std::string> argv;  // with --launcher mpirun: this app context's program and arguments
+};
+
+struct SubmitFlags : ComponentFlags {
+  int priority = 0;
+  std::string name, output, error, chdir, exports = "ALL", dependency, array;
+  std::string account, qos, backend, launcher;
+  // Script and its arguments; with --launcher mpirun, the first app context's program.
+  std::vector<std::string> positional;
+  // Components 1, 2, ... of a heterogeneous job: `-n 2 -p cpu : -p gpu -G 1 -- cmd`
+  // on the command line, `#SBATCH hetjob` lines in a script.
+  std::vector<ComponentFlags> components;
 };
 
 // Declares the flags on `app`, writing into `f`.
 void add_submit_flags(CLI::App& app, SubmitFlags& f);
+// Only the flags a heterogeneous job's later component may have (resources, partition).
+void add_component_flags(CLI::App& app, ComponentFlags& f);
+
+// Splits the words before `--` at each lone ":" into components' words, up to the first
+// word that is a script (a positional argument): it and all after it are the last group's
+// (a script's arguments may be ':'). An empty component is an error.
+Result<std::vector<std::vector<std::string>>> split_components(const std::vector<std::string>& args);
 
 // Builds the JobSpec: `command` is what followed `--` (empty when a script is given).
 Result<JobSpec> make_spec(const SubmitFlags& f, const std::vector<std::string>& command);
 
+// With --launcher mpirun (MPMD): `-n 1 ./a x : -n 2 ./b` is app contexts, each flags then
+// a program and its arguments, separated by lone ":" words.
+//
 // Parses `args` (the words after "yard submit" and before "--"), first applying the
 // #SBATCH directives of the script they name, if any. Errors name the flag or line.
 Result<SubmitFlags> parse_submit_args(const std::vector<std::string>& args, bool& json, bool& help_shown);

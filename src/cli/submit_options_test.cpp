@@ -49,4 +49,112 @@ TEST(SubmitOptions, ExportLists) {
 }
 
 }  // namespace
+
+TEST(SubmitOptions, ComponentsAreSeparatedByALoneColon) {
+  bool json = false, help = false;
+  auto f = parse_submit_args({"-p", "cpu", "-n", "2", "-J", "het", ":", "-p", "gpu", "--gpus", "1", "-t", "5",
+                              ":", "-N1", "--mem=1G"},
+                             json, help);
+  ASSERT_TRUE(f.ok()) << f.error();
+  auto s = make_spec(*f, {"/bin/hostname"});
+  ASSERT_TRUE(s.ok()) << s.error();
+  EXPECT_EQ(s->partition, "cpu");
+  EXPECT_EQ(s->res.ntasks, 2);
+  EXPECT_EQ(s->name, "het");
+  ASSERT_EQ(s->components.size(), 2u);
+  EXPECT_EQ(s->components[0].partition, "gpu");
+  EXPECT_EQ(s->components[0].res.gpus, 1);
+  EXPECT_EQ(s->components[0].res.ntasks, 1);
+  EXPECT_EQ(s->components[0].res.walltime_s, 300);
+  EXPECT_EQ(s->components[1].partition, "");
+  EXPECT_EQ(s->components[1].res.mem_bytes, 1ULL << 30);
+  // An ordinary job has no components; ':' as a flag's value or a script's argument is no separator.
+  f = parse_submit_args({"-J", ":", "-n", "3"}, json, help);
+  ASSERT_TRUE(f.ok()) << f.error();
+  EXPECT_EQ(f->name, ":");
+  EXPECT_TRUE(f->components.empty());
+  auto words = split_components({"-n", "1", "job.sh", "a", ":", "-n", "2"});
+  ASSERT_TRUE(words.ok());
+  EXPECT_EQ(words->size(), 1u);
+}
+
+TEST(SubmitOptions, BadComponentsAreClearErrors) {
+  bool json = false, help = false;
+  for (auto args : std::vector<std::vector<std::string>>{{"-n", "2", ":"},
+                                                         {":", "-n", "2"},
+                                                         {"-n", "2", ":", ":", "-p", "gpu"}}) {
+    auto f = parse_submit_args(args, json, help);
+    ASSERT_FALSE(f.ok());
+    EXPECT_NE(f.error().find("is empty"), std::string::npos) << f.error();
+  }
+  auto f = parse_submit_args({"-n", "2", ":", "-p", "gpu", "-J", "x"}, json, help);
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.error().find("component 1: "), std::string::npos) << f.error();
+  EXPECT_NE(f.error().find("-J"), std::string::npos) << f.error();
+  f = parse_submit_args({"-n", "2", ":", "-c", "0"}, json, help);
+  ASSERT_TRUE(f.ok());
+  auto s = make_spec(*f, {"/bin/true"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error(), "component 1: --cpus-per-task must be at least 1, got 0");
+  f = parse_submit_args({"-n", "2", ":", "--mem", "12XB"}, json, help);
+  ASSERT_TRUE(f.ok());
+  s = make_spec(*f, {"/bin/true"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().rfind("component 1: --mem: ", 0), 0u) << s.error();
+  // ':' after '--'.
+  f = parse_submit_args({"-n", "2"}, json, help);
+  s = make_spec(*f, {"/bin/true", ":", "-p", "gpu"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().find("':' after '--'"), std::string::npos) << s.error();
+}
+
+TEST(SubmitOptions, HetjobDirectivesAndTheCommandLinePerComponent) {
+  std::string path = ::testing::TempDir() + "submit_options_het.sh";
+  std::ofstream(path) << "#!/bin/sh\n#SBATCH -J het -p cpu -n 2\n#SBATCH hetjob\n#SBATCH -p gpu --gres=gpu:1 -n 1\n"
+                         "#SBATCH packjob\n#SBATCH -p cpu -c 4\necho hi\n";
+  bool json = false, help = false;
+  // The command line wins for component 0 (as for any job) and for component 1.
+  auto f = parse_submit_args({"-n", "4", ":", "-n", "3", path}, json, help);
+  ASSERT_TRUE(f.ok()) << f.error();
+  auto s = make_spec(*f, {});
+  ASSERT_TRUE(s.ok()) << s.error();
+  EXPECT_EQ(s->name, "het");
+  EXPECT_EQ(s->res.ntasks, 4);
+  EXPECT_EQ(s->partition, "cpu");
+  ASSERT_EQ(s->components.size(), 2u);
+  EXPECT_EQ(s->components[0].partition, "gpu");
+  EXPECT_EQ(s->components[0].res.ntasks, 3);
+  EXPECT_EQ(s->components[1].res.cpus_per_task, 4);
+  EXPECT_NE(s->script.find("echo hi"), std::string::npos);
+  // A flag of the whole job in a later component of a script names the script.
+  std::ofstream(path) << "#!/bin/sh\n#SBATCH -n 2\n#SBATCH hetjob\n#SBATCH -J other\necho hi\n";
+  f = parse_submit_args({path}, json, help);
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.error().find(path + ": in #SBATCH directives: component 1: "), std::string::npos) << f.error();
+}
+
+TEST(SubmitOptions, MpirunAppContextsAreFlagsThenAProgram) {
+  bool json = false, help = false;
+  auto f = parse_submit_args({"--backend", "slurm-steps", "--launcher", "mpirun", "-n", "1", "./a", "-n", "x", ":",
+                              "-n", "2", "./b"},
+                             json, help);
+  ASSERT_TRUE(f.ok()) << f.error();
+  auto s = make_spec(*f, {});
+  ASSERT_TRUE(s.ok()) << s.error();
+  EXPECT_EQ(s->launcher, "mpirun");
+  EXPECT_EQ(s->argv, (std::vector<std::string>{"./a", "-n", "x"}));  // the program's own arguments
+  EXPECT_TRUE(s->script.empty());
+  EXPECT_EQ(s->res.ntasks, 1);
+  ASSERT_EQ(s->components.size(), 1u);
+  EXPECT_EQ(s->components[0].res.ntasks, 2);
+  EXPECT_EQ(s->components[0].argv, (std::vector<std::string>{"./b"}));
+  EXPECT_EQ(s->total_ntasks(), 3);
+  f = parse_submit_args({"--launcher", "mpirun", "-n", "1", "./a", ":", "-n", "2"}, json, help);
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.error().find("component 1: no program"), std::string::npos) << f.error();
+  f = parse_submit_args({"--launcher", "mpirun", "-n", "1", "./a", ":", ":", "./b"}, json, help);
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.error().find("app context 1 is empty"), std::string::npos) << f.error();
+}
+
 }  // namespace yard

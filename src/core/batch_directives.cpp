@@ -47,7 +47,7 @@ Result<ScriptDirectives> read_batch_directives(std::string_view script, std::str
   out.has_shebang = starts_with(script, "#!");
   if (script.find('\0') != std::string_view::npos)
     return err(std::string(origin) + ": the script contains a NUL byte");
-  int lineno = 0;
+  int lineno = 0, last_line = 0;
   for (std::string_view line : split(script, '\n')) {
     ++lineno;
     if (!line.empty() && line.back() == '\r')
@@ -62,11 +62,23 @@ Result<ScriptDirectives> read_batch_directives(std::string_view script, std::str
     auto words = split_directive_words(rest);
     if (!words)
       return err(std::string(origin) + ":" + std::to_string(lineno) + ": " + words.error());
-    if (!words->empty() && ((*words)[0] == "hetjob" || (*words)[0] == "packjob"))
-      return err(std::string(origin) + ":" + std::to_string(lineno) +
-                 ": heterogeneous jobs (hetjob) are not supported by this backend");
-    for (auto& w : *words) out.words.push_back(std::move(w));
+    auto begin = words->begin();
+    if (begin != words->end() && (*begin == "hetjob" || *begin == "packjob")) {
+      auto& last = out.components.empty() ? out.words : out.components.back();
+      if (last.empty())
+        return err(std::string(origin) + ":" + std::to_string(lineno) + ": component " +
+                   std::to_string(out.components.size()) + " of the heterogeneous job has no directives before '" +
+                   *begin + "'");
+      out.components.emplace_back();
+      ++begin;
+    }
+    auto& into = out.components.empty() ? out.words : out.components.back();
+    for (auto it = begin; it != words->end(); ++it) into.push_back(std::move(*it));
+    last_line = lineno;
   }
+  if (!out.components.empty() && out.components.back().empty())
+    return err(std::string(origin) + ":" + std::to_string(last_line) + ": component " +
+               std::to_string(out.components.size()) + " of the heterogeneous job has no directives after its '#SBATCH hetjob'");
   return out;
 }
 

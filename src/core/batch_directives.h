@@ -3,6 +3,8 @@
 // nor a comment; each line is split into words as a shell would (quotes group, backslash
 // escapes, an unquoted # starts a comment). The words are then parsed as command-line
 // flags by the caller, before the real command line, so the command line wins.
+// A line whose first word is `hetjob` (or the older `packjob`) starts the next component
+// of a heterogeneous job; the words before the first separator are component 0's.
 #pragma once
 
 #include <string>
@@ -14,7 +16,9 @@
 namespace yard {
 
 struct ScriptDirectives {
-  std::vector<std::string> words;
+  std::vector<std::string> words;  // component 0
+  // Components 1, 2, ... of a heterogeneous job, each never empty; empty for others.
+  std::vector<std::vector<std::string>> components;
   bool has_shebang = false;
 };
 

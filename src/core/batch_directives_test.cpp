@@ -36,4 +36,29 @@ TEST(BatchDirectives, ErrorsNameTheLine) {
   EXPECT_FALSE(read_batch_directives("#!/bin/sh\r\n", "x").ok());
 }
 
+TEST(BatchDirectives, HetjobSeparatesComponents) {
+  auto d = read_batch_directives(
+      "#!/bin/bash\n"
+      "#SBATCH -J het\n"
+      "#SBATCH -p cpu -n 2\n"
+      "#SBATCH hetjob\n"
+      "#SBATCH -p gpu -n 1 --gres=gpu:1\n"
+      "#SBATCH packjob -p big\n"
+      "sleep 8\n",
+      "het.sh");
+  ASSERT_TRUE(d.ok()) << d.error();
+  EXPECT_EQ(d->words, (Words{"-J", "het", "-p", "cpu", "-n", "2"}));
+  ASSERT_EQ(d->components.size(), 2u);
+  EXPECT_EQ(d->components[0], (Words{"-p", "gpu", "-n", "1", "--gres=gpu:1"}));
+  EXPECT_EQ(d->components[1], (Words{"-p", "big"}));
+  // An empty component is refused, naming the line.
+  auto e = read_batch_directives("#!/bin/sh\n#SBATCH -n 1\n#SBATCH hetjob\n#SBATCH hetjob\n#SBATCH -n 2\n", "e.sh");
+  ASSERT_FALSE(e.ok());
+  EXPECT_NE(e.error().find("e.sh:4: component 1"), std::string::npos) << e.error();
+  e = read_batch_directives("#!/bin/sh\n#SBATCH -n 1\n#SBATCH hetjob\necho\n", "e.sh");
+  ASSERT_FALSE(e.ok());
+  EXPECT_NE(e.error().find("e.sh:3: component 1"), std::string::npos) << e.error();
+  EXPECT_FALSE(read_batch_directives("#!/bin/sh\n#SBATCH hetjob\n#SBATCH -n 2\n", "e.sh").ok());
+}
+
 }  // namespace yard

@@ -9,17 +9,59 @@ std::uint64_t Resources::total_mem_bytes() const {
   return mem_per_cpu_bytes * static_cast<std::uint64_t>(total_cpus());
 }
 
-Status JobSpec::validate() const {
-  auto positive = [](int v, const char* flag) -> Status {
-    if (v < 1) return err(std::string(flag) + " must be at least 1, got " + std::to_string(v));
+namespace {
+
+// `where` prefixes messages: "" for an ordinary job, "component K: " for a het job's.
+Status validate_resources(const Resources& res, const std::string& where) {
+  auto positive = [&](int v, const char* flag) -> Status {
+    if (v < 1) return err(where + flag + " must be at least 1, got " + std::to_string(v));
     return {};
   };
   if (auto s = positive(res.nodes, "--nodes"); !s) return s;
   if (auto s = positive(res.ntasks, "--ntasks"); !s) return s;
   if (auto s = positive(res.cpus_per_task, "--cpus-per-task"); !s) return s;
-  if (res.gpus < 0) return err("--gpus must not be negative, got " + std::to_string(res.gpus));
-  if (res.walltime_s < 0) return err("--time must not be negative");
-  if (res.mem_bytes && res.mem_per_cpu_bytes) return err("--mem and --mem-per-cpu are mutually exclusive");
+  if (res.gpus < 0) return err(where + "--gpus must not be negative, got " + std::to_string(res.gpus));
+  if (res.walltime_s < 0) return err(where + "--time must not be negative");
+  if (res.mem_bytes && res.mem_per_cpu_bytes) return err(where + "--mem and --mem-per-cpu are mutually exclusive");
+  return {};
+}
+
+nlohmann::json resources_json(const Resources& r) {
+  return {{"nodes", r.nodes}, {"ntasks", r.ntasks}, {"cpus_per_task", r.cpus_per_task},
+          {"mem_bytes", r.mem_bytes}, {"mem_per_cpu_bytes", r.mem_per_cpu_bytes},
+          {"gpus", r.gpus}, {"walltime_s", r.walltime_s}};
+}
+
+void resources_from_json(const nlohmann::json& j, Resources& r) {
+  r.nodes = j.value("nodes", 1);
+  r.ntasks = j.value("ntasks", 1);
+  r.cpus_per_task = j.value("cpus_per_task", 1);
+  r.mem_bytes = j.value("mem_bytes", std::uint64_t{0});
+  r.mem_per_cpu_bytes = j.value("mem_per_cpu_bytes", std::uint64_t{0});
+  r.gpus = j.value("gpus", 0);
+  r.walltime_s = j.value("walltime_s", std::int64_t{0});
+}
+
+}  // namespace
+
+Status JobSpec::validate() const {
+  if (auto s = validate_resources(res, components.empty() ? "" : "component 0: "); !s) return s;
+  for (std::size_t i = 0; i < components.size(); ++i)
+    if (auto s = validate_resources(components[i].res, "component " + std::to_string(i + 1) + ": "); !s) return s;
+  if (!components.empty() && array)
+    return err("an array cannot be a heterogeneous job (components separated by ':'), as in Slurm");
+  if (!launcher.empty() && launcher != "mpirun")
+    return err("--launcher: unknown launcher '" + launcher + "' (accepted: mpirun)");
+  for (std::size_t i = 0; i < components.size(); ++i) {
+    const std::string where = "component " + std::to_string(i + 1) + ": ";
+    if (launcher == "mpirun" && components[i].argv.empty())
+      return err(where + "no program: with --launcher mpirun each app context is flags then a program (-n 2 ./b)");
+    if (launcher != "mpirun" && !components[i].argv.empty())
+      return err(where + "a program per component needs --launcher mpirun (MPMD); a heterogeneous job runs one command");
+    if (!components[i].argv.empty() && components[i].argv[0].empty()) return err(where + "the program is empty");
+  }
+  if (launcher == "mpirun" && !script.empty())
+    return err("--launcher mpirun runs programs (mpirun -np N PROGRAM), not a batch script");
   if (argv.empty() && script.empty()) return err("nothing to run: give a command after -- or a script file");
   if (script.empty() && argv[0].empty()) return err("the command is empty");
   if (workdir.empty() || workdir[0] != '/') return err("working directory must be an absolute path, got '" + workdir + "'");
@@ -30,15 +72,49 @@ Status JobSpec::validate() const {
   return {};
 }
 
+int JobSpec::total_cpus() const {
+  int n = res.total_cpus();
+  for (auto& c : components) n += c.res.total_cpus();
+  return n;
+}
+
+std::uint64_t JobSpec::total_mem_bytes() const {
+  std::uint64_t n = res.total_mem_bytes();
+  for (auto& c : components) n += c.res.total_mem_bytes();
+  return n;
+}
+
+int JobSpec::total_gpus() const {
+  int n = res.gpus;
+  for (auto& c : components) n += c.res.gpus;
+  return n;
+}
+
+int JobSpec::total_ntasks() const {
+  int n = res.ntasks;
+  for (auto& c : components) n += c.res.ntasks;
+  return n;
+}
+
 void to_json(nlohmann::json& j, const JobSpec& s) {
   j = nlohmann::json{
       {"name", s.name}, {"argv", s.argv}, {"script", s.script}, {"workdir", s.workdir},
       {"env", s.env}, {"stdout", s.stdout_path}, {"stderr", s.stderr_path},
-      {"nodes", s.res.nodes}, {"ntasks", s.res.ntasks}, {"cpus_per_task", s.res.cpus_per_task},
-      {"mem_bytes", s.res.mem_bytes}, {"mem_per_cpu_bytes", s.res.mem_per_cpu_bytes},
-      {"gpus", s.res.gpus}, {"walltime_s", s.res.walltime_s}, {"partition", s.partition},
+      {"partition", s.partition},
       {"account", s.account}, {"qos", s.qos}, {"backend", s.backend}, {"priority", s.priority},
   };
+  j.update(resources_json(s.res));
+  if (!s.launcher.empty()) j["launcher"] = s.launcher;
+  if (!s.components.empty()) {
+    auto comps = nlohmann::json::array();
+    for (auto& c : s.components) {
+      auto cj = resources_json(c.res);
+      cj["partition"] = c.partition;
+      if (!c.argv.empty()) cj["argv"] = c.argv;
+      comps.push_back(std::move(cj));
+    }
+    j["components"] = std::move(comps);
+  }
   auto deps = nlohmann::json::array();
   for (auto& d : s.dependencies) deps.push_back({{"type", to_string(d.kind)}, {"job", d.job_id}});
   j["dependencies"] = deps;
@@ -54,13 +130,16 @@ void from_json(const nlohmann::json& j, JobSpec& s) {
   s.env = j.value("env", std::map<std::string, std::string>{});
   s.stdout_path = j.value("stdout", "");
   s.stderr_path = j.value("stderr", "");
-  s.res.nodes = j.value("nodes", 1);
-  s.res.ntasks = j.value("ntasks", 1);
-  s.res.cpus_per_task = j.value("cpus_per_task", 1);
-  s.res.mem_bytes = j.value("mem_bytes", std::uint64_t{0});
-  s.res.mem_per_cpu_bytes = j.value("mem_per_cpu_bytes", std::uint64_t{0});
-  s.res.gpus = j.value("gpus", 0);
-  s.res.walltime_s = j.value("walltime_s", std::int64_t{0});
+  resources_from_json(j, s.res);
+  s.launcher = j.value("launcher", "");
+  if (j.contains("components"))
+    for (auto& cj : j.at("components")) {
+      Component c;
+      resources_from_json(cj, c.res);
+      c.partition = cj.value("partition", "");
+      c.argv = cj.value("argv", std::vector<std::string>{});
+      s.components.push_back(std::move(c));
+    }
   s.partition = j.value("partition", "");
   s.account = j.value("account", "");
   s.qos = j.value("qos", "");

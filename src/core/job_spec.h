@@ -30,6 +30,17 @@ struct Resources {
   std::uint64_t total_mem_bytes() const;
 };
 
+// One more component of a heterogeneous job (Slurm's hetjob, DEEP-EST's modules): its own
+// resources on its own partition, started together with the others. Component 0 is the
+// JobSpec's own `res` and `partition`; the job's command runs in component 0.
+// With the mpirun launcher (MPMD, Melissa's slurm-openmpi) a component is an app context
+// instead: its tasks run `argv` in the same MPI world (mpirun -np 1 ./a : -np 2 ./b).
+struct Component {
+  Resources res;
+  std::string partition;
+  std::vector<std::string> argv;  // only with launcher "mpirun"
+};
+
 struct JobSpec {
   std::string name;
   // Either argv (a command), or script (a script body run by its #! interpreter) with
@@ -42,12 +53,23 @@ struct JobSpec {
   std::string stderr_path;                  // empty = with stdout
   Resources res;
   std::string partition, account, qos, backend;
+  // Components 1, 2, ... of a heterogeneous job; empty for an ordinary job.
+  std::vector<Component> components;
+  // "" (the backend's own launch) or "mpirun": one mpirun runs argv with res.ntasks
+  // ranks, then each component's argv with its ntasks, as app contexts of one world.
+  std::string launcher;
   int priority = 0;
   std::vector<Dependency> dependencies;
   std::optional<ArraySpec> array;
 
   // Checks everything a backend relies on; the message names the field and the value.
   Status validate() const;
+
+  // What the job holds in all, components included (what a scheduler must find).
+  int total_cpus() const;
+  std::uint64_t total_mem_bytes() const;
+  int total_gpus() const;
+  int total_ntasks() const;
 };
 
 void to_json(nlohmann::json& j, const JobSpec& s);

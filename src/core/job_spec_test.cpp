@@ -47,6 +47,64 @@ TEST(JobSpec, TotalsAndJsonRoundTrip) {
   EXPECT_EQ(back.dependencies, s.dependencies);
 }
 
+TEST(JobSpec, HeterogeneousComponents) {
+  auto s = sample();
+  s.array.reset();
+  s.partition = "cpu";
+  Component gpu;
+  gpu.partition = "gpu";
+  gpu.res.gpus = 1;
+  gpu.res.walltime_s = 60;
+  s.components.push_back(gpu);
+  ASSERT_TRUE(s.validate().ok()) << s.validate().error();
+  nlohmann::json j = s;
+  JobSpec back = j.get<JobSpec>();
+  EXPECT_EQ(nlohmann::json(back), j);
+  ASSERT_EQ(back.components.size(), 1u);
+  EXPECT_EQ(back.components[0].partition, "gpu");
+  EXPECT_EQ(back.components[0].res.gpus, 1);
+  EXPECT_EQ(back.components[0].res.walltime_s, 60);
+  // An ordinary job's JSON has no components at all.
+  EXPECT_FALSE(nlohmann::json(sample()).contains("components"));
+
+  s.components.push_back(gpu);
+  s.components[1].res.cpus_per_task = 0;
+  auto st = s.validate();
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error(), "component 2: --cpus-per-task must be at least 1, got 0");
+  s.components.pop_back();
+  s.res.ntasks = 0;
+  EXPECT_EQ(s.validate().error(), "component 0: --ntasks must be at least 1, got 0");
+  s.res.ntasks = 1;
+  s.array = ArraySpec{{1, 2}, 0};
+  EXPECT_FALSE(s.validate().ok());
+}
+
+TEST(JobSpec, MpmdAppContextsWithTheMpirunLauncher) {
+  auto s = sample();
+  s.array.reset();
+  s.res.cpus_per_task = 1;
+  s.res.ntasks = 1;
+  Component b;
+  b.res.ntasks = 2;
+  b.argv = {"./b", "x"};
+  s.components = {b};
+  EXPECT_FALSE(s.validate().ok());  // a program per component needs the launcher
+  s.launcher = "mpirun";
+  ASSERT_TRUE(s.validate().ok()) << s.validate().error();
+  EXPECT_EQ(s.total_ntasks(), 3);
+  EXPECT_EQ(s.total_cpus(), 3);
+  nlohmann::json j = s;
+  JobSpec back = j.get<JobSpec>();
+  EXPECT_EQ(nlohmann::json(back), j);
+  EXPECT_EQ(back.launcher, "mpirun");
+  EXPECT_EQ(back.components[0].argv, (std::vector<std::string>{"./b", "x"}));
+  s.components[0].argv.clear();
+  EXPECT_NE(s.validate().error().find("component 1: no program"), std::string::npos);
+  s.launcher = "srun";
+  EXPECT_NE(s.validate().error().find("unknown launcher 'srun'"), std::string::npos);
+}
+
 TEST(OutputPattern, Expands) {
   PatternValues v{42, "demo", 40, 2, "alice"};
   EXPECT_EQ(expand_output_pattern("out-%j-%x-%A_%a-%u-%%-%q", v), "out-42-demo-40_2-alice-%-%q");

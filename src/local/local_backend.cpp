@@ -110,10 +110,21 @@ Result<std::vector<std::int64_t>> LocalBackend::submit(JobSpec spec) {
   if (spec.backend.empty()) spec.backend = "local";
   if (spec.backend != name_) return err("unknown backend '" + spec.backend + "' (this one is " + name_ + ")");
   if (auto s = spec.validate(); !s) return Error{s.error()};
+  if (spec.launcher == "mpirun" && name_ == "local")
+    return err("--launcher mpirun runs inside a Slurm allocation: submit with --backend slurm-steps");
+  // Components are co-scheduled by a batch scheduler; one machine (or one allocation, for
+  // direct mode's steps) has nothing to co-schedule them across, and summing them would
+  // hide that the job asked for different partitions. (MPMD app contexts are summed.)
+  if (!spec.components.empty() && spec.launcher.empty())
+    return err("a heterogeneous job (" + std::to_string(spec.components.size() + 1) +
+               " components, separated by ':' or '#SBATCH hetjob') cannot run on backend '" + name_ + "'" +
+               (name_ == "local" ? ", which is one machine" : ", whose steps share one allocation") +
+               ": submit it with --backend slurm, or as one component");
+  // An MPMD job's app contexts share one allocation: the sum of their resources.
   const auto& r = spec.res;
-  if (!pool_.could_ever_fit(r.total_cpus(), r.total_mem_bytes(), r.gpus))
-    return err("the job asks for " + std::to_string(r.total_cpus()) + " CPUs, " + format_bytes(r.total_mem_bytes()) +
-               " and " + std::to_string(r.gpus) + " GPUs, but this machine offers " + std::to_string(machine_.cpus) +
+  if (!pool_.could_ever_fit(spec.total_cpus(), spec.total_mem_bytes(), spec.total_gpus()))
+    return err("the job asks for " + std::to_string(spec.total_cpus()) + " CPUs, " + format_bytes(spec.total_mem_bytes()) +
+               " and " + std::to_string(spec.total_gpus()) + " GPUs, but this machine offers " + std::to_string(machine_.cpus) +
                " CPUs, " + format_bytes(machine_.mem_bytes) + " and " + std::to_string(machine_.gpus) +
                " GPUs (a larger node can be declared in the local config file)");
   if (r.nodes > machine_.nodes)

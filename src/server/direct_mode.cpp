@@ -1,5 +1,7 @@
 #include "server/direct_mode.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
 
 #include "backends/command_runner.h"
@@ -41,8 +43,21 @@ std::unique_ptr<LocalBackend> open_slurm_steps(Store& store, const IndirectConfi
   auto b = std::make_unique<LocalBackend>(store, m, state_dir, user);
   const char* conf = std::getenv("SLURM_CONF");
   const std::string slurm_conf = conf ? conf : "";
-  b->serve_as(kSlurmStepsBackend, [a = *alloc, slurm_conf](LaunchPlan& plan, const JobSpec& spec) {
-    plan.argv = srun_step_argv(a, spec, slurm_native_name(plan.uid, spec.name), plan.argv);
+  const bool as_root = ::geteuid() == 0;
+  b->serve_as(kSlurmStepsBackend, [a = *alloc, slurm_conf, as_root](LaunchPlan& plan, const JobSpec& spec) {
+    const std::string step = slurm_native_name(plan.uid, spec.name);
+    if (spec.launcher == "mpirun") {
+      // MPMD (slurm-openmpi): one mpirun that finds the allocation in its environment
+      // and starts its daemons as a step of it.
+      plan.argv = mpirun_mpmd_argv(spec);
+      for (auto& e : mpirun_environment(a, spec, step, as_root)) {
+        const std::string key = e.substr(0, e.find('=') + 1);
+        std::erase_if(plan.env, [&](const std::string& x) { return starts_with(x, key); });
+        plan.env.push_back(e);
+      }
+    } else {
+      plan.argv = srun_step_argv(a, spec, step, plan.argv);
+    }
     // Slurm places, pins, limits memory and hands out GPUs inside its allocation.
     plan.pus.clear();
     plan.mem_limit_bytes = 0;

@@ -126,9 +126,9 @@ Result<std::vector<std::int64_t>> Store::insert_jobs(const JobSpec& spec, double
         .bind(6, spec.array ? std::optional<std::int64_t>(index) : std::nullopt)
         .bind(7, spec.array ? spec.array->max_running : 0)
         .bind(8, spec.priority)
-        .bind(9, spec.res.total_cpus())
-        .bind(10, static_cast<std::int64_t>(spec.res.total_mem_bytes()))
-        .bind(11, spec.res.gpus)
+        .bind(9, spec.total_cpus())
+        .bind(10, static_cast<std::int64_t>(spec.total_mem_bytes()))
+        .bind(11, spec.total_gpus())
         .bind(12, spec.res.walltime_s)
         .bind(13, now);
     if (auto s = ins_job->run(); !s) return Error{s.error()};

@@ -174,6 +174,54 @@ TEST_F(SlurmWorld, ARejectedSubmissionFailsWithSlurmsMessage) {
   EXPECT_NE(b["reason"].get<std::string>().find("rejected by slurm"), std::string::npos) << b["reason"];
 }
 
+// DEEP-EST's co-scheduling across modules: one job, a component on each partition.
+TEST_F(SlurmWorld, AHetJobRunsItsComponentsTogetherOnTwoPartitions) {
+  long id = slurm_submit({"-J", "het", "-p", "cpu", "-n", "2", ":", "-p", "gpu", "--gpus", "1", "--", "sh", "-c",
+                          "echo size=$SLURM_HET_SIZE; srun --het-group=1 -n 1 sh -c 'echo gpus=$CUDA_VISIBLE_DEVICES'"});
+  ASSERT_EQ(wait({id}), 0) << diag();
+  auto j = job(id);
+  EXPECT_EQ(j["state"], "COMPLETED");
+  EXPECT_EQ(j["exit_code"], 0);
+  // One yard job under the base id; the script ran once, in component 0, and reached
+  // component 1's GPU.
+  auto native = j["native_id"].get<std::string>();
+  EXPECT_EQ(native.find_first_not_of("0123456789"), std::string::npos) << native;
+  EXPECT_EQ(yard({"logs", std::to_string(id)}).out, "size=2\ngpus=0\n");
+  // Both components, on their partitions, started at the same time.
+  std::string acct;
+  ASSERT_TRUE(wait_until(
+      [&] {
+        acct = sh("sacct -n -P -X -j " + native + " -o JobID,Partition,State,Start 2>&1");
+        return std::count(acct.begin(), acct.end(), '\n') == 2 && acct.find("COMPLETED") != std::string::npos &&
+               acct.rfind("COMPLETED") != acct.find("COMPLETED");
+      },
+      30))
+      << acct;
+  std::istringstream in(acct);
+  std::string line0, line1;
+  std::getline(in, line0);
+  std::getline(in, line1);
+  EXPECT_EQ(line0.substr(0, line0.find('|')), native + "+0") << acct;
+  EXPECT_EQ(line1.substr(0, line1.find('|')), native + "+1") << acct;
+  EXPECT_NE(line0.find("|cpu|"), std::string::npos) << acct;
+  EXPECT_NE(line1.find("|gpu|"), std::string::npos) << acct;
+  EXPECT_EQ(line0.substr(line0.rfind('|')), line1.substr(line1.rfind('|'))) << acct;  // same Start
+  // The batch script is saved with its hetjob separator.
+  std::ifstream f(dir_ + "/state/switchyard/slurm/" + j["uid"].get<std::string>() + ".sh");
+  std::string text((std::istreambuf_iterator<char>(f)), {});
+  EXPECT_NE(text.find("#SBATCH hetjob\n"), std::string::npos) << text;
+}
+
+TEST_F(SlurmWorld, AHetJobWhoseComponentCanNeverRunFailsWithSlurmsMessage) {
+  long id = slurm_submit({"-p", "cpu", "-n", "1", ":", "-p", "gpu", "--gpus", "3", "--", "true"});
+  EXPECT_EQ(wait({id}), 1);
+  auto j = job(id);
+  EXPECT_EQ(j["state"], "FAILED");
+  auto reason = j["reason"].get<std::string>();
+  EXPECT_NE(reason.find("rejected by slurm"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("Requested node configuration is not available"), std::string::npos) << reason;
+}
+
 TEST_F(SlurmWorld, CancelKillsARunningJobAndIsConfirmedByState) {
   long id = slurm_submit({"--", "sleep", "300"});
   ASSERT_TRUE(wait_state(id, "RUNNING"));
@@ -311,16 +359,21 @@ TEST_F(SlurmWorld, DirectModeRunsStepsInAnAllocationBesideIndirectJobs) {
   long bad = submit({"--backend", "slurm-steps", "--", "sh", "-c", "exit 5"});
   long arr = submit({"--backend", "slurm-steps", "-a", "1-6", "-o", "/dev/null", "--", "sleep", "1"});
   long indirect = slurm_submit({"--", "true"});
+  // Steps share the one allocation: a het job is refused, not squeezed into it.
+  auto het = yard({"submit", "--backend", "slurm-steps", "-n", "1", ":", "-n", "1", "--", "true"});
+  EXPECT_EQ(het.rc, 2);
+  EXPECT_NE(het.err.find("cannot run on backend 'slurm-steps', whose steps share one allocation"), std::string::npos)
+      << het.err;
   EXPECT_EQ(wait({two, bad, arr, indirect}), 1);
   auto t = job(two);
   EXPECT_EQ(t["state"], "COMPLETED");
   EXPECT_EQ(t["backend"], "slurm-steps");
-  // Both tasks of one step (whichever number it got), inside the pilot allocation.
-  std::string out = yard({"logs", std::to_string(two)}).out;
-  auto nl = out.find('\n');
-  ASSERT_NE(nl, std::string::npos) << out;
-  EXPECT_EQ(out.substr(0, pilot.size() + 1), pilot + ".") << out;
-  EXPECT_EQ(out, out.substr(0, nl + 1) + out.substr(0, nl + 1)) << out;
+  // Both tasks of one step, inside the pilot allocation (its step number depends on
+  // which of the jobs started at the same moment reached Slurm first).
+  auto out = yard({"logs", std::to_string(two)}).out;
+  auto first = out.substr(0, out.find('\n') + 1);
+  EXPECT_EQ(first.rfind(pilot + ".", 0), 0u) << out;
+  EXPECT_EQ(out, first + first);
   auto b = job(bad);
   EXPECT_EQ(b["state"], "FAILED");
   EXPECT_EQ(b["exit_code"], 5);
@@ -341,6 +394,33 @@ TEST_F(SlurmWorld, DirectModeRunsStepsInAnAllocationBesideIndirectJobs) {
   EXPECT_LE(peak, 2);
   // Slurm saw the steps in the allocation, named after the jobs' UIDs.
   EXPECT_TRUE(wait_until([&] { return sh("sacct -n -P -o JobName -j " + pilot).find(t["uid"].get<std::string>()) != std::string::npos; }, 30));
+  sh("scancel " + pilot);
+}
+
+// Melissa's slurm-openmpi: one mpirun inside the allocation runs two programs (MPMD) in
+// one MPI world; it finds the allocation in its environment and starts its daemon as a
+// step of it.
+TEST_F(SlurmWorld, DirectModeRunsAnMpmdJobThroughOneMpirun) {
+  std::string pilot = sh("sbatch --parsable -N1 -n 4 -p cpu -o /dev/null --wrap 'sleep 600'");
+  while (!pilot.empty() && (pilot.back() == '\n')) pilot.pop_back();
+  ASSERT_FALSE(pilot.empty());
+  ASSERT_TRUE(wait_until([&] { return sh("squeue -h -o %T -j " + pilot).rfind("RUNNING", 0) == 0; }, 60));
+  write("config/switchyard/slurm.yaml", "poll_interval: 0.5\nallocation: " + pilot + "\n");
+  write("rank.sh", "#!/bin/sh\necho \"$1 rank=$OMPI_COMM_WORLD_RANK app=$OMPI_MCA_orte_app_num size=$OMPI_COMM_WORLD_SIZE\"\n");
+  fs::permissions(dir_ + "/rank.sh", fs::perms::owner_all);
+  long id = submit({"--backend", "slurm-steps", "--launcher", "mpirun", "-n", "1", "./rank.sh", "a", ":", "-n", "2",
+                    "./rank.sh", "b"});
+  ASSERT_EQ(wait({id}), 0) << diag() << yard({"logs", std::to_string(id)}).out;
+  auto j = job(id);
+  EXPECT_EQ(j["cpus"], 3);  // the app contexts' tasks in all
+  std::istringstream in(yard({"logs", std::to_string(id)}).out);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::sort(lines.begin(), lines.end());
+  EXPECT_EQ(lines, (std::vector<std::string>{"a rank=0 app=0 size=3", "b rank=1 app=1 size=3", "b rank=2 app=1 size=3"}));
+  // mpirun's daemon ran as a step of the allocation, named after the job.
+  EXPECT_TRUE(wait_until(
+      [&] { return sh("sacct -n -P -o JobName -j " + pilot).find(j["uid"].get<std::string>()) != std::string::npos; }, 30));
   sh("scancel " + pilot);
 }
 

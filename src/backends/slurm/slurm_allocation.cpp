@@ -1,5 +1,6 @@
 #include "backends/slurm/slurm_allocation.h"
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 
@@ -58,6 +59,7 @@ Result<SlurmAllocation> parse_scontrol_job(std::string_view text) {
   if (!cpus) return Error{cpus.error()};
   auto c = cpus->substr(0, cpus->find('-'));
   if (!to_int(c, a.cpus)) return err("scontrol show job: NumCPUs=" + std::string(*cpus) + " is not a number");
+  if (auto nl = kv.find("NodeList"); nl != kv.end() && nl->second != "(null)") a.node_list = std::string(nl->second);
   // TRES=cpu=8,mem=4000M,node=2,billing=8,gres/gpu=2
   if (auto tres = kv.find("TRES"); tres != kv.end()) {
     for (auto item : split(tres->second, ',')) {
@@ -97,6 +99,50 @@ std::vector<std::string> srun_step_argv(const SlurmAllocation& alloc, const JobS
   a.push_back("--");
   a.insert(a.end(), argv.begin(), argv.end());
   return a;
+}
+
+std::vector<std::string> mpirun_mpmd_argv(const JobSpec& spec) {
+  std::vector<std::string> a{"mpirun", "-np", std::to_string(spec.res.ntasks)};
+  a.insert(a.end(), spec.argv.begin(), spec.argv.end());
+  for (auto& c : spec.components) {
+    a.insert(a.end(), {":", "-np", std::to_string(c.res.ntasks)});
+    a.insert(a.end(), c.argv.begin(), c.argv.end());
+  }
+  return a;
+}
+
+std::vector<std::string> mpirun_environment(const SlurmAllocation& alloc, const JobSpec& spec,
+                                            const std::string& step_name, bool as_root) {
+  const int nodes = std::max(alloc.nodes, 1);
+  // Slots per node as Slurm writes them: the allocation's CPUs spread over its nodes,
+  // e.g. 8 on 2 nodes "4(x2)", 9 on 2 nodes "5(x1),4(x1)".
+  const int q = alloc.cpus / nodes, r = alloc.cpus % nodes;
+  std::string per_node;
+  if (r > 0) per_node = std::to_string(q + 1) + "(x" + std::to_string(r) + ")";
+  if (nodes - r > 0) per_node += (per_node.empty() ? "" : ",") + std::to_string(q) + "(x" + std::to_string(nodes - r) + ")";
+  // mpirun starts one daemon per node with srun; the ranks are its children, so that
+  // step holds the job's CPUs (spread over the nodes) and is named like any yard step.
+  const int cpus = (spec.total_cpus() + nodes - 1) / nodes;
+  // Open MPI splits the srun arguments at spaces: the name keeps only plain characters.
+  std::string name = step_name;
+  for (char& c : name)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.'))
+      c = '_';
+  std::vector<std::string> env = {
+      "SLURM_JOB_ID=" + alloc.job_id,
+      "SLURM_JOBID=" + alloc.job_id,
+      "SLURM_NODELIST=" + alloc.node_list,
+      "SLURM_JOB_NODELIST=" + alloc.node_list,
+      "SLURM_NNODES=" + std::to_string(nodes),
+      "SLURM_JOB_NUM_NODES=" + std::to_string(nodes),
+      "SLURM_TASKS_PER_NODE=" + per_node,
+      "OMPI_MCA_plm_slurm_args=--exact --cpus-per-task=" + std::to_string(cpus) + " --job-name=" + name,
+  };
+  if (as_root) {
+    env.push_back("OMPI_ALLOW_RUN_AS_ROOT=1");
+    env.push_back("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1");
+  }
+  return env;
 }
 
 }  // namespace yard

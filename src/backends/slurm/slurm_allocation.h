@@ -21,6 +21,7 @@ struct SlurmAllocation {
   int cpus = 0;                 // in all
   std::uint64_t mem_bytes = 0;  // in all (TRES mem)
   int gpus = 0;                 // in all (TRES gres/gpu)
+  std::string node_list;        // NodeList, e.g. c[1-2]
 };
 
 std::vector<std::string> scontrol_show_job_argv(const std::string& job_id);
@@ -32,5 +33,17 @@ Result<SlurmAllocation> parse_scontrol_job(std::string_view text);
 // the UID), and its tasks; srun's exit status is the job's.
 std::vector<std::string> srun_step_argv(const SlurmAllocation& alloc, const JobSpec& spec, const std::string& step_name,
                                         const std::vector<std::string>& argv);
+
+// MPMD through mpirun (Melissa's slurm-openmpi, `--launcher mpirun`): one mpirun whose
+// app contexts are the job's command with its tasks, then each component's program with
+// its tasks: mpirun -np 1 ./a : -np 2 ./b (one MPI world, app numbers 0, 1, ...).
+std::vector<std::string> mpirun_mpmd_argv(const JobSpec& spec);
+
+// What mpirun needs to see the allocation (its Slurm support reads SLURM_JOB_ID,
+// SLURM_NODELIST, SLURM_TASKS_PER_NODE...; the job's own SLURM_* are stripped) and to
+// start its daemons as one --exact step with the job's CPUs and name, as NAME=value.
+// As root, Open MPI also needs its two run-as-root variables.
+std::vector<std::string> mpirun_environment(const SlurmAllocation& alloc, const JobSpec& spec,
+                                            const std::string& step_name, bool as_root);
 
 }  // namespace yard

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -41,6 +42,34 @@ TEST(SlurmAllocation, BadOutputIsAnErrorNamingWhatIsMissing) {
   ASSERT_FALSE(r2);
   EXPECT_NE(r2.error().find("no NumNodes="), std::string::npos);
   EXPECT_FALSE(parse_scontrol_job("JobId=5 JobState=RUNNING NumNodes=1 NumCPUs=2 TRES=mem=12XB"));
+}
+
+TEST(SlurmAllocation, MpmdIsOneMpirunWithAnAppContextPerComponent) {
+  auto a = parse_scontrol_job(fixture("scontrol_job_two_nodes.out"));
+  ASSERT_TRUE(a) << a.error();
+  EXPECT_EQ(a->node_list, "c[1-2]");
+  JobSpec s;
+  s.launcher = "mpirun";
+  s.argv = {"./a", "x y"};
+  Component b;
+  b.res.ntasks = 2;
+  b.argv = {"./b"};
+  s.components = {b};
+  EXPECT_EQ(mpirun_mpmd_argv(s), (std::vector<std::string>{"mpirun", "-np", "1", "./a", "x y", ":", "-np", "2", "./b"}));
+  auto env = mpirun_environment(*a, s, "yard-u1-my job", true);
+  auto has = [&](const std::string& x) { return std::find(env.begin(), env.end(), x) != env.end(); };
+  EXPECT_TRUE(has("SLURM_JOB_ID=" + a->job_id));
+  EXPECT_TRUE(has("SLURM_NODELIST=c[1-2]"));
+  EXPECT_TRUE(has("SLURM_TASKS_PER_NODE=4(x2)"));
+  EXPECT_TRUE(has("OMPI_MCA_plm_slurm_args=--exact --cpus-per-task=2 --job-name=yard-u1-my_job"));
+  EXPECT_TRUE(has("OMPI_ALLOW_RUN_AS_ROOT=1"));
+  EXPECT_EQ(mpirun_environment(*a, s, "n", false).size(), env.size() - 2);
+  a->cpus = 9;
+  EXPECT_TRUE([&] {
+    for (auto& e : mpirun_environment(*a, s, "n", false))
+      if (e == "SLURM_TASKS_PER_NODE=5(x1),4(x1)") return true;
+    return false;
+  }());
 }
 
 TEST(SlurmAllocation, StepsAskForExactlyTheJobsResources) {

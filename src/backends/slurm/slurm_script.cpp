@@ -59,11 +59,49 @@ class Directives {
     text_ += "#SBATCH --" + std::string(option) + "=" + *v + "\n";
     return {};
   }
+  void raw(std::string_view line) { text_ += line; }
   const std::string& text() const { return text_; }
 
  private:
   std::string text_;
 };
+
+Status resource_directives(Directives& d, const Resources& r, const std::string& partition) {
+  std::vector<Status> st;
+  st.push_back(d.add("nodes", std::to_string(r.nodes), "--nodes"));
+  st.push_back(d.add("ntasks", std::to_string(r.ntasks), "--ntasks"));
+  st.push_back(d.add("cpus-per-task", std::to_string(r.cpus_per_task), "--cpus-per-task"));
+  if (r.mem_bytes) st.push_back(d.add("mem", mib(r.mem_bytes), "--mem"));
+  if (r.mem_per_cpu_bytes) st.push_back(d.add("mem-per-cpu", mib(r.mem_per_cpu_bytes), "--mem-per-cpu"));
+  // yard's GPU count is for the whole job, like sbatch --gpus. On one node that is
+  // the generic resource count, which every Slurm with GPUs understands; --gpus needs
+  // select/cons_tres and is only used where the count must be spread over nodes.
+  if (r.gpus > 0) {
+    if (r.nodes == 1)
+      st.push_back(d.add("gres", "gpu:" + std::to_string(r.gpus), "--gpus"));
+    else
+      st.push_back(d.add("gpus", std::to_string(r.gpus), "--gpus"));
+  }
+  if (r.walltime_s > 0) st.push_back(d.add("time", walltime(r.walltime_s), "--time"));
+  if (!partition.empty()) st.push_back(d.add("partition", partition, "partition"));
+  for (auto& s : st)
+    if (!s) return s;
+  return {};
+}
+
+// A heterogeneous job: component 0's directives come first, with every job-wide one
+// (name, account, output, dependency...: sbatch propagates them to the other
+// components); each further component is a `#SBATCH hetjob` line and its own resource
+// directives. Slurm also propagates --partition, --time and --mem to a component that
+// does not set them. The job's command runs in component 0, as sbatch does.
+Status het_components(Directives& d, const JobSpec& spec) {
+  for (std::size_t i = 0; i < spec.components.size(); ++i) {
+    d.raw("#SBATCH hetjob\n");
+    if (auto s = resource_directives(d, spec.components[i].res, spec.components[i].partition); !s)
+      return err("component " + std::to_string(i + 1) + ": " + s.error());
+  }
+  return {};
+}
 
 Result<std::string> dependency_text(const std::vector<SubmitContext::NativeDependency>& deps) {
   // Slurm's syntax, one clause per kind in first-seen order: afterok:1:2,afterany:3.
@@ -165,6 +203,8 @@ Result<std::string> slurm_output_pattern(std::string_view path, std::string_view
 
 Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext& ctx) {
   if (auto s = spec.validate(); !s) return err(s.error());
+  if (!spec.launcher.empty())
+    return err("--launcher " + spec.launcher + " runs in direct mode: submit with --backend slurm-steps");
   // The UID goes into the job name, a comment and a here-document delimiter.
   if (!is_uid(ctx.uid)) return err("batch script for Switchyard UID " + excerpt(ctx.uid) + ", which is not a UID");
   for (auto& a : spec.argv)
@@ -190,22 +230,7 @@ Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext&
   Directives d;
   std::vector<Status> st;
   st.push_back(d.add("job-name", slurm_native_name(ctx.uid, spec.name), "job name"));
-  st.push_back(d.add("nodes", std::to_string(r.nodes), "--nodes"));
-  st.push_back(d.add("ntasks", std::to_string(r.ntasks), "--ntasks"));
-  st.push_back(d.add("cpus-per-task", std::to_string(r.cpus_per_task), "--cpus-per-task"));
-  if (r.mem_bytes) st.push_back(d.add("mem", mib(r.mem_bytes), "--mem"));
-  if (r.mem_per_cpu_bytes) st.push_back(d.add("mem-per-cpu", mib(r.mem_per_cpu_bytes), "--mem-per-cpu"));
-  // yard's GPU count is for the whole job, like sbatch --gpus. On one node that is
-  // the generic resource count, which every Slurm with GPUs understands; --gpus needs
-  // select/cons_tres and is only used where the count must be spread over nodes.
-  if (r.gpus > 0) {
-    if (r.nodes == 1)
-      st.push_back(d.add("gres", "gpu:" + std::to_string(r.gpus), "--gpus"));
-    else
-      st.push_back(d.add("gpus", std::to_string(r.gpus), "--gpus"));
-  }
-  if (r.walltime_s > 0) st.push_back(d.add("time", walltime(r.walltime_s), "--time"));
-  if (!spec.partition.empty()) st.push_back(d.add("partition", spec.partition, "partition"));
+  st.push_back(resource_directives(d, r, spec.partition));
   if (!spec.account.empty()) st.push_back(d.add("account", spec.account, "account"));
   if (!spec.qos.empty()) st.push_back(d.add("qos", spec.qos, "QOS"));
   // sbatch --priority is for operators only. A user can only lower their own job's
@@ -231,6 +256,7 @@ Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext&
   // took seconds per job on a busy node (60 trivial jobs: 10.8 s against 1.5 s); the
   // script clears the inherited variables itself instead.
   st.push_back(d.add("export", "ALL", "--export"));
+  if (!spec.components.empty()) st.push_back(het_components(d, spec));
   for (auto& s : st)
     if (!s) return err(s.error());
 

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -13,6 +14,7 @@
 
 #include "backends/slurm/slurm_dialect.h"
 #include "backends/slurm/slurm_quote.h"
+#include "core/batch_directives.h"
 
 extern char** environ;
 
@@ -307,6 +309,42 @@ TEST(SlurmScript, OptionalDirectives) {
   for (auto o : {"mem", "gpus", "time", "partition", "account", "qos", "nice", "array", "dependency", "output", "error"})
     EXPECT_EQ(directive(*r, o), "<none>") << o;
   EXPECT_EQ(r->find("#SBATCH --priority"), std::string::npos);
+}
+
+TEST(SlurmScript, HeterogeneousComponentsAreSeparatedByHetjob) {
+  JobSpec s = basic();
+  s.res.ntasks = 2;
+  s.partition = "cpu";
+  s.account = "proj";
+  Component gpu;
+  gpu.partition = "gpu";
+  gpu.res.gpus = 1;
+  gpu.res.mem_bytes = 1024 * 1024 * 1024;
+  s.components = {gpu, Component{}};
+  s.components[1].res.cpus_per_task = 3;
+  auto r = gen(s);
+  ASSERT_TRUE(r.ok()) << r.error();
+  // Read back as sbatch reads it: component 0 has every job-wide directive, the job
+  // runs once (in component 0), each further component has its own resources.
+  auto d = read_batch_directives(*r, "het.sh");
+  ASSERT_TRUE(d.ok()) << d.error();
+  using Words = std::vector<std::string>;
+  auto has = [](const Words& w, const std::string& x) { return std::find(w.begin(), w.end(), x) != w.end(); };
+  EXPECT_TRUE(has(d->words, "--ntasks=2"));
+  EXPECT_TRUE(has(d->words, "--partition=cpu"));
+  EXPECT_TRUE(has(d->words, "--account=proj"));
+  EXPECT_TRUE(has(d->words, "--export=NONE"));
+  EXPECT_TRUE(has(d->words, "--job-name=yard-" + kUid + "-job"));
+  ASSERT_EQ(d->components.size(), 2u);
+  EXPECT_EQ(d->components[0], (Words{"--nodes=1", "--ntasks=1", "--cpus-per-task=1", "--mem=1024M", "--gres=gpu:1",
+                                     "--partition=gpu"}));
+  EXPECT_EQ(d->components[1], (Words{"--nodes=1", "--ntasks=1", "--cpus-per-task=3"}));
+  EXPECT_EQ(r->find("exec -- /bin/true"), r->rfind("exec -- /bin/true"));
+  // A bad value in a component names it.
+  s.components[1].res.ntasks = 0;
+  auto bad = gen(s);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("component 2: --ntasks"), std::string::npos) << bad.error();
 }
 
 TEST(SlurmScript, NativeNameCarriesTheUidWhateverTheName) {
