@@ -45,7 +45,7 @@ TEST(SlurmAllocation, BadOutputIsAnErrorNamingWhatIsMissing) {
 }
 
 TEST(SlurmAllocation, MpmdIsOneMpirunWithAnAppContextPerComponent) {
-  auto a = parse_scontrol_job(fixture("scontrol_job_two_nodes.out"));
+  auto a = parse_scontrol_job(slurm_fixture("scontrol_job_two_nodes.out"));
   ASSERT_TRUE(a) << a.error();
   EXPECT_EQ(a->node_list, "c[1-2]");
   JobSpec s;

@@ -333,7 +333,7 @@ TEST(SlurmScript, HeterogeneousComponentsAreSeparatedByHetjob) {
   EXPECT_TRUE(has(d->words, "--ntasks=2"));
   EXPECT_TRUE(has(d->words, "--partition=cpu"));
   EXPECT_TRUE(has(d->words, "--account=proj"));
-  EXPECT_TRUE(has(d->words, "--export=NONE"));
+  EXPECT_TRUE(has(d->words, "--export=ALL"));
   EXPECT_TRUE(has(d->words, "--job-name=yard-" + kUid + "-job"));
   ASSERT_EQ(d->components.size(), 2u);
   EXPECT_EQ(d->components[0], (Words{"--nodes=1", "--ntasks=1", "--cpus-per-task=1", "--mem=1024M", "--gres=gpu:1",
