@@ -1,5 +1,6 @@
 #include "local/local_scheduler.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -32,9 +33,32 @@ LocalScheduler::Plan LocalScheduler::pass(const JobQueue& queue, std::span<const
   if (ready.empty() || slots <= 0) return plan;
   const auto t = static_cast<sched::Time>(std::floor(now));
 
+  // The jobs this pass considers: all of them, or, with many queued, the first
+  // max_jobs_per_pass in the engine's own order. That order is cheap to know only when
+  // the policy weighs nothing but --priority (the default): then it is --priority, then
+  // submit second, then id, and the cut is exact; else every job is considered.
+  std::vector<const QueuedJob*> considered;
+  considered.reserve(ready.size());
+  for (const auto& [id, j] : ready) considered.push_back(&j);
+  const auto& c = config();
+  const bool plain = c.tiers.empty() && c.weights.tier == 0 && c.weights.age == 0 && c.weights.fairshare == 0 &&
+                     c.weights.size == 0;
+  if (plain && c.max_jobs_per_pass > 0 && considered.size() > c.max_jobs_per_pass) {
+    auto first = [](const QueuedJob* a, const QueuedJob* b) {
+      if (a->priority != b->priority) return a->priority > b->priority;
+      const auto sa = std::floor(a->submit_time), sb = std::floor(b->submit_time);
+      if (sa != sb) return sa < sb;
+      return a->id < b->id;
+    };
+    auto cut = considered.begin() + static_cast<std::ptrdiff_t>(c.max_jobs_per_pass);
+    std::nth_element(considered.begin(), cut, considered.end(), first);
+    considered.erase(cut, considered.end());
+  }
   std::vector<sched::QueuedJob> queued;
-  queued.reserve(ready.size());
-  for (const auto& [id, j] : ready) {
+  queued.reserve(considered.size());
+  for (const QueuedJob* jp : considered) {
+    const QueuedJob& j = *jp;
+    const std::int64_t id = j.id;
     sched::QueuedJob q;
     q.id = id;
     q.account = j.account;

@@ -167,3 +167,23 @@ TEST(LocalScheduler, AccountDefaults) {
 
 }  // namespace
 }  // namespace yard
+
+namespace yard {
+namespace {
+
+// Many queued: a pass considers the first max_jobs_per_pass in priority order (so a
+// late job with a high --priority is among them), and the cut changes nothing up front.
+TEST(LocalScheduler, ALongQueueIsCutInPriorityOrderNotById) {
+  sched::PolicyConfig cfg;
+  cfg.max_jobs_per_pass = 10;
+  ResourcePool pool(machine(2));
+  LocalScheduler sched(cfg, 2);
+  JobQueue q;
+  for (int i = 1; i <= 100; ++i) q.push(job(i, 1, i));
+  q.push(job(101, 1, 101, 0, 9));  // last in, first by --priority
+  auto p = sched.pass(q, {}, pool, 10, kNow);
+  EXPECT_EQ(ids(p), (std::vector<std::int64_t>{101, 1}));
+}
+
+}  // namespace
+}  // namespace yard

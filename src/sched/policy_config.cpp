@@ -139,7 +139,7 @@ class Parser {
     if (!root.IsDefined() || root.IsNull()) return c;
     only_keys(root, "", {"reservation_depth", "backfill_order", "weights", "fairshare", "age",
                          "tiers", "accounts", "pools", "account_from", "account_map",
-                         "default_account", "default_walltime"});
+                         "default_account", "default_walltime", "max_jobs_per_pass"});
     if (const YAML::Node n = root["reservation_depth"]) {
       const std::string s = to_lower(trim(scalar(n, "reservation_depth")));
       if (s == "unlimited") {
@@ -179,6 +179,11 @@ class Parser {
     if (const YAML::Node n = root["default_walltime"]) {
       c.default_walltime = duration(n, "default_walltime");
       if (c.default_walltime <= 0) fail(n, "default_walltime", "must be longer than zero");
+    }
+    if (const YAML::Node n = root["max_jobs_per_pass"]) {
+      const std::int64_t m = integer(n, "max_jobs_per_pass");
+      if (m < 0) fail(n, "max_jobs_per_pass", "expected a number of jobs >= 0 (0: all)");
+      c.max_jobs_per_pass = static_cast<std::size_t>(m);
     }
     parse_tiers(root["tiers"], c);
     parse_accounts(root["accounts"], c);

@@ -64,6 +64,9 @@ struct PolicyConfig {
   std::vector<PoolConfig> pools;  // empty: one pool, the whole machine
   // The estimate of a job that gives no walltime (local backend); not a limit.
   Time default_walltime = 3600;
+  // Local backend: a pass considers the first N queued jobs in priority order (as
+  // Slurm's bf_max_job_test); 0: all. Jobs further back wait for a later pass.
+  std::size_t max_jobs_per_pass = 500;
   // Simulator: trace field -> account.
   AccountFrom account_from = AccountFrom::kUser;
   std::map<std::int64_t, std::string> account_map;  // trace id -> account name

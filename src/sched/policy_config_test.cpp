@@ -16,6 +16,18 @@ TEST(PolicyConfig, EmptyTextGivesDefaults) {
   EXPECT_EQ(c->default_walltime, 3600);
 }
 
+TEST(PolicyConfig, MaxJobsPerPassDefaultsTo500AndRejectsNegatives) {
+  auto d = parse_policy_config("", "p.yaml");
+  ASSERT_TRUE(d) << d.error();
+  EXPECT_EQ(d->max_jobs_per_pass, 500u);
+  auto c = parse_policy_config("max_jobs_per_pass: 0\n", "p.yaml");
+  ASSERT_TRUE(c) << c.error();
+  EXPECT_EQ(c->max_jobs_per_pass, 0u);
+  auto bad = parse_policy_config("max_jobs_per_pass: -1\n", "p.yaml");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().find("p.yaml:1: max_jobs_per_pass"), std::string::npos) << bad.error();
+}
+
 TEST(PolicyConfig, DefaultWalltime) {
   auto c = parse_policy_config("default_walltime: 30m\n", "p.yaml");
   ASSERT_TRUE(c.ok()) << c.error();
