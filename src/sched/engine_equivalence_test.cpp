@@ -92,7 +92,7 @@ Instance random_instance(std::mt19937_64& rng) {
     job.user_priority = pick(0, 4) ? 0 : static_cast<int>(pick(-1, 2));
     in.queue.push_back(std::move(job));
   }
-  std::shuffle(in.queue.begin(), in.queue.end(), rng);
+  if (pick(0, 1)) std::shuffle(in.queue.begin(), in.queue.end(), rng);  // else ids ascend
   return in;
 }
 
