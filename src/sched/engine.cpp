@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <limits>
 #include <map>
-#include <numeric>
+#include <string_view>
+#include <unordered_map>
+
+#include "sched/floors.h"
 
 namespace yard::sched {
 
@@ -91,16 +94,22 @@ class Pass {
 
   Pass(const PolicyEngine& engine, std::span<const RunningJob> running, Time now) : now_(now) {
     const std::vector<Pool>& pools = engine.pools();
-    profiles_.reserve(pools.size() * kResources);
-    for (std::size_t i = 0; i < pools.size() * kResources; ++i) profiles_.emplace_back(capacity(pools, i));
+    const std::size_t count = pools.size() * kResources;
+    profiles_.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) profiles_.emplace_back(capacity(pools, i));
+    floors_.resize(count);
+    floors_state_.assign(count, kStale);
     running_.reserve(running.size());
+    // What the running jobs hold, per profile, added in one sweep each.
+    std::vector<std::vector<Profile::Hold>> holds(count);
     std::vector<Need> needs;
+    std::vector<Need> one;
     for (const RunningJob& r : running) {
       // Running jobs are taken as they are: components that could not be had are ignored,
       // and what they hold is capped at what the pool has.
       needs.clear();
       for (const Component& c : r.components) {
-        std::vector<Need> one;
+        one.clear();
         if (!add_component(c, pools, one)) continue;
         for (const Need& n : one) {
           auto it = std::find_if(needs.begin(), needs.end(), [&](const Need& m) { return m.profile == n.profile; });
@@ -115,14 +124,20 @@ class Pass {
       const TierConfig* tier = engine.tier_of(r.account);
       Running run{&r, needs, std::max(r.end, now + 1), tier ? tier->priority : kNoTier,
                   tier && tier->best_effort};
-      take(run.needs, now, run.hold_end - now);
+      for (const Need& n : run.needs) holds[n.profile].push_back({now, run.hold_end - now, n.amount});
+      if (run.best_effort) best_effort_.push_back(running_.size());
       running_.push_back(std::move(run));
     }
+    for (std::size_t i = 0; i < count; ++i) profiles_[i].allocate_all(holds[i]);
   }
 
-  bool fits_now(const std::vector<Need>& needs, Time estimate) const {
+  // Whether every need is free over [now, now + estimate). A profile's floors (floors.h)
+  // answer in a binary search; they are rebuilt when a profile changes other than by a
+  // start now, and only once a second question comes before the next such change, so
+  // that a pass placing a reservation after every question walks the profile once each.
+  bool fits_now(const std::vector<Need>& needs, Time estimate) {
     for (const Need& n : needs) {
-      if (profiles_[n.profile].min_free(now_, estimate) < n.amount) return false;
+      if (min_free_now(n.profile, estimate) < n.amount) return false;
     }
     return true;
   }
@@ -145,20 +160,31 @@ class Pass {
   }
 
   void take(const std::vector<Need>& needs, Time start, Time duration) {
-    for (const Need& n : needs) profiles_[n.profile].allocate(start, duration, n.amount);
+    for (const Need& n : needs) {
+      profiles_[n.profile].allocate(start, duration, n.amount);
+      if (start == now_ && floors_state_[n.profile] == kBuilt) {
+        floors_[n.profile].take(n.amount, duration);
+      } else {
+        floors_state_[n.profile] = kStale;
+      }
+    }
   }
   void give(const std::vector<Need>& needs, Time start, Time duration) {
-    for (const Need& n : needs) profiles_[n.profile].release(start, duration, n.amount);
+    for (const Need& n : needs) {
+      profiles_[n.profile].release(start, duration, n.amount);
+      floors_state_[n.profile] = kStale;
+    }
   }
 
   // Stops running best-effort jobs below the given tier until the job fits now; false
   // (and nothing stopped) when stopping all of them would not be enough.
   bool preempt_for(const std::vector<Need>& needs, Time estimate, bool best_effort,
                    double tier_priority, PassResult& out) {
+    if (best_effort_.empty()) return false;
     std::vector<std::size_t> victims;
-    for (std::size_t i = 0; i < running_.size(); ++i) {
+    for (std::size_t i : best_effort_) {
       const Running& r = running_[i];
-      if (r.preempted || !r.best_effort) continue;
+      if (r.preempted) continue;
       if (best_effort && !(r.tier_priority < tier_priority)) continue;
       const bool shares_pool = std::any_of(r.needs.begin(), r.needs.end(), [&](const Need& a) {
         return std::any_of(needs.begin(), needs.end(), [&](const Need& b) { return a.pool() == b.pool(); });
@@ -189,9 +215,27 @@ class Pass {
   }
 
  private:
+  enum FloorsState : unsigned char { kStale, kAsked, kBuilt };
+
+  Procs min_free_now(std::size_t profile, Time estimate) {
+    switch (floors_state_[profile]) {
+      case kBuilt: return floors_[profile].min_free(estimate);
+      case kStale:
+        floors_state_[profile] = kAsked;
+        return profiles_[profile].min_free(now_, estimate);
+      case kAsked: break;
+    }
+    floors_[profile].build(profiles_[profile], now_);
+    floors_state_[profile] = kBuilt;
+    return floors_[profile].min_free(estimate);
+  }
+
   Time now_;
   std::vector<Profile> profiles_;
+  std::vector<Floors> floors_;  // per profile, valid where floors_state_ is kBuilt
+  std::vector<FloorsState> floors_state_;
   std::vector<Running> running_;
+  std::vector<std::size_t> best_effort_;  // indices in running_ of best-effort jobs
 };
 
 }  // namespace
@@ -207,52 +251,113 @@ const TierConfig* PolicyEngine::tier_of(std::string_view account) const {
   return a ? config_.tier(a->tier) : nullptr;
 }
 
+namespace {
+
+// A queued job in scheduling order: its ranking, its index in the queue and its tier's
+// priority (for preemption).
+struct Ordered {
+  RankedJob ranked;
+  std::size_t index;
+  double tier_priority;
+};
+
+struct AccountFactors {
+  const TierConfig* tier;
+  double tier_factor;
+  double fairshare;
+};
+
+// The queue in scheduling order. Tier, tier factor and fair-share are looked up once per
+// account; the sort compares compact keys rather than the queued jobs.
+std::vector<Ordered> order(const PolicyEngine& engine, Procs total, std::span<const QueuedJob> queue,
+                           const Accounts& accounts, Time now) {
+  const PolicyConfig& config = engine.config();
+  std::unordered_map<std::string_view, AccountFactors> by_account;
+  std::string_view last_name;
+  const AccountFactors* last = nullptr;
+  auto factors_of = [&](const std::string& account) -> const AccountFactors& {
+    if (last != nullptr && account == last_name) return *last;
+    auto it = by_account.find(account);
+    if (it == by_account.end()) {
+      const TierConfig* tier = engine.tier_of(account);
+      it = by_account
+               .emplace(account, AccountFactors{tier, tier ? tier_factor(config, tier->name) : 0,
+                                                accounts.fairshare(account, now)})
+               .first;
+    }
+    last_name = it->first;
+    last = &it->second;
+    return *last;
+  };
+
+  struct Key {
+    bool best_effort;
+    int user_priority;
+    double priority;
+    Time submit;
+    JobId id;
+    std::uint32_t entry;
+  };
+  std::vector<Ordered> entries;
+  entries.reserve(queue.size());
+  std::vector<Key> keys;
+  keys.reserve(queue.size());
+  for (std::size_t i = 0; i < queue.size(); ++i) {
+    const QueuedJob& job = queue[i];
+    const AccountFactors& a = factors_of(job.account);
+    Ordered o;
+    o.index = i;
+    o.tier_priority = a.tier ? a.tier->priority : kNoTier;
+    RankedJob& r = o.ranked;
+    r.id = job.id;
+    r.best_effort = a.tier && a.tier->best_effort;
+    r.factors.tier = a.tier_factor;
+    r.factors.age = age_factor(now - job.submit, config.max_age);
+    r.factors.fairshare = a.fairshare;
+    r.factors.size = size_factor(total_procs(job.components), total);
+    r.priority = weighted_priority(config.weights, r.factors);
+    keys.push_back({r.best_effort, job.user_priority, r.priority, job.submit, job.id,
+                    static_cast<std::uint32_t>(i)});
+    entries.push_back(o);
+  }
+  std::sort(keys.begin(), keys.end(), [](const Key& x, const Key& y) {
+    if (x.best_effort != y.best_effort) return y.best_effort;
+    if (x.user_priority != y.user_priority) return x.user_priority > y.user_priority;
+    if (x.priority != y.priority) return x.priority > y.priority;
+    if (x.submit != y.submit) return x.submit < y.submit;
+    return x.id < y.id;
+  });
+  std::vector<Ordered> sorted;
+  sorted.reserve(entries.size());
+  for (const Key& k : keys) sorted.push_back(entries[k.entry]);
+  return sorted;
+}
+
+}  // namespace
+
 std::vector<RankedJob> PolicyEngine::rank(std::span<const QueuedJob> queue, const Accounts& accounts,
                                           Time now) const {
-  std::map<std::string, double, std::less<>> fairshare;  // per account, once per call
   std::vector<RankedJob> ranked;
   ranked.reserve(queue.size());
-  for (const QueuedJob& job : queue) {
-    RankedJob r;
-    r.id = job.id;
-    const TierConfig* tier = tier_of(job.account);
-    r.best_effort = tier && tier->best_effort;
-    r.factors.tier = tier ? tier_factor(config_, tier->name) : 0;
-    r.factors.age = age_factor(now - job.submit, config_.max_age);
-    auto it = fairshare.find(job.account);
-    if (it == fairshare.end()) {
-      it = fairshare.emplace(job.account, accounts.fairshare(job.account, now)).first;
-    }
-    r.factors.fairshare = it->second;
-    r.factors.size = size_factor(total_procs(job.components), total_);
-    r.priority = weighted_priority(config_.weights, r.factors);
-    ranked.push_back(r);
-  }
-  std::vector<std::size_t> index(queue.size());
-  std::iota(index.begin(), index.end(), std::size_t{0});
-  std::sort(index.begin(), index.end(), [&](std::size_t a, std::size_t b) {
-    const RankedJob& x = ranked[a];
-    const RankedJob& y = ranked[b];
-    if (x.best_effort != y.best_effort) return y.best_effort;
-    if (queue[a].user_priority != queue[b].user_priority) return queue[a].user_priority > queue[b].user_priority;
-    if (x.priority != y.priority) return x.priority > y.priority;
-    if (queue[a].submit != queue[b].submit) return queue[a].submit < queue[b].submit;
-    return queue[a].id < queue[b].id;
-  });
-  std::vector<RankedJob> sorted;
-  sorted.reserve(ranked.size());
-  for (std::size_t i : index) sorted.push_back(ranked[i]);
-  return sorted;
+  for (const Ordered& o : order(*this, total_, queue, accounts, now)) ranked.push_back(o.ranked);
+  return ranked;
 }
 
 PassResult PolicyEngine::schedule(std::span<const QueuedJob> queue, std::span<const RunningJob> running,
                                   const Accounts& accounts, Time now) const {
   PassResult out;
   if (queue.empty()) return out;
-  const std::vector<RankedJob> ranked = rank(queue, accounts, now);
-  std::map<JobId, std::size_t> by_id;
-  for (std::size_t i = 0; i < queue.size(); ++i) by_id.emplace(queue[i].id, i);
-
+  std::vector<Ordered> ordered = order(*this, total_, queue, accounts, now);
+  std::vector<double> tier_priority(queue.size());
+  for (const Ordered& o : ordered) tier_priority[o.index] = o.tier_priority;
+  // A job is looked up by id: with an id queued twice, both entries stand for the first.
+  bool ascending = true;
+  for (std::size_t i = 1; i < queue.size() && ascending; ++i) ascending = queue[i - 1].id < queue[i].id;
+  if (!ascending) {
+    std::map<JobId, std::size_t> by_id;
+    for (std::size_t i = 0; i < queue.size(); ++i) by_id.emplace(queue[i].id, i);
+    for (Ordered& o : ordered) o.index = by_id.at(o.ranked.id);
+  }
   Pass pass(*this, running, now);
   const int depth = config_.reservation_depth;
   int holds = 0;
@@ -261,14 +366,11 @@ PassResult PolicyEngine::schedule(std::span<const QueuedJob> queue, std::span<co
   std::vector<std::size_t> best_effort;  // in queue order
   std::vector<Need> needs;
 
-  auto tier_priority = [&](const QueuedJob& job) {
-    const TierConfig* t = tier_of(job.account);
-    return t ? t->priority : kNoTier;
-  };
   // Starts the job now if it fits, preempting best-effort jobs below it if needed.
-  auto try_now = [&](const QueuedJob& job, bool is_best_effort) {
+  auto try_now = [&](std::size_t i, bool is_best_effort) {
+    const QueuedJob& job = queue[i];
     if (!pass.fits_now(needs, job.estimate) &&
-        !pass.preempt_for(needs, job.estimate, is_best_effort, tier_priority(job), out)) {
+        !pass.preempt_for(needs, job.estimate, is_best_effort, tier_priority[i], out)) {
       return false;
     }
     pass.take(needs, now, job.estimate);
@@ -276,9 +378,9 @@ PassResult PolicyEngine::schedule(std::span<const QueuedJob> queue, std::span<co
     return true;
   };
 
-  for (const RankedJob& r : ranked) {
-    const std::size_t i = by_id.at(r.id);
-    if (r.best_effort) {
+  for (const Ordered& o : ordered) {
+    const std::size_t i = o.index;
+    if (o.ranked.best_effort) {
       best_effort.push_back(i);
       continue;
     }
@@ -289,7 +391,7 @@ PassResult PolicyEngine::schedule(std::span<const QueuedJob> queue, std::span<co
     }
     const QueuedJob& job = queue[i];
     if (!merge(job.components, pools_, needs)) continue;  // can never start
-    if (try_now(job, false)) continue;
+    if (try_now(i, false)) continue;
     if (depth == 0) {
       stopped = true;  // strict order: nothing behind it starts
       continue;
@@ -306,10 +408,10 @@ PassResult PolicyEngine::schedule(std::span<const QueuedJob> queue, std::span<co
                      [&](std::size_t a, std::size_t b) { return queue[a].estimate < queue[b].estimate; });
   }
   for (std::size_t i : rest) {
-    if (merge(queue[i].components, pools_, needs)) try_now(queue[i], false);
+    if (merge(queue[i].components, pools_, needs)) try_now(i, false);
   }
   for (std::size_t i : best_effort) {
-    if (merge(queue[i].components, pools_, needs)) try_now(queue[i], true);
+    if (merge(queue[i].components, pools_, needs)) try_now(i, true);
   }
   return out;
 }

@@ -101,6 +101,42 @@ void Profile::merge_at(std::size_t i) {
   }
 }
 
+void Profile::allocate_all(std::span<const Hold> holds) {
+  struct Change {
+    Time time;
+    Procs delta;
+  };
+  std::vector<Change> changes;
+  changes.reserve(2 * holds.size());
+  for (const Hold& h : holds) {
+    if (h.duration <= 0 || h.procs == 0) continue;
+    changes.push_back({h.start, -h.procs});
+    changes.push_back({h.start + h.duration, h.procs});
+  }
+  if (changes.empty()) return;
+  std::sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) { return a.time < b.time; });
+  // Sweep the current points and the changes in time order; keep a point only where the
+  // free count changes, as add() does.
+  std::vector<Point> out(points_.begin(), points_.begin() + static_cast<std::ptrdiff_t>(first_));
+  out.reserve(first_ + (points_.size() - first_) + changes.size());
+  std::size_t p = first_;
+  std::size_t c = 0;
+  Procs base = points_[first_].free;  // the current profile at the sweep's time
+  Procs taken = 0;                    // the changes up to the sweep's time
+  const std::size_t head = out.size();
+  while (p < points_.size() || c < changes.size()) {
+    Time t = std::numeric_limits<Time>::max();
+    if (p < points_.size()) t = points_[p].time;
+    if (c < changes.size()) t = std::min(t, changes[c].time);
+    if (p < points_.size() && points_[p].time == t) base = points_[p++].free;
+    for (; c < changes.size() && changes[c].time == t; ++c) taken += changes[c].delta;
+    const Procs free = base + taken;
+    assert(free >= 0 && free <= total_);
+    if (out.size() == head || out.back().free != free) out.push_back({t, free});
+  }
+  points_ = std::move(out);
+}
+
 void Profile::add(Time start, Time end, Procs delta) {
   if (start >= end || delta == 0) return;
   const std::size_t first = split_at(start);

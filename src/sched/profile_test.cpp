@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <vector>
+
 namespace yard::sched {
 namespace {
 
@@ -103,6 +106,74 @@ TEST(Floors, AnswerWhatCanStartNowAndFollowAllocations) {
   rebuilt.build(p, 10);
   for (Time d : {1, 39, 40, 41, 44, 45, 46, 139, 140, 141, 1000}) {
     EXPECT_EQ(f.min_free(d), rebuilt.min_free(d)) << d;
+  }
+}
+
+// Earliest starts on long profiles (many blocks of the skip summaries), changed between
+// queries by allocations, releases, bulk allocations and forgetting the past, against a
+// walk over free_at at every breakpoint.
+TEST(Profile, EarliestStartMatchesAWalkOnLongChangingProfiles) {
+  std::mt19937_64 rng(7);
+  auto pick = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  for (int round = 0; round < 20; ++round) {
+    const Procs total = pick(1, 64);
+    Profile profile(total);
+    std::vector<Profile::Hold> bulk;
+    for (int k = 0; k < 100; ++k) {
+      bulk.push_back({pick(0, 2000), pick(1, 300), pick(1, std::max<Procs>(1, total / 8))});
+    }
+    profile.allocate_all(bulk);
+    std::vector<Profile::Hold> held(bulk.begin(), bulk.end());
+    std::vector<Time> times;
+    Time now = 0;
+    for (int step = 0; step < 200; ++step) {
+      const auto op = pick(0, 9);
+      if (op < 5) {
+        const Time start = now + pick(0, 2500);
+        const Time duration = pick(1, 400);
+        const Procs procs = pick(1, total);
+        if (profile.min_free(start, duration) >= procs) {
+          profile.allocate(start, duration, procs);
+          held.push_back({start, duration, procs});
+        }
+      } else if (op < 7 && !held.empty()) {
+        const auto k = static_cast<std::size_t>(pick(0, static_cast<std::int64_t>(held.size()) - 1));
+        profile.release(held[k].start, held[k].duration, held[k].procs);
+        held.erase(held.begin() + static_cast<std::ptrdiff_t>(k));
+      } else if (op == 7) {
+        now += pick(0, 50);
+        profile.forget_before(now);
+      }
+      // Reference: candidates are `from` and every hold's start and end after it.
+      times.clear();
+      for (const auto& h : held) {
+        times.push_back(h.start);
+        times.push_back(h.start + h.duration);
+      }
+      for (int q = 0; q < 3; ++q) {
+        const Time from = now + pick(0, 2500);
+        const Procs procs = pick(1, total + 1);
+        const Time duration = pick(1, 600);
+        Time want = kNever;
+        if (procs <= total) {
+          std::vector<Time> candidates = {from};
+          for (Time t : times) {
+            if (t > from) candidates.push_back(t);
+          }
+          std::sort(candidates.begin(), candidates.end());
+          for (Time t : candidates) {
+            if (profile.min_free(t, duration) >= procs) {
+              want = t;
+              break;
+            }
+          }
+        }
+        ASSERT_EQ(profile.earliest_start(from, procs, duration), want)
+            << "round " << round << " step " << step << " from " << from << " procs " << procs;
+      }
+    }
   }
 }
 

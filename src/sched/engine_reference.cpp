@@ -1,0 +1,317 @@
+// The policy engine's pass as first written (a flat profile per pool and resource,
+// every check a walk along it), kept as the reference that the engine's pass must match
+// exactly (engine_equivalence_test.cpp).
+#include "sched/engine_reference.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <numeric>
+
+namespace yard::sched::reference {
+
+namespace {
+
+// Each pool has three profiles, in this order: cores, memory, GPUs.
+constexpr std::size_t kResources = 3;
+
+// A job's request merged per (pool, resource): one entry per profile it needs something
+// of, profiles ascending.
+struct Need {
+  std::size_t profile;  // pool * kResources + resource
+  std::int64_t amount;  // > 0
+  std::size_t pool() const { return profile / kResources; }
+};
+
+// Adds a component's demand to `out`; false when the component can never be had in its
+// pool as asked (no such pool, no core, a node-shaped request that fits no node).
+bool add_component(const Component& c, const std::vector<Pool>& pools, std::vector<Need>& out) {
+  if (c.pool >= pools.size() || c.procs < 1 || c.memory < 0 || c.gpus < 0 || c.nodes < 0) return false;
+  const Pool& p = pools[c.pool];
+  if (c.nodes > 0 && (c.nodes > p.nodes || c.procs > p.cores_per_node || c.gpus > p.gpus_per_node ||
+                      (p.memory_per_node > 0 && c.memory > p.memory_per_node))) {
+    return false;
+  }
+  const std::int64_t amounts[kResources] = {c.total_cores(), p.memory() > 0 ? c.total_memory() : 0,
+                                            c.total_gpus()};
+  for (std::size_t r = 0; r < kResources; ++r) {
+    if (amounts[r] <= 0) continue;
+    const std::size_t profile = c.pool * kResources + r;
+    auto it = std::find_if(out.begin(), out.end(), [&](const Need& n) { return n.profile == profile; });
+    if (it == out.end()) {
+      out.push_back({profile, amounts[r]});
+    } else {
+      it->amount += amounts[r];
+    }
+  }
+  return true;
+}
+
+std::int64_t capacity(const std::vector<Pool>& pools, std::size_t profile) {
+  const Pool& p = pools[profile / kResources];
+  switch (profile % kResources) {
+    case 0: return p.cores();
+    case 1: return p.memory();
+    default: return p.gpus();
+  }
+}
+
+// Merges components per pool and resource; false when a component cannot be had (above)
+// or the merged request exceeds what its pool has (the job can never start).
+bool merge(const std::vector<Component>& components, const std::vector<Pool>& pools,
+           std::vector<Need>& out) {
+  out.clear();
+  if (components.empty()) return false;
+  for (const Component& c : components) {
+    if (!add_component(c, pools, out)) return false;
+  }
+  std::sort(out.begin(), out.end(), [](const Need& a, const Need& b) { return a.profile < b.profile; });
+  for (const Need& n : out) {
+    if (n.amount > capacity(pools, n.profile)) return false;
+  }
+  return true;
+}
+
+Procs total_procs(const std::vector<Component>& components) {
+  Procs sum = 0;
+  for (const Component& c : components) sum += c.total_cores();
+  return sum;
+}
+
+constexpr double kNoTier = -std::numeric_limits<double>::infinity();
+
+// The state of one pass: a profile per pool and the running jobs that may be preempted.
+class Pass {
+ public:
+  struct Running {
+    const RunningJob* job;
+    std::vector<Need> needs;
+    Time hold_end;
+    double tier_priority;
+    bool best_effort;
+    bool preempted = false;
+  };
+
+  Pass(const PolicyEngine& engine, std::span<const RunningJob> running, Time now) : now_(now) {
+    const std::vector<Pool>& pools = engine.pools();
+    profiles_.reserve(pools.size() * kResources);
+    for (std::size_t i = 0; i < pools.size() * kResources; ++i) profiles_.emplace_back(capacity(pools, i));
+    running_.reserve(running.size());
+    std::vector<Need> needs;
+    for (const RunningJob& r : running) {
+      // Running jobs are taken as they are: components that could not be had are ignored,
+      // and what they hold is capped at what the pool has.
+      needs.clear();
+      for (const Component& c : r.components) {
+        std::vector<Need> one;
+        if (!add_component(c, pools, one)) continue;
+        for (const Need& n : one) {
+          auto it = std::find_if(needs.begin(), needs.end(), [&](const Need& m) { return m.profile == n.profile; });
+          if (it == needs.end()) {
+            needs.push_back(n);
+          } else {
+            it->amount += n.amount;
+          }
+        }
+      }
+      for (Need& n : needs) n.amount = std::min(n.amount, capacity(pools, n.profile));
+      const TierConfig* tier = engine.tier_of(r.account);
+      Running run{&r, needs, std::max(r.end, now + 1), tier ? tier->priority : kNoTier,
+                  tier && tier->best_effort};
+      take(run.needs, now, run.hold_end - now);
+      running_.push_back(std::move(run));
+    }
+  }
+
+  bool fits_now(const std::vector<Need>& needs, Time estimate) const {
+    for (const Need& n : needs) {
+      if (profiles_[n.profile].min_free(now_, estimate) < n.amount) return false;
+    }
+    return true;
+  }
+
+  // The earliest common start of every component; kNever if one can never start.
+  Time earliest(const std::vector<Need>& needs, Time estimate) const {
+    Time t = now_;
+    for (;;) {
+      bool agreed = true;
+      for (const Need& n : needs) {
+        const Time s = profiles_[n.profile].earliest_start(t, n.amount, estimate);
+        if (s == kNever) return kNever;
+        if (s > t) {
+          t = s;
+          agreed = false;
+        }
+      }
+      if (agreed) return t;
+    }
+  }
+
+  void take(const std::vector<Need>& needs, Time start, Time duration) {
+    for (const Need& n : needs) profiles_[n.profile].allocate(start, duration, n.amount);
+  }
+  void give(const std::vector<Need>& needs, Time start, Time duration) {
+    for (const Need& n : needs) profiles_[n.profile].release(start, duration, n.amount);
+  }
+
+  // Stops running best-effort jobs below the given tier until the job fits now; false
+  // (and nothing stopped) when stopping all of them would not be enough.
+  bool preempt_for(const std::vector<Need>& needs, Time estimate, bool best_effort,
+                   double tier_priority, PassResult& out) {
+    std::vector<std::size_t> victims;
+    for (std::size_t i = 0; i < running_.size(); ++i) {
+      const Running& r = running_[i];
+      if (r.preempted || !r.best_effort) continue;
+      if (best_effort && !(r.tier_priority < tier_priority)) continue;
+      const bool shares_pool = std::any_of(r.needs.begin(), r.needs.end(), [&](const Need& a) {
+        return std::any_of(needs.begin(), needs.end(), [&](const Need& b) { return a.pool() == b.pool(); });
+      });
+      if (shares_pool) victims.push_back(i);
+    }
+    if (victims.empty()) return false;
+    for (std::size_t i : victims) give(running_[i].needs, now_, running_[i].hold_end - now_);
+    const bool enough = fits_now(needs, estimate);
+    for (std::size_t i : victims) take(running_[i].needs, now_, running_[i].hold_end - now_);
+    if (!enough) return false;
+    // Lowest tier first, then the most recently started (least work lost), then id.
+    std::sort(victims.begin(), victims.end(), [&](std::size_t a, std::size_t b) {
+      const Running& x = running_[a];
+      const Running& y = running_[b];
+      if (x.tier_priority != y.tier_priority) return x.tier_priority < y.tier_priority;
+      if (x.job->start != y.job->start) return x.job->start > y.job->start;
+      return x.job->id > y.job->id;
+    });
+    for (std::size_t i : victims) {
+      Running& r = running_[i];
+      give(r.needs, now_, r.hold_end - now_);
+      r.preempted = true;
+      out.preempt.push_back(r.job->id);
+      if (fits_now(needs, estimate)) break;
+    }
+    return true;
+  }
+
+ private:
+  Time now_;
+  std::vector<Profile> profiles_;
+  std::vector<Running> running_;
+};
+
+}  // namespace
+
+std::vector<RankedJob> reference_rank(const PolicyEngine& engine, std::span<const QueuedJob> queue,
+                                      const Accounts& accounts, Time now) {
+  const PolicyConfig& config = engine.config();
+  const std::vector<Pool>& pools = engine.pools();
+  Procs total = 0;
+  for (const Pool& p : pools) total += p.cores();
+  auto tier_of = [&](std::string_view a) { return engine.tier_of(a); };
+  std::map<std::string, double, std::less<>> fairshare;  // per account, once per call
+  std::vector<RankedJob> ranked;
+  ranked.reserve(queue.size());
+  for (const QueuedJob& job : queue) {
+    RankedJob r;
+    r.id = job.id;
+    const TierConfig* tier = tier_of(job.account);
+    r.best_effort = tier && tier->best_effort;
+    r.factors.tier = tier ? tier_factor(config, tier->name) : 0;
+    r.factors.age = age_factor(now - job.submit, config.max_age);
+    auto it = fairshare.find(job.account);
+    if (it == fairshare.end()) {
+      it = fairshare.emplace(job.account, accounts.fairshare(job.account, now)).first;
+    }
+    r.factors.fairshare = it->second;
+    r.factors.size = size_factor(total_procs(job.components), total);
+    r.priority = weighted_priority(config.weights, r.factors);
+    ranked.push_back(r);
+  }
+  std::vector<std::size_t> index(queue.size());
+  std::iota(index.begin(), index.end(), std::size_t{0});
+  std::sort(index.begin(), index.end(), [&](std::size_t a, std::size_t b) {
+    const RankedJob& x = ranked[a];
+    const RankedJob& y = ranked[b];
+    if (x.best_effort != y.best_effort) return y.best_effort;
+    if (queue[a].user_priority != queue[b].user_priority) return queue[a].user_priority > queue[b].user_priority;
+    if (x.priority != y.priority) return x.priority > y.priority;
+    if (queue[a].submit != queue[b].submit) return queue[a].submit < queue[b].submit;
+    return queue[a].id < queue[b].id;
+  });
+  std::vector<RankedJob> sorted;
+  sorted.reserve(ranked.size());
+  for (std::size_t i : index) sorted.push_back(ranked[i]);
+  return sorted;
+}
+
+PassResult reference_schedule(const PolicyEngine& engine, std::span<const QueuedJob> queue,
+                              std::span<const RunningJob> running, const Accounts& accounts, Time now) {
+  const PolicyConfig& config = engine.config();
+  const std::vector<Pool>& pools = engine.pools();
+  auto tier_of = [&](std::string_view a) { return engine.tier_of(a); };
+  PassResult out;
+  if (queue.empty()) return out;
+  const std::vector<RankedJob> ranked = reference_rank(engine, queue, accounts, now);
+  std::map<JobId, std::size_t> by_id;
+  for (std::size_t i = 0; i < queue.size(); ++i) by_id.emplace(queue[i].id, i);
+
+  Pass pass(engine, running, now);
+  const int depth = config.reservation_depth;
+  int holds = 0;
+  bool stopped = false;
+  std::vector<std::size_t> rest;         // non-best-effort jobs after the last reservation
+  std::vector<std::size_t> best_effort;  // in queue order
+  std::vector<Need> needs;
+
+  auto tier_priority = [&](const QueuedJob& job) {
+    const TierConfig* t = tier_of(job.account);
+    return t ? t->priority : kNoTier;
+  };
+  // Starts the job now if it fits, preempting best-effort jobs below it if needed.
+  auto try_now = [&](const QueuedJob& job, bool is_best_effort) {
+    if (!pass.fits_now(needs, job.estimate) &&
+        !pass.preempt_for(needs, job.estimate, is_best_effort, tier_priority(job), out)) {
+      return false;
+    }
+    pass.take(needs, now, job.estimate);
+    out.start.push_back(job.id);
+    return true;
+  };
+
+  for (const RankedJob& r : ranked) {
+    const std::size_t i = by_id.at(r.id);
+    if (r.best_effort) {
+      best_effort.push_back(i);
+      continue;
+    }
+    if (stopped) continue;
+    if (depth > 0 && holds >= depth) {
+      rest.push_back(i);
+      continue;
+    }
+    const QueuedJob& job = queue[i];
+    if (!merge(job.components, pools, needs)) continue;  // can never start
+    if (try_now(job, false)) continue;
+    if (depth == 0) {
+      stopped = true;  // strict order: nothing behind it starts
+      continue;
+    }
+    const Time start = pass.earliest(needs, job.estimate);
+    if (start == kNever) continue;
+    pass.take(needs, start, job.estimate);
+    out.reserved.emplace_back(job.id, start);
+    ++holds;
+  }
+
+  if (config.backfill_order == BackfillOrder::kShortestEstimate) {
+    std::stable_sort(rest.begin(), rest.end(),
+                     [&](std::size_t a, std::size_t b) { return queue[a].estimate < queue[b].estimate; });
+  }
+  for (std::size_t i : rest) {
+    if (merge(queue[i].components, pools, needs)) try_now(queue[i], false);
+  }
+  for (std::size_t i : best_effort) {
+    if (merge(queue[i].components, pools, needs)) try_now(queue[i], true);
+  }
+  return out;
+}
+
+}  // namespace yard::sched::reference
