@@ -8,9 +8,7 @@
 #include <fstream>
 #include <iostream>
 
-#include <yaml-cpp/yaml.h>
-
-#include "core/output_pattern.h"
+#include "backends/output_paths.h"
 #include "core/text.h"
 
 namespace yard {
@@ -54,127 +52,7 @@ std::string first_lines(const std::string& text, std::size_t max_chars = 400) {
   return t;
 }
 
-// Output paths in two forms: what the scheduler is told (its own %-escapes; for arrays
-// the index left to the scheduler as %a) and, per member, the path yard shows.
-struct OutputPaths {
-  std::string native_out, native_err;  // native_err empty: merged with stdout
-  std::string out_template, err_template;  // with \x01 where the array index goes
-};
-
-// `%a` (and `%j` of an array element, which the scheduler cannot name for us) stay the
-// scheduler's; everything else yard expands itself, so `yard logs` finds the files.
-std::string expand_for(std::string pattern, const JobSpec& spec, std::int64_t head, bool is_array,
-                       const std::string& user) {
-  if (is_array) {
-    std::string p;
-    for (std::size_t i = 0; i < pattern.size(); ++i) {
-      if (pattern[i] == '%' && i + 1 < pattern.size()) {
-        char c = pattern[i + 1];
-        if (c == 'a') { p += '\x01'; ++i; continue; }
-        if (c == 'j') { p += "%A_\x01"; ++i; continue; }
-        if (c == '%') { p += "%%"; ++i; continue; }
-      }
-      p += pattern[i];
-    }
-    pattern = p;
-  }
-  PatternValues v;
-  v.job_id = head;
-  v.name = spec.name;
-  v.array_job_id = head;
-  v.user = user;
-  std::string path = expand_output_pattern(pattern, v);
-  if (!path.empty() && path[0] != '/') path = spec.workdir + "/" + path;
-  return path;
-}
-
-std::string native_form(const std::string& tmpl) {
-  std::string out;
-  for (char c : tmpl) {
-    if (c == '%') out += "%%";
-    else if (c == '\x01') out += "%a";
-    else out += c;
-  }
-  return out;
-}
-
-std::string member_path(const std::string& tmpl, std::optional<std::int64_t> index) {
-  std::string out;
-  for (char c : tmpl) {
-    if (c == '\x01') out += index ? std::to_string(*index) : std::string();
-    else out += c;
-  }
-  return out;
-}
-
-OutputPaths output_paths(const JobSpec& spec, std::int64_t head, bool is_array, const std::string& user) {
-  OutputPaths p;
-  std::string out = spec.stdout_path.empty() ? (is_array ? "yard-%A_%a.out" : "yard-%j.out") : spec.stdout_path;
-  p.out_template = expand_for(out, spec, head, is_array, user);
-  p.native_out = native_form(p.out_template);
-  if (!spec.stderr_path.empty()) {
-    p.err_template = expand_for(spec.stderr_path, spec, head, is_array, user);
-    p.native_err = native_form(p.err_template);
-  }
-  return p;
-}
-
 }  // namespace
-
-Result<IndirectConfig> load_indirect_config(const std::string& path) {
-  IndirectConfig c;
-  if (!std::filesystem::exists(path)) return c;
-  try {
-    YAML::Node n = YAML::LoadFile(path);
-    if (!n || n.IsNull()) return c;
-    if (!n.IsMap()) return err(path + ": expected a mapping of settings");
-    for (auto it : n) {
-      const std::string key = it.first.as<std::string>();
-      const std::string where = path + ":" + std::to_string(it.second.Mark().line + 1) + ": ";
-      if (key == "allocation") {
-        c.allocation = it.second.as<std::string>("");
-        if (c.allocation.empty() || c.allocation.find_first_not_of("0123456789") != std::string::npos)
-          return err(where + "allocation: expected a Slurm job id (digits), got '" + c.allocation + "'");
-        continue;
-      }
-      if (key == "job_limit") {
-        try {
-          c.step_job_limit = it.second.as<int>();
-        } catch (const std::exception&) {
-          c.step_job_limit = -1;
-        }
-        if (c.step_job_limit < 0)
-          return err(where + "job_limit: expected a number of steps >= 0, got '" + it.second.as<std::string>("?") + "'");
-        continue;
-      }
-      double* slot = key == "poll_interval"      ? &c.poll_interval_s
-                     : key == "calls_per_second" ? &c.calls_per_second
-                     : key == "burst"            ? &c.burst
-                     : key == "command_timeout"  ? &c.command_timeout_s
-                     : key == "retry_max"        ? &c.retry_max_s
-                     : key == "lost_after"       ? &c.lost_after_s
-                     : key == "cancel_resend"    ? &c.cancel_resend_s
-                                                 : nullptr;
-      if (!slot)
-        return err(path + ":" + std::to_string(it.first.Mark().line + 1) + ": unknown setting '" + key +
-                   "' (known: poll_interval, calls_per_second, burst, command_timeout, retry_max, "
-                   "lost_after, cancel_resend, allocation, job_limit)");
-      double v = 0;
-      try {
-        v = it.second.as<double>();
-      } catch (const std::exception&) {
-        return err(path + ":" + std::to_string(it.second.Mark().line + 1) + ": " + key +
-                   ": expected a number of seconds (or calls), got '" + it.second.as<std::string>("?") + "'");
-      }
-      if (v < 0 || (v == 0 && key != "calls_per_second"))
-        return err(path + ":" + std::to_string(it.second.Mark().line + 1) + ": " + key + " must be > 0");
-      *slot = v;
-    }
-  } catch (const YAML::Exception& e) {
-    return err(path + ": " + e.what());
-  }
-  return c;
-}
 
 IndirectBackend::IndirectBackend(Store& store, const Dialect& dialect, CommandQueue& commands,
                                  IndirectConfig config, std::string state_dir, std::string user)
