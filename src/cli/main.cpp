@@ -1,4 +1,5 @@
 // yard: one job interface for every scheduler, and a scheduler of its own.
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -7,11 +8,15 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
+#include "local/job_host.h"
 #ifdef YARD_HAVE_SIM
 #include "cli/cmd_sim.h"
 #endif
 
 int main(int argc, char** argv) {
+  // The daemon's job host (src/local/job_host.h): this program again, started by the
+  // daemon with its end of their socket.
+  if (argc == 3 && std::strcmp(argv[1], "__job-host") == 0) return yard::run_job_host(std::atoi(argv[2]));
   // `yard submit` re-parses its flags after reading a script's #SBATCH lines, and takes
   // a command after `--`: it is dispatched before CLI11 sees it.
   if (argc > 1 && std::strcmp(argv[1], "submit") == 0) {

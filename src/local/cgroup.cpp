@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -98,6 +99,8 @@ void MemoryCgroup::kill_all() const {
   pid_t p;
   while (in >> p) ::kill(p, SIGKILL);
 }
+
+bool MemoryCgroup::try_remove() const { return ::rmdir(path_.c_str()) == 0 || errno == ENOENT; }
 
 void MemoryCgroup::remove() const {
   // rmdir fails while dying processes are still accounted; retry for a short while.

@@ -1,8 +1,8 @@
 // Memory limits through cgroups: v1 (a memory controller mounted at
 // /sys/fs/cgroup/memory) or v2 (a writable unified hierarchy with the memory controller).
 // Where neither is writable, jobs run without a kernel-enforced limit and the supervisor
-// falls back to polling the resident memory of the job's processes (see supervisor.h).
-// One MemoryCgroup per job, created by its supervisor and removed when the job ends.
+// falls back to polling the resident memory of the job's processes (see job_host.h).
+// One MemoryCgroup per job, created by the job host and removed when the job ends.
 #pragma once
 
 #include <sys/types.h>
@@ -25,6 +25,7 @@ class MemoryCgroup {
   std::uint64_t peak_bytes() const;    // 0 if unknown
   void kill_all() const;               // SIGKILL every process left in the group
   void remove() const;                 // waits briefly for the group to empty
+  bool try_remove() const;             // removes it if empty (or gone); never waits
   const std::string& path() const { return path_; }
 
  private:

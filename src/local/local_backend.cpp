@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -20,7 +21,6 @@
 #include "core/size.h"
 #include "local/launch_plan.h"
 #include "local/run_record.h"
-#include "local/supervisor.h"
 #include "store/sqlite.h"
 
 namespace yard {
@@ -53,6 +53,12 @@ LocalBackend::LocalBackend(Store& store, Machine machine, std::string state_dir,
   std::error_code ec;
   std::filesystem::create_directories(state_dir_ + "/run", ec);
   std::filesystem::create_directories(state_dir_ + "/scripts", ec);
+}
+
+LocalBackend::~LocalBackend() {
+  for (auto& [id, r] : running_)
+    if (r.host_pidfd >= 0) ::close(r.host_pidfd);
+  if (inotify_fd_ >= 0) ::close(inotify_fd_);
 }
 
 std::string LocalBackend::record_path(std::int64_t id) const { return state_dir_ + "/run/" + std::to_string(id) + ".rec"; }
@@ -185,7 +191,7 @@ Result<std::vector<std::int64_t>> LocalBackend::cancel(const std::vector<std::in
   std::vector<std::int64_t> acted;
   for (auto& j : *jobs) {
     if (auto it = running_.find(j.id); it != running_.end()) {
-      if (it->second.supervisor > 0) ::kill(it->second.supervisor, SIGTERM);  // it reports CANCELLED
+      signal_job(it->second, cancel_signal());  // the host reports CANCELLED
       acted.push_back(j.id);
     } else if (pending_.count(j.id)) {
       queue_.remove(j.id);
@@ -233,9 +239,9 @@ void LocalBackend::plan_starts() {
   auto pass = scheduler_.pass(queue_, views, pool_, slots, wall_now());
   for (auto id : pass.preempt) {
     auto it = running_.find(id);
-    if (it == running_.end() || it->second.requeueing || it->second.supervisor <= 0) continue;
-    ::kill(it->second.supervisor, SIGUSR2);  // the supervisor stops the job and reports PENDING
-    it->second.requeueing = true;
+    if (it == running_.end() || it->second.requeueing) continue;
+    // The host stops the job and reports PENDING.
+    if (signal_job(it->second, preempt_signal())) it->second.requeueing = true;
   }
   for (auto& s : pass.start) {
     queue_.started(s.id);
@@ -269,21 +275,25 @@ void LocalBackend::plan_starts() {
   }
 }
 
-void LocalBackend::watch(Running r) {
-  if (r.pidfd >= 0) by_pidfd_[r.pidfd] = r.id;
-  running_[r.id] = std::move(r);
-}
-
-Result<Launched> LocalBackend::start(const LaunchPlan& plan, int record_fd) {
-  if (launcher_) {
-    auto l = launcher_->launch(plan, record_fd);
-    if (l) return l;
-    log_error("launcher: " + l.error() + "; forking the supervisor from the daemon instead");
-    launcher_ = nullptr;
+bool LocalBackend::signal_job(Running& r, int sig) {
+  if (!r.adopted) return host_ && host_->signal_job(r.id, sig);
+  if (r.host_pidfd < 0) {
+    // The host of an earlier daemon: its pid is in the record. Opened, then checked that
+    // the record is still locked (its host alive), so the pid cannot be another's.
+    const std::string path = record_path(r.id);
+    RunRecord rec = parse_run_record(read_all(path));
+    if (rec.supervisor_pid <= 0) return false;
+    int pidfd = pidfd_open(rec.supervisor_pid);
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    const bool locked = fd >= 0 && ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    if (fd >= 0) ::close(fd);
+    if (!locked) {
+      if (pidfd >= 0) ::close(pidfd);
+      return false;
+    }
+    r.host_pidfd = pidfd;
   }
-  auto pid = start_supervisor(plan, record_fd);
-  if (!pid) return err(pid.error());
-  return Launched{*pid, pidfd_open(*pid)};
+  return r.host_pidfd >= 0 && signal_host(r.host_pidfd, sig, r.id);
 }
 
 void LocalBackend::launch() {
@@ -299,6 +309,10 @@ void LocalBackend::launch() {
       if (p.array_job_id) queue_.element_ended(p.array_job_id);
       resolve_dependents(p.id, JobState::Failed);
     };
+    if (!host_) {
+      fail("no job host to run it");
+      continue;
+    }
     const std::string path = record_path(p.id);
     int fd = ::open(path.c_str(), O_CREAT | O_TRUNC | O_RDWR | O_APPEND | O_CLOEXEC, 0600);
     if (fd < 0 || ::flock(fd, LOCK_EX) != 0) {
@@ -306,57 +320,95 @@ void LocalBackend::launch() {
       fail("cannot create run record " + path + ": " + std::strerror(errno));
       continue;
     }
-    auto started = start(p.plan, fd);
+    auto sent = host_->launch(p.id, p.plan, fd);
     ::close(fd);
-    if (!started) {
+    if (!sent) {
       ::unlink(path.c_str());
-      fail(started.error());
+      fail(sent.error());
       continue;
     }
-    Running run{p.id, std::move(p.alloc), started->pid, started->pidfd, p.array_job_id, p.spec_id, p.view};
-    if (run.pidfd < 0) {
-      // No pidfd (should not happen on Linux >= 5.3): wait for the supervisor here.
-      ::waitpid(run.supervisor, nullptr, 0);
-      running_[p.id] = std::move(run);
-      finalize(p.id);
-      continue;
-    }
-    watch(std::move(run));
+    Running run;
+    run.id = p.id;
+    run.alloc = std::move(p.alloc);
+    run.array_job_id = p.array_job_id;
+    run.spec_id = p.spec_id;
+    run.view = p.view;
+    running_[p.id] = std::move(run);
   }
 }
 
 std::vector<int> LocalBackend::watched_fds() const {
-  std::vector<int> fds;
-  for (auto& [fd, id] : by_pidfd_) fds.push_back(fd);
-  return fds;
+  if (by_watch_.empty()) return {};
+  return {inotify_fd_};
 }
 
-void LocalBackend::supervisor_exited(int pidfd) {
-  auto it = by_pidfd_.find(pidfd);
-  if (it == by_pidfd_.end()) return;
-  const std::int64_t id = it->second;
-  by_pidfd_.erase(it);
-  ::close(pidfd);
-  if (auto r = running_.find(id); r != running_.end()) ::waitpid(r->second.supervisor, nullptr, WNOHANG);
-  finalize(id);
+bool LocalBackend::job_ended(const Ended& report) {
+  auto it = running_.find(report.job_id);
+  if (it == running_.end() || it->second.adopted) return false;
+  finalize(report.job_id, report.record);
+  return true;
 }
 
-void LocalBackend::finalize(std::int64_t id) {
+void LocalBackend::host_died() {
+  std::vector<std::int64_t> ids;
+  for (auto& [id, r] : running_)
+    if (!r.adopted) ids.push_back(id);
+  for (auto id : ids) finalize_from_file(id);
+}
+
+void LocalBackend::fd_ready(int fd) {
+  if (fd != inotify_fd_ || fd < 0) return;
+  alignas(inotify_event) char buf[4096];
+  std::vector<std::int64_t> closed;
+  ssize_t n;
+  while ((n = ::read(inotify_fd_, buf, sizeof buf)) > 0) {
+    for (char* p = buf; p < buf + n;) {
+      auto* e = reinterpret_cast<inotify_event*>(p);
+      if (auto w = by_watch_.find(e->wd); w != by_watch_.end() && (e->mask & IN_CLOSE_WRITE))
+        closed.push_back(w->second);
+      p += sizeof(inotify_event) + e->len;
+    }
+  }
+  for (auto id : closed) {
+    auto it = running_.find(id);
+    if (it == running_.end()) continue;
+    // The host closes a job's record once, after writing its outcome (or dies, closing all).
+    int rfd = ::open(record_path(id).c_str(), O_RDONLY | O_CLOEXEC);
+    const bool locked = rfd >= 0 && ::flock(rfd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    if (rfd >= 0) ::close(rfd);
+    if (!locked) finalize_from_file(id);
+  }
+}
+
+void LocalBackend::finalize_from_file(std::int64_t id) { finalize(id, parse_run_record(read_all(record_path(id)))); }
+
+void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
   auto it = running_.find(id);
   if (it == running_.end()) return;
   Running run = std::move(it->second);
   running_.erase(it);
+  if (run.host_pidfd >= 0) ::close(run.host_pidfd);
+  if (run.watch >= 0) {
+    ::inotify_rm_watch(inotify_fd_, run.watch);
+    by_watch_.erase(run.watch);
+  }
   const std::string path = record_path(id);
-  RunRecord rec = parse_run_record(read_all(path));
   Transition t;
   JobState to;
-  if (rec.outcome && rec.outcome->state == JobState::Pending) {
+  const bool never_started = !rec.outcome && rec.supervisor_pid == 0;
+  if (never_started || (rec.outcome && rec.outcome->state == JobState::Pending)) {
     // Preempted: charged what it ran, and back in the queue with its id and submit time.
-    t.reason = "preempted: requeued";
-    t.exit_code = rec.outcome->exit_code;
-    t.signal = rec.outcome->signal;
-    const UsageCharge used = charge(run.view, rec.outcome->end_time > 0 ? rec.outcome->end_time : wall_now());
-    set_state(id, JobState::Pending, t, &used);
+    // Never started (its host ended before taking it): back in the queue as it was.
+    if (never_started) {
+      t.reason = "requeued: the job host ended before starting it";
+      set_state(id, JobState::Pending, t);
+    } else {
+      t.reason = "preempted: requeued";
+      t.exit_code = rec.outcome->exit_code;
+      t.signal = rec.outcome->signal;
+      const UsageCharge used = charge(run.view, rec.outcome->end_time > 0 ? rec.outcome->end_time : wall_now());
+      set_state(id, JobState::Pending, t, &used);
+    }
     ::unlink(path.c_str());
     pool_.release(run.alloc);
     if (run.array_job_id) queue_.element_ended(run.array_job_id);
@@ -377,10 +429,10 @@ void LocalBackend::finalize(std::int64_t id) {
     t.cpu_seconds = o.cpu_seconds;
     t.max_rss_bytes = o.max_rss_bytes;
   } else {
-    // The supervisor died without a word: whatever is left of the job goes too.
+    // Its host died without a word: whatever is left of the job goes too.
     if (rec.job_pid > 0) ::killpg(rec.job_pid, SIGKILL);
     to = JobState::Lost;
-    t.reason = "the job's supervisor ended without recording an outcome";
+    t.reason = "the job host ended without recording the job's outcome";
     t.end_time = wall_now();
   }
   const UsageCharge used = charge(run.view, t.end_time.value_or(wall_now()));
@@ -392,8 +444,7 @@ void LocalBackend::finalize(std::int64_t id) {
 }
 
 void LocalBackend::cancel_all_running() {
-  for (auto& [id, r] : running_)
-    if (r.supervisor > 0) ::kill(r.supervisor, SIGTERM);
+  for (auto& [id, r] : running_) signal_job(r, cancel_signal());
 }
 
 Status LocalBackend::adopt(const JobRecord& r) {
@@ -414,29 +465,33 @@ Status LocalBackend::adopt(const JobRecord& r) {
     enqueue_pending(requeue("requeued: the daemon stopped before launching it"));
     return {};
   }
+  // Watched before the lock is tested, so an end between the two is not missed.
+  if (inotify_fd_ < 0) inotify_fd_ = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  if (inotify_fd_ < 0) return err(std::string("inotify: ") + std::strerror(errno));
+  const int wd = ::inotify_add_watch(inotify_fd_, path.c_str(), IN_CLOSE_WRITE);
   const bool alive = ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
   ::close(fd);
   pool_.claim(a);
   if (r.array_job_id) queue_.element_running(*r.array_job_id, r.array_max_running);
-  Running run{r.id, a, 0, -1, r.array_job_id.value_or(0), r.spec_id,
-              RunningJobView{r.id, account_of(r.spec_id), r.start_time.value_or(0), r.cpus, r.walltime_s}};
-  if (alive) {
-    // The supervisor writes its pid first thing; give it a moment if it was just forked.
-    RunRecord rec;
-    for (int i = 0; i < 400 && rec.supervisor_pid == 0; ++i) {
-      rec = parse_run_record(read_all(path));
-      if (rec.supervisor_pid == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    run.supervisor = rec.supervisor_pid;
-    run.pidfd = rec.supervisor_pid > 0 ? pidfd_open(rec.supervisor_pid) : -1;
-    if (run.pidfd >= 0) {
-      watch(std::move(run));
-      return {};
-    }
+  Running run;
+  run.id = r.id;
+  run.alloc = a;
+  run.adopted = true;
+  run.array_job_id = r.array_job_id.value_or(0);
+  run.spec_id = r.spec_id;
+  run.view = RunningJobView{r.id, account_of(r.spec_id), r.start_time.value_or(0), r.cpus, r.walltime_s};
+  if (alive && wd >= 0) {
+    // Its host (of an earlier daemon) holds the record: it supervises the job still.
+    run.watch = wd;
+    by_watch_[wd] = r.id;
+    running_[r.id] = std::move(run);
+    return {};
   }
+  if (wd >= 0) ::inotify_rm_watch(inotify_fd_, wd);
+  if (alive) return err("cannot watch run record " + path + ": " + std::strerror(errno));
   RunRecord rec = parse_run_record(read_all(path));
   if (!rec.outcome && rec.supervisor_pid == 0) {
-    // The record exists but no supervisor ever wrote to it: never launched.
+    // The record exists but no host ever wrote to it: never launched.
     pool_.release(a);
     if (r.array_job_id) queue_.element_ended(*r.array_job_id);
     ::unlink(path.c_str());
@@ -444,7 +499,7 @@ Status LocalBackend::adopt(const JobRecord& r) {
     return {};
   }
   running_[r.id] = std::move(run);
-  finalize(r.id);
+  finalize(r.id, rec);
   return {};
 }
 

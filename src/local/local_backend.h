@@ -1,17 +1,17 @@
 // LocalBackend: the embedded scheduler for one machine. It owns the queue, the resource
 // pool, the dependency tracker and the map of running jobs, and keeps them consistent
 // with the Store, which it updates before acting (a job is RUNNING in the store before
-// its supervisor is forked).
+// it is handed to the job host).
 //
 // Jobs are ordered and started by the scheduling policy (local_scheduler.h); usage is
-// charged to the job's account in the store when it ends or is preempted. A preempted
-// job's supervisor gets SIGUSR2: it stops the job and records PENDING, and the job is
-// requeued with its id and submit time.
+// charged to the job's account in the store when it ends or is preempted. For a preempted
+// job the host gets preempt_signal(): it stops the job and records PENDING, and the job
+// is requeued with its id and submit time.
 //
 // Driven by the daemon's event loop, single-threaded:
 //   use_policy() and recover() once at start; then per loop iteration, inside one store
-//   transaction: supervisor_exited() / submit() / cancel(), then plan_starts(); commit;
-//   launch().
+//   transaction: job_ended() / host_died() / fd_ready() / submit() / cancel(), then
+//   plan_starts(); commit; launch().
 #pragma once
 
 #include <sys/types.h>
@@ -27,11 +27,12 @@
 #include "core/job_spec.h"
 #include "local/dependency_tracker.h"
 #include "local/job_queue.h"
-#include "local/launcher.h"
+#include "local/job_host_link.h"
 #include "local/launch_plan.h"
 #include "local/local_scheduler.h"
 #include "local/machine.h"
 #include "local/resource_pool.h"
+#include "local/run_record.h"
 #include "store/store.h"
 
 namespace yard {
@@ -40,6 +41,9 @@ class LocalBackend {
  public:
   // `state_dir` holds run records (run/) and saved scripts (scripts/).
   LocalBackend(Store& store, Machine machine, std::string state_dir, std::string user);
+  ~LocalBackend();
+  LocalBackend(const LocalBackend&) = delete;
+  LocalBackend& operator=(const LocalBackend&) = delete;
 
   // Another backend on the same machinery: jobs submitted with `--backend name` are
   // scheduled on `machine` and each launch plan goes through `wrap` before it runs (direct
@@ -55,28 +59,34 @@ class LocalBackend {
   void use_policy(sched::PolicyConfig config);
 
   // Rebuilds the in-memory state from the store (and the accounts ledger from the
-  // usage charged so far): adopts supervisors that survived a
-  // daemon crash, finalizes jobs that ended meanwhile, requeues never-launched ones.
+  // usage charged so far): adopts jobs whose host survived a daemon crash (their records
+  // are watched with inotify), finalizes jobs that ended meanwhile, requeues
+  // never-launched ones.
   Status recover();
 
   // Validates, stores and queues a job (or array). Returns the new job ids.
   Result<std::vector<std::int64_t>> submit(JobSpec spec);
-  // Cancels pending jobs at once and signals the supervisors of running ones.
+  // Cancels pending jobs at once and has the host stop running ones.
   // Returns the ids it acted on.
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids);
 
-  // A supervisor's pidfd became readable: records the job's outcome.
-  void supervisor_exited(int pidfd);
+  // The host reported a job's end: records its outcome. False if the job is not ours.
+  bool job_ended(const Ended& report);
+  // The host died: every job it had is finalized from its record (LOST, unless its
+  // outcome was written).
+  void host_died();
+  // One of watched_fds() is readable (adopted jobs' records changed).
+  void fd_ready(int fd);
 
   // Chooses jobs to start and marks them RUNNING in the store (inside the caller's
-  // transaction); launch() forks their supervisors once that is committed.
+  // transaction); launch() hands them to the job host once that is committed.
   void plan_starts();
   void launch();
 
-  // Supervisors are forked by `launcher` from now on (not owned; must outlive this).
-  void use_launcher(Launcher* launcher) { launcher_ = launcher; }
+  // Jobs run on `host` (not owned; must outlive this).
+  void use_host(JobHostLink* host) { host_ = host; }
 
-  // Signals every running job's supervisor (daemon shutdown with --kill-jobs).
+  // Cancels every running job (daemon shutdown with --kill-jobs).
   void cancel_all_running();
 
   std::vector<int> watched_fds() const;
@@ -89,8 +99,11 @@ class LocalBackend {
   struct Running {
     std::int64_t id = 0;
     Allocation alloc;
-    pid_t supervisor = 0;
-    int pidfd = -1;
+    // Adopted: started by the host of an earlier daemon; its end shows as the close of
+    // its record (inotify watch `watch`), and it is signalled through `host_pidfd`.
+    bool adopted = false;
+    int watch = -1;
+    int host_pidfd = -1;
     std::int64_t array_job_id = 0;
     std::int64_t spec_id = 0;
     RunningJobView view;      // what the policy sees (account, start, cpus, walltime)
@@ -109,15 +122,15 @@ class LocalBackend {
   QueuedJob queued(const JobRecord& r);
   std::string account_of(std::int64_t spec_id);
   void enqueue_pending(const JobRecord& r);
-  void finalize(std::int64_t id);
+  void finalize(std::int64_t id, const RunRecord& rec);
+  void finalize_from_file(std::int64_t id);
+  bool signal_job(Running& r, int sig);
   void resolve_dependents(std::int64_t id, JobState state);
   // With `charge`, the usage is recorded in the same transaction.
   void set_state(std::int64_t id, JobState to, const Transition& t, const UsageCharge* charge = nullptr);
   // The usage of a job that stops running at `end`, charged to its account in the ledger.
   UsageCharge charge(const RunningJobView& v, double end);
   Status adopt(const JobRecord& r);
-  void watch(Running r);
-  Result<Launched> start(const LaunchPlan& plan, int record_fd);
 
   Store& store_;
   Machine machine_;
@@ -128,10 +141,11 @@ class LocalBackend {
   DependencyTracker deps_;
   std::unordered_map<std::int64_t, QueuedJob> pending_;  // every PENDING job
   std::unordered_map<std::int64_t, Running> running_;
-  std::unordered_map<int, std::int64_t> by_pidfd_;
+  std::unordered_map<int, std::int64_t> by_watch_;  // inotify watch -> adopted job
+  int inotify_fd_ = -1;
   std::map<std::int64_t, std::shared_ptr<const JobSpec>> specs_;
   std::vector<Planned> planned_;
-  Launcher* launcher_ = nullptr;
+  JobHostLink* host_ = nullptr;
   std::string name_ = "local";
   PlanWrapper wrap_;
 };

@@ -82,9 +82,13 @@ int run_daemon(const Paths& paths) {
     std::cerr << "yard daemon: another daemon already serves " << paths.state_dir << "\n";
     return 3;
   }
-  // First, while the daemon is small: the process that forks the job supervisors.
-  auto launcher = Launcher::start();
-  if (!launcher) std::cerr << "yard daemon: " << launcher.error() << "; supervisors are forked by the daemon\n";
+  // The process that starts and supervises the jobs (it outlives the daemon while they run).
+  auto started_host = JobHostLink::start();
+  if (!started_host) {
+    std::cerr << "yard daemon: " << started_host.error() << "\n";
+    return 1;
+  }
+  JobHostLink host = std::move(*started_host);
   auto store = Store::open(paths.store);
   if (!store) {
     std::cerr << "yard daemon: " << store.error() << "\n";
@@ -102,7 +106,7 @@ int run_daemon(const Paths& paths) {
     return 1;
   }
   backend.use_policy(std::move(*policy));
-  if (launcher) backend.use_launcher(&*launcher);
+  backend.use_host(&host);
   if (auto s = backend.recover(); !s) {
     std::cerr << "yard daemon: recovery failed: " << s.error() << "\n";
     return 1;
@@ -136,7 +140,7 @@ int run_daemon(const Paths& paths) {
   auto steps = open_slurm_steps(*store, *slurm_config, *machine, paths.state_dir, user_name(), steps_problem);
   if (!steps_problem.empty()) std::cerr << "yard daemon: slurm-steps: " << steps_problem << "\n";
   if (steps) {
-    if (launcher) steps->use_launcher(&*launcher);
+    steps->use_host(&host);
     if (auto s = steps->recover(); !s) {
       std::cerr << "yard daemon: slurm-steps recovery failed: " << s.error() << "\n";
       return 1;
@@ -171,6 +175,8 @@ int run_daemon(const Paths& paths) {
     if (!draining) fds.push_back({listener, POLLIN, 0});
     fds.push_back({sigfd, POLLIN, 0});
     for (auto& [fd, c] : clients) fds.push_back({fd, POLLIN, 0});
+    fds.push_back({host.socket_fd(), POLLIN, 0});
+    fds.push_back({host.pidfd(), POLLIN, 0});
     for (auto* b : locals)
       for (int fd : b->watched_fds()) fds.push_back({fd, POLLIN, 0});
     fds.push_back({slurm_commands.event_fd(), POLLIN, 0});
@@ -284,8 +290,22 @@ int run_daemon(const Paths& paths) {
         replies.push_back({p.fd, reply});
       } else if (p.fd == slurm_commands.event_fd()) {
         // results are taken by slurm.step() below
+      } else if (p.fd == host.socket_fd() || p.fd == host.pidfd()) {
+        for (const auto& report : host.take_reports())
+          for (auto* b : locals)
+            if (b->job_ended(report)) break;  // the backend that ran it records it
+        if (p.fd == host.pidfd()) {
+          // The host died (it never ends while the daemon lives): its jobs are settled from
+          // their records, and a new host runs the next ones.
+          std::cerr << "yard daemon: the job host (pid " << host.pid() << ") died; starting another" << std::endl;
+          for (auto* b : locals) b->host_died();
+          host.reap();
+          auto again = JobHostLink::start();
+          if (again) host = std::move(*again);
+          else std::cerr << "yard daemon: " << again.error() << std::endl;
+        }
       } else {
-        for (auto* b : locals) b->supervisor_exited(p.fd);  // the one that owns the pidfd acts
+        for (auto* b : locals) b->fd_ready(p.fd);
       }
     }
     slurm.step(wall_now());
@@ -306,7 +326,7 @@ int run_daemon(const Paths& paths) {
   for (auto& [fd, c] : clients) ::close(fd);
   ::close(listener);
   ::unlink(paths.socket.c_str());
-  std::cerr << "yard daemon: stopped; " << backend.running() << " running jobs stay with their supervisors"
+  std::cerr << "yard daemon: stopped; " << backend.running() << " running jobs stay with the job host"
             << std::endl;
   return 0;
 }

@@ -1,0 +1,136 @@
+#include "local/host_protocol.h"
+
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+namespace yard {
+namespace {
+
+std::int64_t leading_id(std::string_view& text, std::string_view prefix) {
+  std::int64_t id = 0;
+  if (text.substr(0, prefix.size()) != prefix) return 0;
+  text.remove_prefix(prefix.size());
+  auto nl = text.find('\n');
+  auto head = text.substr(0, nl);
+  std::from_chars(head.data(), head.data() + head.size(), id);
+  text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+  return id;
+}
+
+}  // namespace
+
+std::string encode_launch(std::int64_t job_id, const LaunchPlan& p) {
+  return std::to_string(job_id) + "\n" +
+         nlohmann::json{{"uid", p.uid},
+                        {"argv", p.argv},
+                        {"env", p.env},
+                        {"workdir", p.workdir},
+                        {"stdout", p.stdout_path},
+                        {"stderr", p.stderr_path},
+                        {"pus", p.pus},
+                        {"mem_limit_bytes", p.mem_limit_bytes},
+                        {"walltime_s", p.walltime_s},
+                        {"kill_grace_s", p.kill_grace_s}}
+             .dump();
+}
+
+DecodedLaunch decode_launch(std::string_view text) {
+  DecodedLaunch d{leading_id(text, ""), err("")};
+  try {
+    auto j = nlohmann::json::parse(text);
+    LaunchPlan p;
+    p.job_id = d.job_id;
+    j.at("uid").get_to(p.uid);
+    j.at("argv").get_to(p.argv);
+    j.at("env").get_to(p.env);
+    j.at("workdir").get_to(p.workdir);
+    j.at("stdout").get_to(p.stdout_path);
+    j.at("stderr").get_to(p.stderr_path);
+    j.at("pus").get_to(p.pus);
+    j.at("mem_limit_bytes").get_to(p.mem_limit_bytes);
+    j.at("walltime_s").get_to(p.walltime_s);
+    j.at("kill_grace_s").get_to(p.kill_grace_s);
+    if (d.job_id <= 0) d.plan = err("launch request without a job id");
+    else if (p.argv.empty()) d.plan = err("launch plan has no command");
+    else d.plan = std::move(p);
+  } catch (const std::exception& e) {
+    d.plan = err(std::string("malformed launch plan: ") + e.what());
+  }
+  return d;
+}
+
+std::string encode_ended(std::int64_t job_id, std::string_view record_text) {
+  return "id=" + std::to_string(job_id) + "\n" + std::string(record_text);
+}
+
+Ended decode_ended(std::string_view text) {
+  Ended e;
+  e.job_id = leading_id(text, "id=");
+  e.record = parse_run_record(text);
+  return e;
+}
+
+bool send_with_fd(int sock, std::string_view data, int fd, bool nonblocking) {
+  iovec iov{const_cast<char*>(data.data()), data.size()};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  if (fd >= 0) {
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    cmsghdr* c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
+  }
+  ssize_t n;
+  do n = ::sendmsg(sock, &msg, MSG_NOSIGNAL | (nonblocking ? MSG_DONTWAIT : 0));
+  while (n < 0 && errno == EINTR);
+  return n == static_cast<ssize_t>(data.size());
+}
+
+bool recv_with_fd(int sock, std::string& data, int& fd) {
+  fd = -1;
+  // The message's length first (SEQPACKET keeps boundaries), so no buffer of the
+  // largest size is cleared for every message.
+  ssize_t len;
+  do len = ::recv(sock, nullptr, 0, MSG_PEEK | MSG_TRUNC);
+  while (len < 0 && errno == EINTR);
+  if (len <= 0) return false;
+  data.resize(static_cast<std::size_t>(len));
+  iovec iov{data.data(), data.size()};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  ssize_t n;
+  do n = ::recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+  while (n < 0 && errno == EINTR);
+  if (n <= 0) return false;
+  data.resize(static_cast<std::size_t>(n));
+  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) std::memcpy(&fd, CMSG_DATA(c), sizeof fd);
+  return true;
+}
+
+bool signal_host(int host_pidfd, int sig, std::int64_t job_id) {
+  siginfo_t info{};
+  info.si_signo = sig;
+  info.si_code = SI_QUEUE;
+  info.si_pid = ::getpid();
+  info.si_uid = ::getuid();
+  info.si_value.sival_ptr = reinterpret_cast<void*>(static_cast<std::intptr_t>(job_id));
+  return ::syscall(SYS_pidfd_send_signal, host_pidfd, sig, &info, 0) == 0;
+}
+
+}  // namespace yard

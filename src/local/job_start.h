@@ -1,0 +1,29 @@
+// Starting one job: everything it needs (argv, environment, the places its PATH lets its
+// command be, output files, CPUs, memory cgroup) is prepared in the host's memory first,
+// then the job is started with vfork, whose child does only system calls before execve.
+// vfork because the job host is long-lived and starts every job: no page tables are
+// copied, and the host is suspended only until the child has exec'd.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+#include "local/launch_plan.h"
+
+namespace yard {
+
+struct StartedJob {
+  pid_t pid = -1;     // -1: not even forked (see error)
+  std::string error;  // set when the job could not be started (it then exits with 127)
+};
+
+// Starts `plan` as the leader of a new process group. `cgroup_procs_fd` (or -1) is an
+// open cgroup.procs file the job joins before exec.
+StartedJob start_job(const LaunchPlan& plan, int cgroup_procs_fd);
+
+// Where execvpe would look for `command` along `path` (a PATH value), in order.
+std::vector<std::string> command_candidates(const std::string& command, const std::string& path);
+
+}  // namespace yard
