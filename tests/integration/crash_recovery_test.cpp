@@ -1,6 +1,6 @@
 // A crash of the daemon (SIGKILL, mid-run) loses no job, runs none twice, and keeps
-// every finished job's true exit code: supervisors outlive the daemon and a new daemon
-// adopts them.
+// every finished job's true exit code: the job host outlives the daemon and a new daemon
+// adopts its jobs. A crash of the job host makes its jobs LOST, never COMPLETED.
 #include <signal.h>
 
 #include <map>
@@ -59,6 +59,37 @@ TEST_F(CrashRecovery, AJobFinishingWhileNoDaemonRunsKeepsItsExitCode) {
   EXPECT_EQ(wait({id}), 1);
   EXPECT_EQ(job(id)["state"], "FAILED");
   EXPECT_EQ(job(id)["exit_code"], 42);
+}
+
+TEST_F(CrashRecovery, AJobOfTheHostOfAnEarlierDaemonCanBeCancelled) {
+  long id = submit({"--", "sh", "-c", "echo $$ > job.pid; exec sleep 300"});
+  ASSERT_TRUE(wait_until([&] { return job(id)["state"] == "RUNNING" && !read("job.pid").empty(); }, 20));
+  long pid = daemon_pid();
+  ASSERT_EQ(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
+  ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 10));
+  ASSERT_EQ(yard({"server", "start"}).rc, 0);
+  ASSERT_EQ(job(id)["state"], "RUNNING");  // adopted, still running under the old host
+  ASSERT_EQ(yard({"cancel", std::to_string(id)}).rc, 0);
+  wait({id});
+  EXPECT_EQ(job(id)["state"], "CANCELLED") << job(id).dump();
+  const long job_pid = std::stol(read("job.pid"));
+  EXPECT_TRUE(wait_until([&] { return !process_alive(job_pid); }, 10));
+}
+
+TEST_F(CrashRecovery, AKilledJobHostLeavesItsJobsLostAndANewHostRunsTheNext) {
+  // $PPID of the job's shell is the job host.
+  long id = submit({"--", "sh", "-c", "echo $$ $PPID > pids; exec sleep 300"});
+  ASSERT_TRUE(wait_until([&] { return job(id)["state"] == "RUNNING" && !read("pids").empty(); }, 20));
+  long job_pid = 0, host_pid = 0;
+  std::istringstream(read("pids")) >> job_pid >> host_pid;
+  ASSERT_GT(host_pid, 1);
+  ASSERT_NE(host_pid, daemon_pid());
+  ASSERT_EQ(::kill(static_cast<pid_t>(host_pid), SIGKILL), 0);
+  ASSERT_TRUE(wait_until([&] { return job(id)["state"] == "LOST"; }, 20)) << job(id).dump();
+  EXPECT_TRUE(wait_until([&] { return !process_alive(job_pid); }, 10));  // nothing of it runs on
+  long next = submit({"--", "sh", "-c", "exit 7"});
+  EXPECT_EQ(wait({next}), 1);
+  EXPECT_EQ(job(next)["exit_code"], 7) << job(next).dump();
 }
 
 }  // namespace
