@@ -1,8 +1,28 @@
 #include "local/job_queue.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace yard {
+
+JobQueue::PlainKey JobQueue::plain_key(const QueuedJob& j) {
+  return {j.priority, static_cast<std::int64_t>(std::floor(j.submit_time)), j.id};
+}
+
+void JobQueue::make_ready(const QueuedJob& job) {
+  auto [it, inserted] = ready_.insert_or_assign(job.id, job);
+  (void)it;
+  (void)inserted;
+  plain_order_.insert(plain_key(job));
+}
+
+bool JobQueue::unready(std::int64_t id) {
+  auto it = ready_.find(id);
+  if (it == ready_.end()) return false;
+  plain_order_.erase(plain_key(it->second));
+  ready_.erase(it);
+  return true;
+}
 
 void JobQueue::push(const QueuedJob& job) {
   if (by_id_.count(job.id)) return;  // already queued
@@ -16,7 +36,7 @@ void JobQueue::push(const QueuedJob& job) {
     }
     ++t.active;
   }
-  ready_[job.id] = job;
+  make_ready(job);
 }
 
 bool JobQueue::remove(std::int64_t id) {
@@ -24,7 +44,7 @@ bool JobQueue::remove(std::int64_t id) {
   if (it == by_id_.end()) return false;
   const QueuedJob job = it->second;
   by_id_.erase(it);
-  if (ready_.erase(id)) {
+  if (unready(id)) {
     if (job.array_job_id && job.array_max_running > 0) element_ended(job.array_job_id);
     return true;
   }
@@ -36,7 +56,7 @@ bool JobQueue::remove(std::int64_t id) {
 }
 
 void JobQueue::started(std::int64_t id) {
-  if (ready_.erase(id)) by_id_.erase(id);
+  if (unready(id)) by_id_.erase(id);
 }
 
 void JobQueue::element_ended(std::int64_t array_job_id) {
@@ -45,7 +65,7 @@ void JobQueue::element_ended(std::int64_t array_job_id) {
   auto& t = it->second;
   if (t.active > 0) --t.active;
   while (t.active < t.limit && !t.backlog.empty()) {
-    ready_[t.backlog.front().id] = t.backlog.front();
+    make_ready(t.backlog.front());
     t.backlog.pop_front();
     ++t.active;
   }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -41,6 +42,19 @@ class JobQueue {
 
   // The jobs that may start now (not held back by a throttle), by id.
   const std::map<std::int64_t, QueuedJob>& ready() const { return ready_; }
+  // The same, in the order of a policy that weighs only --priority (larger first), then
+  // submit second, then id: the local scheduler's first jobs without a sort of them all.
+  struct PlainKey {
+    int priority;
+    std::int64_t submit_s, id;
+    bool operator<(const PlainKey& o) const {
+      if (priority != o.priority) return priority > o.priority;
+      if (submit_s != o.submit_s) return submit_s < o.submit_s;
+      return id < o.id;
+    }
+  };
+  const std::set<PlainKey>& plain_order() const { return plain_order_; }
+  static PlainKey plain_key(const QueuedJob& j);
   std::size_t size() const { return by_id_.size(); }
   bool contains(std::int64_t id) const { return by_id_.count(id) != 0; }
 
@@ -51,7 +65,11 @@ class JobQueue {
     std::deque<QueuedJob> backlog;
   };
 
+  void make_ready(const QueuedJob& job);
+  bool unready(std::int64_t id);
+
   std::map<std::int64_t, QueuedJob> ready_;
+  std::set<PlainKey> plain_order_;  // ready_, ordered
   std::unordered_map<std::int64_t, QueuedJob> by_id_;  // every queued job, ready or backlogged
   std::unordered_map<std::int64_t, Throttle> throttles_;
 };

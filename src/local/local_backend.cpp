@@ -49,7 +49,8 @@ LocalBackend::LocalBackend(Store& store, Machine machine, std::string state_dir,
       state_dir_(std::move(state_dir)),
       user_(std::move(user)),
       pool_(machine_),
-      scheduler_(sched::PolicyConfig{}, machine_.cpus) {
+      scheduler_(sched::PolicyConfig{}, machine_.cpus),
+      records_(state_dir_ + "/run", "local") {
   std::error_code ec;
   std::filesystem::create_directories(state_dir_ + "/run", ec);
   std::filesystem::create_directories(state_dir_ + "/scripts", ec);
@@ -61,7 +62,6 @@ LocalBackend::~LocalBackend() {
   if (inotify_fd_ >= 0) ::close(inotify_fd_);
 }
 
-std::string LocalBackend::record_path(std::int64_t id) const { return state_dir_ + "/run/" + std::to_string(id) + ".rec"; }
 std::string LocalBackend::script_path(std::int64_t spec_id) const {
   return state_dir_ + "/scripts/" + std::to_string(spec_id) + ".sh";
 }
@@ -280,7 +280,7 @@ bool LocalBackend::signal_job(Running& r, int sig) {
   if (r.host_pidfd < 0) {
     // The host of an earlier daemon: its pid is in the record. Opened, then checked that
     // the record is still locked (its host alive), so the pid cannot be another's.
-    const std::string path = record_path(r.id);
+    const std::string path = records_.path(r.slot);
     RunRecord rec = parse_run_record(read_all(path));
     if (rec.supervisor_pid <= 0) return false;
     int pidfd = pidfd_open(rec.supervisor_pid);
@@ -313,22 +313,26 @@ void LocalBackend::launch() {
       fail("no job host to run it");
       continue;
     }
-    const std::string path = record_path(p.id);
+    const int slot = records_.acquire();
+    const std::string path = records_.path(slot);
     int fd = ::open(path.c_str(), O_CREAT | O_TRUNC | O_RDWR | O_APPEND | O_CLOEXEC, 0600);
-    if (fd < 0 || ::flock(fd, LOCK_EX) != 0) {
+    if (fd < 0 || ::flock(fd, LOCK_EX) != 0 || !append_record(fd, "job_id=" + std::to_string(p.id) + "\n")) {
+      const std::string why = std::strerror(errno);
       if (fd >= 0) ::close(fd);
-      fail("cannot create run record " + path + ": " + std::strerror(errno));
+      records_.release(slot);
+      fail("cannot create run record " + path + ": " + why);
       continue;
     }
     auto sent = host_->launch(p.id, p.plan, fd);
     ::close(fd);
     if (!sent) {
-      ::unlink(path.c_str());
+      records_.release(slot);
       fail(sent.error());
       continue;
     }
     Running run;
     run.id = p.id;
+    run.slot = slot;
     run.alloc = std::move(p.alloc);
     run.array_job_id = p.array_job_id;
     run.spec_id = p.spec_id;
@@ -373,14 +377,18 @@ void LocalBackend::fd_ready(int fd) {
     auto it = running_.find(id);
     if (it == running_.end()) continue;
     // The host closes a job's record once, after writing its outcome (or dies, closing all).
-    int rfd = ::open(record_path(id).c_str(), O_RDONLY | O_CLOEXEC);
+    int rfd = ::open(records_.path(it->second.slot).c_str(), O_RDONLY | O_CLOEXEC);
     const bool locked = rfd >= 0 && ::flock(rfd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
     if (rfd >= 0) ::close(rfd);
     if (!locked) finalize_from_file(id);
   }
 }
 
-void LocalBackend::finalize_from_file(std::int64_t id) { finalize(id, parse_run_record(read_all(record_path(id)))); }
+void LocalBackend::finalize_from_file(std::int64_t id) {
+  auto it = running_.find(id);
+  if (it == running_.end()) return;
+  finalize(id, parse_run_record(read_all(records_.path(it->second.slot))));
+}
 
 void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
   auto it = running_.find(id);
@@ -392,7 +400,7 @@ void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
     ::inotify_rm_watch(inotify_fd_, run.watch);
     by_watch_.erase(run.watch);
   }
-  const std::string path = record_path(id);
+  records_.release(run.slot);
   Transition t;
   JobState to;
   const bool never_started = !rec.outcome && rec.supervisor_pid == 0;
@@ -409,7 +417,6 @@ void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
       const UsageCharge used = charge(run.view, rec.outcome->end_time > 0 ? rec.outcome->end_time : wall_now());
       set_state(id, JobState::Pending, t, &used);
     }
-    ::unlink(path.c_str());
     pool_.release(run.alloc);
     if (run.array_job_id) queue_.element_ended(run.array_job_id);
     auto r = store_.job(id);
@@ -437,7 +444,6 @@ void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
   }
   const UsageCharge used = charge(run.view, t.end_time.value_or(wall_now()));
   set_state(id, to, t, &used);
-  ::unlink(path.c_str());
   pool_.release(run.alloc);
   if (run.array_job_id) queue_.element_ended(run.array_job_id);
   resolve_dependents(id, to);
@@ -447,8 +453,7 @@ void LocalBackend::cancel_all_running() {
   for (auto& [id, r] : running_) signal_job(r, cancel_signal());
 }
 
-Status LocalBackend::adopt(const JobRecord& r) {
-  const std::string path = record_path(r.id);
+Status LocalBackend::adopt(const JobRecord& r, std::unordered_map<std::int64_t, int>& records) {
   auto alloc = Allocation::from_json(r.alloc);
   Allocation a = alloc ? *alloc : Allocation{};
   auto requeue = [&](const char* why) {
@@ -459,8 +464,13 @@ Status LocalBackend::adopt(const JobRecord& r) {
     p.state = JobState::Pending;
     return p;
   };
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  auto found = records.find(r.id);
+  const int slot = found == records.end() ? -1 : found->second;
+  if (found != records.end()) records.erase(found);  // what is left is released by recover()
+  const std::string path = slot >= 0 ? records_.path(slot) : std::string();
+  int fd = slot >= 0 ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC) : -1;
   if (fd < 0) {
+    records_.release(slot);
     // Marked RUNNING, but the daemon stopped before creating the record: never launched.
     enqueue_pending(requeue("requeued: the daemon stopped before launching it"));
     return {};
@@ -475,6 +485,7 @@ Status LocalBackend::adopt(const JobRecord& r) {
   if (r.array_job_id) queue_.element_running(*r.array_job_id, r.array_max_running);
   Running run;
   run.id = r.id;
+  run.slot = slot;
   run.alloc = a;
   run.adopted = true;
   run.array_job_id = r.array_job_id.value_or(0);
@@ -494,7 +505,7 @@ Status LocalBackend::adopt(const JobRecord& r) {
     // The record exists but no host ever wrote to it: never launched.
     pool_.release(a);
     if (r.array_job_id) queue_.element_ended(*r.array_job_id);
-    ::unlink(path.c_str());
+    records_.release(slot);
     enqueue_pending(requeue("requeued: the daemon stopped before launching it"));
     return {};
   }
@@ -512,9 +523,11 @@ Status LocalBackend::recover() {
     scheduler_.accounts().charge(c.account, c.core_seconds, static_cast<sched::Time>(c.time));
   auto active = store_.active_jobs_of(name_);
   if (!active) return Error{active.error()};
+  auto records = records_.scan();
   for (auto& r : *active)
     if (r.state == JobState::Running)
-      if (auto s = adopt(r); !s) return s;
+      if (auto s = adopt(r, records); !s) return s;
+  for (auto& [job, slot] : records) records_.release(slot);  // records of jobs settled before
   // Dependencies, judged on the parents' states after adoption settled them.
   auto edges = store_.dependencies_of_active();
   if (!edges) return Error{edges.error()};

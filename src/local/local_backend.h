@@ -31,6 +31,7 @@
 #include "local/launch_plan.h"
 #include "local/local_scheduler.h"
 #include "local/machine.h"
+#include "local/record_slots.h"
 #include "local/resource_pool.h"
 #include "local/run_record.h"
 #include "store/store.h"
@@ -52,6 +53,7 @@ class LocalBackend {
   void serve_as(std::string name, PlanWrapper wrap) {
     name_ = std::move(name);
     wrap_ = std::move(wrap);
+    records_ = RecordSlots(state_dir_ + "/run", name_);
   }
   const std::string& name() const { return name_; }
 
@@ -101,6 +103,7 @@ class LocalBackend {
     Allocation alloc;
     // Adopted: started by the host of an earlier daemon; its end shows as the close of
     // its record (inotify watch `watch`), and it is signalled through `host_pidfd`.
+    int slot = -1;  // its run record (record_slots.h)
     bool adopted = false;
     int watch = -1;
     int host_pidfd = -1;
@@ -116,7 +119,6 @@ class LocalBackend {
     RunningJobView view;
   };
 
-  std::string record_path(std::int64_t id) const;
   std::string script_path(std::int64_t spec_id) const;
   Result<std::shared_ptr<const JobSpec>> spec_for(std::int64_t spec_id);
   QueuedJob queued(const JobRecord& r);
@@ -130,7 +132,7 @@ class LocalBackend {
   void set_state(std::int64_t id, JobState to, const Transition& t, const UsageCharge* charge = nullptr);
   // The usage of a job that stops running at `end`, charged to its account in the ledger.
   UsageCharge charge(const RunningJobView& v, double end);
-  Status adopt(const JobRecord& r);
+  Status adopt(const JobRecord& r, std::unordered_map<std::int64_t, int>& records);
 
   Store& store_;
   Machine machine_;
@@ -143,6 +145,7 @@ class LocalBackend {
   std::unordered_map<std::int64_t, Running> running_;
   std::unordered_map<int, std::int64_t> by_watch_;  // inotify watch -> adopted job
   int inotify_fd_ = -1;
+  RecordSlots records_;
   std::map<std::int64_t, std::shared_ptr<const JobSpec>> specs_;
   std::vector<Planned> planned_;
   JobHostLink* host_ = nullptr;

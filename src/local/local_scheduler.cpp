@@ -33,26 +33,58 @@ LocalScheduler::Plan LocalScheduler::pass(const JobQueue& queue, std::span<const
   if (ready.empty() || slots <= 0) return plan;
   const auto t = static_cast<sched::Time>(std::floor(now));
 
-  // The jobs this pass considers: all of them, or, with many queued, the first
-  // max_jobs_per_pass in the engine's own order. That order is cheap to know only when
-  // the policy weighs nothing but --priority (the default): then it is --priority, then
-  // submit second, then id, and the cut is exact; else every job is considered.
-  std::vector<const QueuedJob*> considered;
-  considered.reserve(ready.size());
-  for (const auto& [id, j] : ready) considered.push_back(&j);
   const auto& c = config();
   const bool plain = c.tiers.empty() && c.weights.tier == 0 && c.weights.age == 0 && c.weights.fairshare == 0 &&
                      c.weights.size == 0;
-  if (plain && c.max_jobs_per_pass > 0 && considered.size() > c.max_jobs_per_pass) {
-    auto first = [](const QueuedJob* a, const QueuedJob* b) {
-      if (a->priority != b->priority) return a->priority > b->priority;
-      const auto sa = std::floor(a->submit_time), sb = std::floor(b->submit_time);
-      if (sa != sb) return sa < sb;
-      return a->id < b->id;
-    };
-    auto cut = considered.begin() + static_cast<std::ptrdiff_t>(c.max_jobs_per_pass);
-    std::nth_element(considered.begin(), cut, considered.end(), first);
-    considered.erase(cut, considered.end());
+
+  // Under a policy that weighs nothing but --priority (the default), the engine's order is
+  // the queue's plain order, and the first job starts whenever it fits, whatever the
+  // reservation depth: so the head jobs that fit start here, without building the
+  // engine's view of the queue. That is the common case of a long queue draining onto
+  // freed CPUs. The engine runs only when CPUs stay free behind a head that does not fit.
+  std::size_t fast = 0;
+  std::vector<sched::RunningJob> run;
+  if (plain) {
+    for (const auto& key : queue.plain_order()) {
+      if (slots <= 0) break;
+      const QueuedJob& j = ready.at(key.id);
+      auto alloc = pool.allocate(j.cpus, j.mem_bytes, j.gpus);
+      if (!alloc) break;
+      plan.start.push_back({j.id, std::move(*alloc)});
+      --slots;
+      ++fast;
+      sched::RunningJob x;
+      x.id = j.id;
+      x.account = j.account;
+      x.start = t;
+      x.end = x.start + estimate(j.walltime_s);
+      x.components = {{0, j.cpus}};
+      run.push_back(std::move(x));
+    }
+    // Every job asks for a CPU: with none free (or no slot) nothing else can start.
+    if (slots <= 0 || pool.free_cpus() == 0 || fast == ready.size()) return plan;
+  }
+
+  // The jobs the engine considers: all of them, or, with many queued, the first
+  // max_jobs_per_pass in its own order. That order is cheap to know only for the plain
+  // policy: then the cut is exact (and the jobs started above are skipped); else every
+  // job is considered.
+  std::vector<const QueuedJob*> considered;
+  if (plain) {
+    const std::size_t limit = c.max_jobs_per_pass > 0 ? c.max_jobs_per_pass : ready.size();
+    considered.reserve(std::min(limit, ready.size()));
+    std::size_t skip = fast;
+    for (const auto& key : queue.plain_order()) {
+      if (skip > 0) {
+        --skip;
+        continue;
+      }
+      if (considered.size() == limit) break;
+      considered.push_back(&ready.at(key.id));
+    }
+  } else {
+    considered.reserve(ready.size());
+    for (const auto& [id, j] : ready) considered.push_back(&j);
   }
   std::vector<sched::QueuedJob> queued;
   queued.reserve(considered.size());
@@ -68,8 +100,7 @@ LocalScheduler::Plan LocalScheduler::pass(const JobQueue& queue, std::span<const
     q.user_priority = j.priority;
     queued.push_back(std::move(q));
   }
-  std::vector<sched::RunningJob> run;
-  run.reserve(running.size());
+  run.reserve(run.size() + running.size());
   for (const RunningJobView& r : running) {
     sched::RunningJob x;
     x.id = r.id;

@@ -1,8 +1,9 @@
-// The run record: a small per-job file through which a job's supervisor reports to the
-// daemon. The daemon creates and flock()s it before forking the supervisor, which
-// inherits the lock and holds it for its whole life; so "lock held" means "supervisor
-// alive", even across a crash and restart of the daemon. The supervisor appends
-// key=value lines (its pid, the job's pid, finally the outcome); the last value wins.
+// The run record: a small per-job file through which the job host reports to the
+// daemon. The daemon writes the job's id in it and flock()s it before handing it to the
+// host, which keeps it open, and so locked, while the job runs; so "lock held" means
+// "the job is supervised", even across a crash and restart of the daemon. The host
+// appends key=value lines (its pid, the job's pid, finally the outcome); the last value
+// wins. (Files are reused from job to job: record_slots.h.)
 #pragma once
 
 #include <sys/types.h>
@@ -27,6 +28,7 @@ struct RunOutcome {
 };
 
 struct RunRecord {
+  std::int64_t job_id = 0;  // written by the daemon when it creates the record
   pid_t supervisor_pid = 0;
   pid_t job_pid = 0;
   std::optional<RunOutcome> outcome;

@@ -3,13 +3,21 @@
 namespace yard::sql {
 
 Db::~Db() {
+  finalize_fixed();
   if (db_) sqlite3_close_v2(db_);
+}
+
+void Db::finalize_fixed() {
+  for (auto& [sql, st] : fixed_) sqlite3_finalize(st);
+  fixed_.clear();
 }
 
 Db& Db::operator=(Db&& o) noexcept {
   if (this != &o) {
+    finalize_fixed();
     if (db_) sqlite3_close_v2(db_);
     db_ = o.db_;
+    fixed_ = std::move(o.fixed_);
     o.db_ = nullptr;
   }
   return *this;
@@ -34,6 +42,20 @@ Status Db::exec(std::string_view sql) {
     sqlite3_free(msg);
     return err("store: " + m + " (in: " + s.substr(0, 80) + ")");
   }
+  return {};
+}
+
+Status Db::run_fixed(const char* sql) {
+  sqlite3_stmt* st = nullptr;
+  for (auto& [text, s] : fixed_)
+    if (text == sql) st = s;
+  if (!st) {
+    if (sqlite3_prepare_v2(db_, sql, -1, &st, nullptr) != SQLITE_OK) return err("store: " + std::string(sql) + ": " + last_error());
+    fixed_.push_back({sql, st});
+  }
+  const int rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW) return err("store: " + std::string(sql) + ": " + last_error());
   return {};
 }
 
@@ -107,7 +129,7 @@ std::string Statement::text(int col) const {
 
 Transaction::Transaction(Db& db) : db_(db), nested_(sqlite3_get_autocommit(db.raw()) == 0) {
   // Inside an open transaction a savepoint gives the same all-or-nothing for this part.
-  begun_ = db_.exec(nested_ ? "SAVEPOINT nested" : "BEGIN IMMEDIATE");
+  begun_ = db_.run_fixed(nested_ ? "SAVEPOINT nested" : "BEGIN IMMEDIATE");
   open_ = begun_.ok();
 }
 
@@ -118,7 +140,7 @@ Transaction::~Transaction() {
 Status Transaction::commit() {
   if (!open_) return begun_.ok() ? Status(err("store: transaction already finished")) : begun_;
   open_ = false;
-  auto s = db_.exec(nested_ ? "RELEASE nested" : "COMMIT");
+  auto s = db_.run_fixed(nested_ ? "RELEASE nested" : "COMMIT");
   if (!s) (void)db_.exec(nested_ ? "ROLLBACK TO nested; RELEASE nested" : "ROLLBACK");
   return s;
 }

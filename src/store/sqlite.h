@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/result.h"
 
@@ -20,13 +22,16 @@ class Db {
  public:
   Db() = default;
   ~Db();
-  Db(Db&& o) noexcept : db_(o.db_) { o.db_ = nullptr; }
+  Db(Db&& o) noexcept : db_(o.db_), fixed_(std::move(o.fixed_)) { o.db_ = nullptr; }
   Db& operator=(Db&& o) noexcept;
   Db(const Db&) = delete;
   Db& operator=(const Db&) = delete;
 
   static Result<Db> open(const std::string& path, bool read_only);
   Status exec(std::string_view sql);
+  // Runs one statement given as a string literal (BEGIN, COMMIT, SAVEPOINT ...), prepared
+  // on first use and kept: a transaction per job must not parse its SQL every time.
+  Status run_fixed(const char* sql);
   Result<Statement> prepare(std::string_view sql);
   std::int64_t last_insert_id() const { return sqlite3_last_insert_rowid(db_); }
   int changes() const { return sqlite3_changes(db_); }
@@ -34,7 +39,9 @@ class Db {
   sqlite3* raw() const { return db_; }
 
  private:
+  void finalize_fixed();
   sqlite3* db_ = nullptr;
+  std::vector<std::pair<const char*, sqlite3_stmt*>> fixed_;  // keyed by the literal's address
 };
 
 class Statement {

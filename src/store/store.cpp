@@ -204,7 +204,12 @@ Result<std::vector<JobRecord>> Store::query(const std::string& where, const std:
 }
 
 Result<std::optional<JobRecord>> Store::job(std::int64_t id) {
-  auto r = query("WHERE j.id = ?", {id});
+  static const std::string sql = std::string("SELECT ") + kJobColumns + "WHERE j.id = ?";
+  auto* st = cached("job_by_id", sql.c_str());
+  if (!st) return err("store: cannot prepare the job query: " + db_.last_error());
+  st->bind(1, id);
+  auto r = read_jobs(*st);
+  st->reset();
   if (!r) return Error{r.error()};
   if (r->empty()) return std::optional<JobRecord>();
   return std::optional<JobRecord>(std::move(r->front()));
