@@ -26,6 +26,9 @@
 namespace yard {
 namespace {
 
+// A reused record file is emptied when it grows past this.
+constexpr off_t kRecordFileMax = 64 * 1024;
+
 int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
 
 std::string read_all(const std::string& path) {
@@ -315,8 +318,14 @@ void LocalBackend::launch() {
     }
     const int slot = records_.acquire();
     const std::string path = records_.path(slot);
-    int fd = ::open(path.c_str(), O_CREAT | O_TRUNC | O_RDWR | O_APPEND | O_CLOEXEC, 0600);
-    if (fd < 0 || ::flock(fd, LOCK_EX) != 0 || !append_record(fd, "job_id=" + std::to_string(p.id) + "\n")) {
+    // Appended to what earlier jobs wrote (a job_id= line starts a new record): freeing
+    // the file's blocks for every job costs a synchronous discard on some filesystems.
+    int fd = ::open(path.c_str(), O_CREAT | O_RDWR | O_APPEND | O_CLOEXEC, 0600);
+    struct stat st{};
+    const bool ok = fd >= 0 && ::flock(fd, LOCK_EX) == 0 && ::fstat(fd, &st) == 0 &&
+                    (st.st_size < kRecordFileMax || ::ftruncate(fd, 0) == 0) &&
+                    append_record(fd, "job_id=" + std::to_string(p.id) + "\n");
+    if (!ok) {
       const std::string why = std::strerror(errno);
       if (fd >= 0) ::close(fd);
       records_.release(slot);

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <fstream>
+#include <sstream>
 
 #include "local/run_record.h"
 
@@ -40,10 +41,10 @@ std::unordered_map<std::int64_t, int> RecordSlots::scan() {
     auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), slot);
     if (ec != std::errc() || end != digits.data() + digits.size() || slot < 0 || slot > 1'000'000) continue;
     std::ifstream f(path(slot));
-    std::string first;
-    std::getline(f, first);
+    std::stringstream text;
+    text << f.rdbuf();
     if (static_cast<std::size_t>(slot) >= used_.size()) used_.resize(static_cast<std::size_t>(slot) + 1, false);
-    const auto rec = parse_run_record(first);
+    const auto rec = parse_run_record(text.str());  // the last job's record
     if (rec.job_id <= 0) continue;  // never written: free
     used_[static_cast<std::size_t>(slot)] = true;
     found[rec.job_id] = slot;

@@ -1,7 +1,8 @@
-// Where run records live: reused files, run/<backend>-<slot>.rec, each naming its job in
-// its first line (job_id=N). Creating and deleting a file per job cost the daemon more
-// than all of its SQL (ext4 allocates, and searches for, a fresh inode each time);
-// opening an existing file and truncating it costs almost nothing.
+// Where run records live: reused files, run/<backend>-<slot>.rec. Each job's record
+// starts with a job_id=N line, appended after what earlier jobs of the slot wrote.
+// Creating and deleting a file per job cost the daemon more than all of its SQL (ext4
+// allocates, and searches for, a fresh inode each time, and may discard freed blocks
+// synchronously); appending to an open-able file costs almost nothing.
 // Not thread safe: owned by the daemon's event loop.
 #pragma once
 

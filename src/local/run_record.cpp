@@ -35,7 +35,12 @@ RunRecord parse_run_record(std::string_view text) {
     auto eq = line.find('=');
     if (eq == std::string_view::npos) continue;
     auto k = line.substr(0, eq), v = line.substr(eq + 1);
-    if (k == "job_id") r.job_id = num<std::int64_t>(v);
+    if (k == "job_id") {  // a record file is reused: what an earlier job wrote ends here
+      r = RunRecord{};
+      o = RunOutcome{};
+      done = false;
+      r.job_id = num<std::int64_t>(v);
+    }
     else if (k == "supervisor_pid") r.supervisor_pid = num<pid_t>(v);
     else if (k == "job_pid") r.job_pid = num<pid_t>(v);
     else if (k == "state") o.state = parse_job_state(v).value_or(JobState::Unknown);

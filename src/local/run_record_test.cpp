@@ -41,4 +41,16 @@ TEST(RunRecord, TornOutcomeIsNotAnOutcome) {
   EXPECT_FALSE(parse_run_record(text).outcome.has_value());
 }
 
+TEST(RunRecord, AReusedFileHoldsOnlyTheLastJobsRecord) {
+  RunOutcome o;
+  o.state = JobState::Completed;
+  const std::string first = "job_id=7\nsupervisor_pid=10\njob_pid=11\n" + format_outcome(o);
+  auto r = parse_run_record(first + "job_id=8\nsupervisor_pid=10\n");
+  EXPECT_EQ(r.job_id, 8);
+  EXPECT_EQ(r.supervisor_pid, 10);
+  EXPECT_EQ(r.job_pid, 0);                   // not job 7's
+  EXPECT_FALSE(r.outcome.has_value());       // job 7's outcome is not job 8's
+  EXPECT_EQ(parse_run_record(first).job_id, 7);
+}
+
 }  // namespace yard
