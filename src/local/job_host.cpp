@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
@@ -338,6 +339,7 @@ int Host::run() {
 }  // namespace
 
 int run_job_host(int sock) {
+  ::prctl(PR_SET_NAME, "yard-job-host");  // not "exe", from /proc/self/exe, in ps and top
   ::setsid();  // out of the daemon's session: a terminal's signals never reach the jobs
   if (sock != 3) {
     ::dup2(sock, 3);

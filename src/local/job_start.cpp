@@ -39,7 +39,7 @@ struct Prepared {
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   // The child has its own copy of the dispositions (no CLONE_SIGHAND); execve keeps
   // ignored signals ignored, so the job starts with the defaults of what the host ignores.
-  for (int s : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2, SIGCHLD, SIGTSTP, SIGTTIN, SIGTTOU})
+  for (int s : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2})  // job_host.cpp's list
     ::signal(s, SIG_DFL);
   if (cgroup_procs_fd >= 0 && ::write(cgroup_procs_fd, "0", 1) != 1) child_fail(err_fd, x.cgroup_error);
   if (x.pin) ::sched_setaffinity(0, sizeof x.cpus, &x.cpus);  // best effort: a declared larger node may not map

@@ -1,6 +1,7 @@
 #include "server/daemon.h"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <poll.h>
 #include <pwd.h>
 #include <signal.h>
@@ -73,6 +74,11 @@ nlohmann::json fail(const std::string& message) { return {{"ok", false}, {"error
 }  // namespace
 
 int run_daemon(const Paths& paths) {
+  // Keep freed heap instead of giving it back at once: with short jobs the daemon's heap
+  // breathes with every loop iteration, and each return to the kernel (brk) meant fresh
+  // page faults on the next — a tenth of its time.
+  ::mallopt(M_TRIM_THRESHOLD, 32 << 20);
+  ::mallopt(M_TOP_PAD, 4 << 20);
   if (auto s = ensure_dirs(paths); !s) {
     std::cerr << "yard daemon: " << s.error() << "\n";
     return 1;
