@@ -48,7 +48,7 @@ void add_server_command(CLI::App& app, int& rc) {
   });
 
   auto* stop = server->add_subcommand(
-      "stop", "Stop the daemon; running jobs go on under their supervisors unless --kill-jobs");
+      "stop", "Stop the daemon; running jobs go on under the job host unless --kill-jobs");
   static bool kill_jobs = false;
   stop->add_flag("--kill-jobs", kill_jobs, "Cancel every running job first and wait for them");
   stop->callback([&rc] {

@@ -1,6 +1,6 @@
 // Memory limits through cgroups: v1 (a memory controller mounted at
 // /sys/fs/cgroup/memory) or v2 (a writable unified hierarchy with the memory controller).
-// Where neither is writable, jobs run without a kernel-enforced limit and the supervisor
+// Where neither is writable, jobs run without a kernel-enforced limit and the job host
 // falls back to polling the resident memory of the job's processes (see job_host.h).
 // One MemoryCgroup per job, created by the job host and removed when the job ends.
 #pragma once

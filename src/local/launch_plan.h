@@ -1,4 +1,4 @@
-// LaunchPlan: everything the supervisor needs to start one job, computed from the
+// LaunchPlan: everything the job host needs to start one job, computed from the
 // JobSpec, the job's identity and its allocation. Pure, so the environment a job sees
 // and the files it writes are unit-tested without starting anything.
 #pragma once

@@ -1,5 +1,5 @@
 // The per-user daemon: one event loop (poll) over its Unix socket, the clients'
-// connections and the pidfds of the job supervisors; it drives the LocalBackend.
+// connections and the job host's socket and pidfd; it drives the LocalBackend.
 // Only the owner gets in: the socket sits in a 0700 directory and every connection's
 // peer uid is checked (SO_PEERCRED). One daemon per state directory (an flock on
 // daemon.lock); a second one exits at once.
