@@ -1,0 +1,129 @@
+#include "local/job_start.h"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "local/host_protocol.h"
+
+namespace yard {
+namespace {
+
+LaunchPlan plan_in(const std::string& dir, std::vector<std::string> argv) {
+  LaunchPlan p;
+  p.job_id = 5;
+  p.argv = std::move(argv);
+  p.env = {"PATH=/usr/bin:/bin", "GREETING=it's \"quoted\" $(not run)"};
+  p.workdir = dir;
+  p.stdout_path = dir + "/out";
+  p.stderr_path = dir + "/out";
+  return p;
+}
+
+int wait_exit(pid_t pid) {
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+class JobStart : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/yard-job-start-XXXXXX";
+    dir_ = ::mkdtemp(tmpl);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string dir_;
+};
+
+TEST(CommandCandidates, FollowPathLikeExecvpe) {
+  EXPECT_EQ(command_candidates("./a.out", "/x:/y"), std::vector<std::string>{"./a.out"});
+  EXPECT_EQ(command_candidates("tool", "/x::/y"), (std::vector<std::string>{"/x/tool", "./tool", "/y/tool"}));
+}
+
+TEST_F(JobStart, RunsInItsDirectoryWithItsEnvironmentAndOutput) {
+  auto s = start_job(plan_in(dir_, {"sh", "-c", "pwd; echo \"$GREETING\"; exit 3"}), -1);
+  ASSERT_GT(s.pid, 0) << s.error;
+  EXPECT_EQ(s.error, "");
+  EXPECT_EQ(::getpgid(s.pid), s.pid);  // the leader of its own group (a zombie until waited for)
+  EXPECT_EQ(wait_exit(s.pid), 3);
+  EXPECT_EQ(slurp(dir_ + "/out"), dir_ + "\nit's \"quoted\" $(not run)\n");
+}
+
+TEST_F(JobStart, AMissingCommandIsReportedByName) {
+  auto s = start_job(plan_in(dir_, {"no-such-command-xyz"}), -1);
+  ASSERT_GT(s.pid, 0);
+  EXPECT_EQ(wait_exit(s.pid), 127);
+  EXPECT_NE(s.error.find("cannot run 'no-such-command-xyz'"), std::string::npos) << s.error;
+  EXPECT_NE(s.error.find("No such file"), std::string::npos) << s.error;
+}
+
+TEST_F(JobStart, AScriptWithoutInterpreterLineRunsWithSh) {
+  {
+    std::ofstream f(dir_ + "/plain.sh");
+    f << "echo from-sh \"$1\"\n";
+  }
+  std::filesystem::permissions(dir_ + "/plain.sh", std::filesystem::perms::owner_all);
+  auto s = start_job(plan_in(dir_, {dir_ + "/plain.sh", "arg"}), -1);
+  ASSERT_GT(s.pid, 0) << s.error;
+  EXPECT_EQ(wait_exit(s.pid), 0);
+  EXPECT_EQ(slurp(dir_ + "/out"), "from-sh arg\n");
+}
+
+TEST_F(JobStart, AMissingWorkingDirectoryIsReportedByName) {
+  auto p = plan_in(dir_, {"true"});
+  p.workdir = dir_ + "/gone";
+  auto s = start_job(p, -1);
+  ASSERT_GT(s.pid, 0);
+  EXPECT_EQ(wait_exit(s.pid), 127);
+  EXPECT_NE(s.error.find("cannot enter working directory " + dir_ + "/gone"), std::string::npos) << s.error;
+}
+
+TEST(HostProtocol, LaunchAndEndedRoundTrip) {
+  LaunchPlan p;
+  p.uid = "yd1";
+  p.argv = {"echo", "a\nb"};
+  p.env = {"X=1"};
+  p.workdir = "/";
+  p.stdout_path = p.stderr_path = "/dev/null";
+  p.pus = {0, 1};
+  p.walltime_s = 60;
+  auto d = decode_launch(encode_launch(42, p));
+  EXPECT_EQ(d.job_id, 42);
+  ASSERT_TRUE(d.plan) << d.plan.error();
+  EXPECT_EQ(d.plan->argv, p.argv);
+  EXPECT_EQ(d.plan->pus, p.pus);
+  EXPECT_EQ(d.plan->walltime_s, 60);
+
+  RunOutcome o;
+  o.state = JobState::Failed;
+  o.exit_code = 2;
+  auto e = decode_ended(encode_ended(42, "job_pid=9\n" + format_outcome(o)));
+  EXPECT_EQ(e.job_id, 42);
+  EXPECT_EQ(e.record.job_pid, 9);
+  ASSERT_TRUE(e.record.outcome);
+  EXPECT_EQ(e.record.outcome->exit_code, 2);
+}
+
+TEST(HostProtocol, AMalformedPlanKeepsItsJobIdAndSaysWhy) {
+  auto d = decode_launch("17\n{\"argv\": 3}");
+  EXPECT_EQ(d.job_id, 17);
+  ASSERT_FALSE(d.plan);
+  EXPECT_NE(d.plan.error().find("malformed launch plan"), std::string::npos);
+  EXPECT_FALSE(decode_launch("no id at all").plan);
+}
+
+}  // namespace
+}  // namespace yard
