@@ -108,6 +108,8 @@ class IndirectBackend {
     bool is_array = false;
     bool in_flight = false;   // a submission or look-up is running
     bool needs_lookup = false;
+    bool queue_missed = false;  // the live listing did not show it: the history is next
+    double submit_time = 0;
     double next_try = 0, backoff = 0;
     bool cancel_requested = false;
     double cancel_sent = 0;
@@ -122,7 +124,7 @@ class IndirectBackend {
     bool listed = false;        // in the last status listing (even as ended)
     bool never_satisfied = false;
   };
-  enum class Kind { Submit, Poll, History, Find, Cancel };
+  enum class Kind { Submit, Poll, History, Find, FindHistory, Cancel };
   struct InFlight {
     Kind kind;
     std::int64_t head = 0;                // Submit
@@ -136,6 +138,8 @@ class IndirectBackend {
   void apply_poll(const CommandResult& r, double now);
   void apply_history(const std::vector<std::int64_t>& asked, const CommandResult& r, double now);
   void apply_find(const std::vector<std::int64_t>& heads, const CommandResult& r);
+  void apply_find_history(const std::vector<std::int64_t>& heads, const CommandResult& r);
+  void plan_lookups(const std::vector<std::int64_t>& heads, double now);
   void update(Member& m, const NativeStatus& s, const MappedState& mapped, double now);
   void finish(Member& m, JobState to, Transition t, double now);
   void set_native(Unit& u, const std::string& base);
@@ -159,6 +163,7 @@ class IndirectBackend {
   std::vector<Command> planned_;
   std::uint64_t next_tag_ = 1;
   bool poll_in_flight_ = false, history_in_flight_ = false, find_in_flight_ = false;
+  bool find_history_in_flight_ = false;
   double next_poll_ = 0, poll_backoff_ = 0;
   std::set<std::int64_t> to_confirm_;  // members gone from the live queue
   bool history_due_ = false;           // the last status cycle left some to confirm

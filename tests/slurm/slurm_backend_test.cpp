@@ -277,6 +277,51 @@ TEST_F(SlurmWorld, CrashAfterSbatchFindsTheJobByUidNotResubmitted) {
   EXPECT_EQ(native_jobs_named(uid), 1);  // submitted once
 }
 
+// The same crash, but the job runs and ends while yard is down, and the controller
+// forgets it (MinJobAge=60 in scripts/slurm/start.sh) before yard comes back: squeue no
+// longer shows it, the accounting does. Found by name there, it ends with its true
+// outcome, submitted once.
+TEST_F(SlurmWorld, CrashAfterSbatchFindsAJobThatAlreadyLeftTheQueueInTheAccounting) {
+  fs::create_directories(dir_ + "/slowbin");
+  write("slowbin/sbatch", "#!/bin/sh\n/usr/bin/sbatch \"$@\"\nrc=$?\necho $$ > " + dir_ +
+                              "/sbatch-returned\nsleep 300\nexit $rc\n");
+  fs::permissions(dir_ + "/slowbin/sbatch", fs::perms::owner_all);
+  std::string path = std::string("PATH=") + dir_ + "/slowbin:" + std::getenv("PATH");
+  ASSERT_EQ(yard({"server", "start"}, {path}).rc, 0) << diag();
+  long pid = daemon_pid();
+  long id = slurm_submit({"-J", "gone", "--", "sh", "-c", "echo ran >> runs.txt; exit 3"});
+  ASSERT_TRUE(wait_until([&] { return fs::exists(dir_ + "/sbatch-returned"); }, 60));
+  ::kill(static_cast<pid_t>(pid), SIGKILL);
+  ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 30));
+  long wrapper = std::atol(read("sbatch-returned").c_str());
+  if (wrapper > 0) ::kill(static_cast<pid_t>(-wrapper), SIGKILL);
+  auto uid = job(id)["uid"].get<std::string>();
+  ASSERT_TRUE(job(id)["native_id"].is_null());
+  // Slurm ran it; then the controller purges it (MinJobAge, checked about once a minute).
+  auto in_squeue = [&] { return sh("squeue --me -h -t all -o '%i|%j'").find(uid) != std::string::npos; };
+  std::string native;
+  ASSERT_TRUE(wait_until(
+      [&] {
+        std::istringstream in(sh("sacct -X -n -P -o JobIDRaw,State,JobName -S now-3600 2>/dev/null"));
+        for (std::string line; std::getline(in, line);)
+          if (line.find(uid) != std::string::npos && line.find("|FAILED|") != std::string::npos)
+            native = line.substr(0, line.find('|'));
+        return !native.empty();
+      },
+      60));
+  ASSERT_TRUE(wait_until([&] { return !in_squeue(); }, 240)) << "the controller never forgot job " << native;
+  ASSERT_EQ(yard({"server", "start"}).rc, 0);
+  EXPECT_EQ(wait({id}), 1);
+  auto j = job(id);
+  EXPECT_EQ(j["state"], "FAILED") << j.dump();
+  EXPECT_EQ(j["exit_code"], 3) << j.dump();
+  EXPECT_EQ(j["native_id"], native);
+  EXPECT_EQ(native_jobs_named(uid), 1);  // submitted once
+  EXPECT_EQ(read("runs.txt"), "ran\n");  // and ran once
+  EXPECT_NE(read("state/switchyard/daemon.log").find("its record is in the history"), std::string::npos)
+      << diag();
+}
+
 TEST_F(SlurmWorld, ControllerDown20sWith100JobsNoneLostNoneTwice) {
   const std::string state = state_dir();
   ASSERT_FALSE(state.empty());
