@@ -29,6 +29,7 @@
 
 #include "backends/command_runner.h"
 #include "backends/dialect.h"
+#include "backends/job_classes.h"
 #include "backends/rate_limiter.h"
 #include "store/store.h"
 
@@ -45,6 +46,9 @@ namespace yard {
 //   cancel_resend: 30       # seconds before an unconfirmed cancel is sent again
 //   allocation: 1234        # direct mode: run `--backend slurm-steps` jobs in this allocation
 //   job_limit: 8            # direct mode: at most this many steps at once
+//   classes:                # yard submit --class NAME: a backend, and defaults
+//     sweep: slurm-steps    #   (see job_classes.h)
+//     big: {backend: slurm, partition: cpu, time: "2:00:00"}
 struct IndirectConfig {
   double poll_interval_s = 1;
   double calls_per_second = 1.8;
@@ -58,6 +62,7 @@ struct IndirectConfig {
   // run at once (0: as many as fit).
   std::string allocation;
   int step_job_limit = 0;
+  JobClasses classes;
 };
 
 // The config at `path`; defaults when the file does not exist.

@@ -4,8 +4,54 @@
 #include <yaml-cpp/yaml.h>
 
 #include "backends/indirect_backend.h"
+#include "core/duration.h"
 
 namespace yard {
+namespace {
+
+// classes: NAME: BACKEND, or NAME: {backend: B, partition: P, account: A, qos: Q, time: T}
+Status load_classes(const YAML::Node& n, const std::string& path, JobClasses& out) {
+  auto at = [&](const YAML::Node& x) { return path + ":" + std::to_string(x.Mark().line + 1) + ": "; };
+  if (n.IsNull()) return {};
+  if (!n.IsMap()) return err(at(n) + "classes: expected a mapping of class names to backends");
+  for (auto it : n) {
+    const std::string name = it.first.as<std::string>();
+    if (name.empty() || name.find_first_of(" \t,:") != std::string::npos)
+      return err(at(it.first) + "classes: bad class name '" + name + "'");
+    JobClass c;
+    const YAML::Node& v = it.second;
+    if (v.IsScalar()) {
+      c.backend = v.as<std::string>();
+    } else if (v.IsMap()) {
+      for (auto kv : v) {
+        const std::string key = kv.first.as<std::string>();
+        if (!kv.second.IsScalar())
+          return err(at(kv.second) + "classes: " + name + ": " + key + ": expected a value");
+        const std::string value = kv.second.as<std::string>();
+        if (key == "backend") c.backend = value;
+        else if (key == "partition") c.partition = value;
+        else if (key == "account") c.account = value;
+        else if (key == "qos") c.qos = value;
+        else if (key == "time") {
+          auto t = parse_walltime(value);
+          if (!t) return err(at(kv.second) + "classes: " + name + ": time: " + t.error());
+          c.walltime_s = *t;
+        } else {
+          return err(at(kv.first) + "classes: " + name + ": unknown key '" + key +
+                     "' (known: backend, partition, account, qos, time)");
+        }
+      }
+    } else {
+      return err(at(v) + "classes: " + name + ": expected a backend or a mapping with backend:");
+    }
+    if (!is_class_backend(c.backend))
+      return err(at(v) + "classes: " + name + ": backend '" + c.backend + "' is not one of " + kClassBackends);
+    out[name] = c;
+  }
+  return {};
+}
+
+}  // namespace
 
 Result<IndirectConfig> load_indirect_config(const std::string& path) {
   IndirectConfig c;
@@ -21,6 +67,10 @@ Result<IndirectConfig> load_indirect_config(const std::string& path) {
         c.allocation = it.second.as<std::string>("");
         if (c.allocation.empty() || c.allocation.find_first_not_of("0123456789") != std::string::npos)
           return err(where + "allocation: expected a Slurm job id (digits), got '" + c.allocation + "'");
+        continue;
+      }
+      if (key == "classes") {
+        if (auto s = load_classes(it.second, path, c.classes); !s) return Error{s.error()};
         continue;
       }
       if (key == "job_limit") {
@@ -44,7 +94,7 @@ Result<IndirectConfig> load_indirect_config(const std::string& path) {
       if (!slot)
         return err(path + ":" + std::to_string(it.first.Mark().line + 1) + ": unknown setting '" + key +
                    "' (known: poll_interval, calls_per_second, burst, command_timeout, retry_max, "
-                   "lost_after, cancel_resend, allocation, job_limit)");
+                   "lost_after, cancel_resend, allocation, job_limit, classes)");
       double v = 0;
       try {
         v = it.second.as<double>();

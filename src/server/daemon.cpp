@@ -21,6 +21,7 @@
 
 #include "backends/command_runner.h"
 #include "backends/indirect_backend.h"
+#include "backends/job_classes.h"
 #include "backends/slurm/slurm_dialect.h"
 #include "local/local_backend.h"
 #include "server/direct_mode.h"
@@ -225,8 +226,12 @@ int run_daemon(const Paths& paths) {
           } else {
             try {
               auto spec = req.at("spec").get<JobSpec>();
+              // A class names the backend (and defaults): resolved before anything is stored.
+              const std::string job_class = req.value("class", "");
+              Status classed = job_class.empty() ? Status{} : apply_job_class(spec, job_class, slurm_config->classes);
               Result<std::vector<std::int64_t>> ids =
-                  spec.backend == slurm.name() ? slurm.submit(std::move(spec), wall_now())
+                  !classed ? Result<std::vector<std::int64_t>>(Error{classed.error()})
+                  : spec.backend == slurm.name() ? slurm.submit(std::move(spec), wall_now())
                   : spec.backend.empty() || spec.backend == "local" ? backend.submit(std::move(spec))
                   : spec.backend == kSlurmStepsBackend
                       ? (steps ? steps->submit(std::move(spec))

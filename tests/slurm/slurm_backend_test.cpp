@@ -442,6 +442,51 @@ TEST_F(SlurmWorld, DirectModeRunsStepsInAnAllocationBesideIndirectJobs) {
   sh("scancel " + pilot);
 }
 
+// Hybrid per class (Melissa's slurm-semiglobal): slurm.yaml's classes choose the backend,
+// so one daemon sends a `batch` job through sbatch and a `steps` job as an srun step of
+// the allocation, with nothing but --class on the command line.
+TEST_F(SlurmWorld, ClassesChooseIndirectOrDirectPerJob) {
+  std::string pilot = sh("sbatch --parsable -N1 -n 4 -p cpu -o /dev/null --wrap 'sleep 600'");
+  while (!pilot.empty() && (pilot.back() == '\n')) pilot.pop_back();
+  ASSERT_FALSE(pilot.empty());
+  ASSERT_TRUE(wait_until([&] { return sh("squeue -h -o %T -j " + pilot).rfind("RUNNING", 0) == 0; }, 60));
+  write("config/switchyard/slurm.yaml", "poll_interval: 0.5\ncalls_per_second: 4\nallocation: " + pilot +
+                                            "\nclasses:\n  steps: slurm-steps\n  batch:\n    backend: slurm\n"
+                                            "    partition: gpu\n    time: \"0:07:00\"\n");
+  const std::string show = "echo $SLURM_JOB_ID.${SLURM_STEP_ID:-batch} $SLURM_JOB_PARTITION";
+  long batch = submit({"--class", "batch", "--", "sh", "-c", show});
+  long step = submit({"--class", "steps", "--", "sh", "-c", show});
+  ASSERT_EQ(wait({batch, step}), 0) << diag();
+  auto b = job(batch), st = job(step);
+  // batch: its own Slurm job, through sbatch, on the class's partition and time limit.
+  EXPECT_EQ(b["backend"], "slurm");
+  ASSERT_TRUE(b["native_id"].is_string()) << b.dump();
+  const auto native = b["native_id"].get<std::string>();
+  EXPECT_NE(native, pilot);
+  EXPECT_EQ(yard({"logs", std::to_string(batch)}).out, native + ".batch gpu\n");
+  std::string limit;  // sacct trails the controller by a moment
+  EXPECT_TRUE(wait_until([&] { return (limit = sh("sacct -n -P -X -o Timelimit -j " + native)) == "00:07:00\n"; }, 30))
+      << limit;
+  // steps: a step of the allocation, no Slurm job of its own.
+  EXPECT_EQ(st["backend"], "slurm-steps");
+  EXPECT_TRUE(st["native_id"].is_null()) << st.dump();
+  auto out = yard({"logs", std::to_string(step)}).out;
+  EXPECT_EQ(out.rfind(pilot + ".", 0), 0u) << out;
+  EXPECT_EQ(out.find("batch"), std::string::npos) << out;
+  // An unknown class: exit 2, named with the known ones, nothing stored.
+  const auto before = status().size();
+  auto bad = yard({"submit", "--class", "nosuch", "--", "true"});
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_NE(bad.err.find("unknown class 'nosuch' (known: batch, steps)"), std::string::npos) << bad.err;
+  auto clash = yard({"submit", "--class", "steps", "--backend", "slurm", "--", "true"});
+  EXPECT_EQ(clash.rc, 2);
+  EXPECT_NE(clash.err.find("class 'steps' runs on backend 'slurm-steps', but --backend slurm was given"),
+            std::string::npos)
+      << clash.err;
+  EXPECT_EQ(status().size(), before);
+  sh("scancel " + pilot);
+}
+
 // Melissa's slurm-openmpi: one mpirun inside the allocation runs two programs (MPMD) in
 // one MPI world; it finds the allocation in its environment and starts its daemon as a
 // step of it.
