@@ -30,6 +30,7 @@
 #include "backends/command_runner.h"
 #include "backends/dialect.h"
 #include "backends/job_classes.h"
+#include "backends/pilot_spec.h"
 #include "backends/rate_limiter.h"
 #include "store/store.h"
 
@@ -45,6 +46,8 @@ namespace yard {
 //   lost_after: 60          # seconds absent from queue and history before a job is LOST
 //   cancel_resend: 30       # seconds before an unconfirmed cancel is sent again
 //   allocation: 1234        # direct mode: run `--backend slurm-steps` jobs in this allocation
+//   allocation: pilot       # ... or one yard submits itself, as a pilot batch job:
+//   pilot: {partition: cpu, nodes: 1, cpus: 8, mem: 16G, gpus: 0, time: "4:00:00", account: proj, qos: normal}
 //   job_limit: 8            # direct mode: at most this many steps at once
 //   classes:                # yard submit --class NAME: a backend, and defaults
 //     sweep: slurm-steps    #   (see job_classes.h)
@@ -62,6 +65,8 @@ struct IndirectConfig {
   // run at once (0: as many as fit).
   std::string allocation;
   int step_job_limit = 0;
+  // allocation "pilot": what the pilot job asks for.
+  PilotSpec pilot;
   JobClasses classes;
 };
 

@@ -514,6 +514,56 @@ TEST_F(SlurmWorld, DirectModeRunsAnMpmdJobThroughOneMpirun) {
   sh("scancel " + pilot);
 }
 
+// allocation: pilot: the daemon obtains the allocation itself, serves steps in it once
+// it runs, finds it again by name after a crash (not a second pilot), and cancels it
+// when stopped.
+TEST_F(SlurmWorld, APilotJobIsTheDaemonsOwnAllocationFoundAgainAfterACrashCancelledOnStop) {
+  write("config/switchyard/slurm.yaml",
+        "poll_interval: 0.5\ncalls_per_second: 4\nallocation: pilot\n"
+        "pilot:\n  partition: cpu\n  nodes: 1\n  cpus: 3\n  time: \"0:20:00\"\n");
+  const std::string show = "echo $SLURM_JOB_ID.$SLURM_STEP_ID";
+  // Submitted before the pilot runs: it waits for it, the daemon does not.
+  long first = submit({"--backend", "slurm-steps", "--", "sh", "-c", show});
+  auto server = nlohmann::json::parse(yard({"server", "status", "--json"}).out);
+  ASSERT_TRUE(server["pilot"].is_object()) << server.dump();
+  const std::string name = server["pilot"]["name"].get<std::string>();
+  EXPECT_EQ(name.rfind("yard-pilot-root-", 0), 0u) << name;
+  ASSERT_EQ(wait({first}), 0) << diag();
+  auto out = yard({"logs", std::to_string(first)}).out;
+  const std::string pilot = out.substr(0, out.find('.'));
+  // The pilot: one batch job of that name, running, the size asked for.
+  auto listing = sh("squeue --me -h -n " + name + " -o '%i|%T|%C|%P'");
+  EXPECT_EQ(listing, pilot + "|RUNNING|3|cpu\n") << listing;
+  server = nlohmann::json::parse(yard({"server", "status", "--json"}).out);
+  EXPECT_EQ(server["pilot"]["job_id"], pilot);
+  EXPECT_EQ(server["slurm_steps"]["cpus"], 3);
+  // A crash of the daemon: the next one finds the same pilot by its name.
+  long pid = daemon_pid();
+  ::kill(static_cast<pid_t>(pid), SIGKILL);
+  ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 30));
+  long second = submit({"--backend", "slurm-steps", "--", "sh", "-c", show});
+  ASSERT_EQ(wait({second}), 0) << diag();
+  EXPECT_EQ(yard({"logs", std::to_string(second)}).out.rfind(pilot + ".", 0), 0u)
+      << yard({"logs", std::to_string(second)}).out;
+  EXPECT_EQ(sh("squeue --me -h -n " + name + " -o %i"), pilot + "\n");
+  EXPECT_NE(read("state/switchyard/daemon.log").find("found " + name + " again: job " + pilot), std::string::npos)
+      << diag();
+  // Stopped: the pilot is cancelled.
+  pid = daemon_pid();
+  ASSERT_EQ(yard({"server", "stop"}).rc, 0);
+  ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 60));
+  std::string state;
+  EXPECT_TRUE(wait_until(
+      [&] { return (state = sh("sacct -n -P -X -o State -j " + pilot)).rfind("CANCELLED", 0) == 0; }, 30))
+      << state;
+  // Only ever one pilot (the accounting by name trails a moment).
+  std::string pilots;
+  EXPECT_TRUE(wait_until(
+      [&] { return (pilots = sh("sacct -n -P -X -o JobID --name=" + name + " -S now-3600")) != ""; }, 30));
+  EXPECT_EQ(pilots, pilot + "\n");
+  sh("scancel " + pilot);
+}
+
 TEST_F(SlurmWorld, DirectModeWithoutAnAllocationIsAClearError) {
   auto o = yard({"submit", "--backend", "slurm-steps", "--", "true"});
   EXPECT_EQ(o.rc, 2);
