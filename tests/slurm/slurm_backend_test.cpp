@@ -564,6 +564,29 @@ TEST_F(SlurmWorld, APilotJobIsTheDaemonsOwnAllocationFoundAgainAfterACrashCancel
   sh("scancel " + pilot);
 }
 
+// A heterogeneous allocation (cpu and gpu components): scontrol prints a line per
+// component; the daemon reads them all and runs its steps in component 0, sized to it.
+TEST_F(SlurmWorld, DirectModeInAHeterogeneousAllocationRunsStepsInComponentZero) {
+  std::string het =
+      sh("sbatch --parsable -p cpu -N 2 -n 4 -o /dev/null : -p gpu -n 2 --gres=gpu:2 --wrap 'sleep 600'");
+  while (!het.empty() && (het.back() == '\n')) het.pop_back();
+  ASSERT_FALSE(het.empty());
+  ASSERT_TRUE(wait_until([&] { return sh("squeue -h -o %T -j " + het + " | sort -u") == "RUNNING\n"; }, 60));
+  write("config/switchyard/slurm.yaml", "poll_interval: 0.5\nallocation: " + het + "\n");
+  long id = submit({"--backend", "slurm-steps", "-n", "2", "--", "sh", "-c",
+                    "echo $SLURM_JOB_ID.$SLURM_STEP_ID $SLURM_JOB_PARTITION"});
+  ASSERT_EQ(wait({id}), 0) << diag();
+  auto out = yard({"logs", std::to_string(id)}).out;
+  auto first = out.substr(0, out.find('\n') + 1);
+  EXPECT_EQ(first.rfind(het + ".", 0), 0u) << out;
+  EXPECT_NE(first.find(" cpu\n"), std::string::npos) << out;
+  EXPECT_EQ(out, first + first);  // both tasks of one step
+  auto server = nlohmann::json::parse(yard({"server", "status", "--json"}).out);
+  EXPECT_EQ(server["slurm_steps"]["cpus"], 4) << server.dump();  // component 0's, not 4 + 2
+  EXPECT_EQ(server["slurm_steps"]["nodes"], 2) << server.dump();
+  sh("scancel " + het);
+}
+
 TEST_F(SlurmWorld, DirectModeWithoutAnAllocationIsAClearError) {
   auto o = yard({"submit", "--backend", "slurm-steps", "--", "true"});
   EXPECT_EQ(o.rc, 2);

@@ -70,7 +70,7 @@ TEST_F(SlurmParse, EveryFixtureFileIsKnown) {
       "sacct_window.out", "sacct_find_by_name.out", "capture_extra.sh", "scancel_unknown.out", "scancel_controller_down.out",
       "scancel_controller_down.stderr", "scancel_controller_down.rc",
       // slurm_allocation_test.cpp
-      "scontrol_job_two_nodes.out", "scontrol_job_gpus.out", "scontrol_job_pending.out",
+      "scontrol_job_two_nodes.out", "scontrol_job_gpus.out", "scontrol_job_het.out", "scontrol_job_pending.out",
       "scontrol_job_unknown.out", "scontrol_job_unknown.stderr", "scontrol_job_unknown.rc"};
   for (auto& e : fs::directory_iterator(YARD_SLURM_FIXTURES))
     EXPECT_TRUE(known.count(e.path().filename().string())) << "new fixture without a test: " << e.path();
