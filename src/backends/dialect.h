@@ -69,6 +69,16 @@ class Dialect {
   // The user's jobs whose names carry Switchyard UIDs, to find a submission whose id
   // was never stored (crash between submit and store).
   virtual std::vector<std::string> find_argv() const = 0;
+  // The second look for those submissions that find_argv's listing does not show (they
+  // may have ended and been forgotten by the live queue already): one call over the
+  // scheduler's history for jobs named `native_names` since `since` (Unix seconds), read
+  // with parse_history. Empty when the scheduler keeps no history: the listing decides.
+  virtual std::vector<std::string> find_history_argv(const std::vector<std::string>& native_names,
+                                                     double since) const {
+    (void)native_names;
+    (void)since;
+    return {};
+  }
 
   virtual std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const = 0;
 

@@ -81,6 +81,7 @@ void IndirectBackend::track(const JobRecord& r) {
     u.head = m.head;
     u.spec_id = r.spec_id;
     u.is_array = r.array_index.has_value();
+    u.submit_time = r.submit_time;
   }
   if (r.id == m.head) u.uid = r.uid;
   u.members.push_back(r.id);
@@ -154,6 +155,7 @@ void IndirectBackend::plan(Kind kind, std::vector<std::string> argv, InFlight wh
     case Kind::Poll: ++stats_.poll_calls; break;
     case Kind::History: ++stats_.history_calls; break;
     case Kind::Find: ++stats_.find_calls; break;
+    case Kind::FindHistory: ++stats_.find_calls; break;
     case Kind::Cancel: ++stats_.cancel_calls; break;
   }
 }
@@ -330,13 +332,7 @@ void IndirectBackend::step(double now) {
       submitting += u.in_flight;
     }
   }
-  if (!lookups.empty() && !find_in_flight_ && background_.try_take(now)) {
-    InFlight what;
-    what.heads = lookups;
-    for (auto h : lookups) units_.at(h).in_flight = true;
-    find_in_flight_ = true;
-    plan(Kind::Find, dialect_.find_argv(), what);
-  }
+  plan_lookups(lookups, now);
 
   // The history of jobs that left the live queue, then the next status cycle.
   if (history_due_ && !to_confirm_.empty() && !history_in_flight_ && !poll_in_flight_ &&
@@ -411,6 +407,10 @@ void IndirectBackend::apply(const CompletedCommand& done, double now) {
     case Kind::Find:
       find_in_flight_ = false;
       apply_find(what.heads, r);
+      break;
+    case Kind::FindHistory:
+      find_history_in_flight_ = false;
+      apply_find_history(what.heads, r);
       break;
     case Kind::Cancel:
       break;  // exit codes of cancel commands lie (Slurm: 0 for an unknown id); the state tells
@@ -563,6 +563,41 @@ void IndirectBackend::apply_history(const std::vector<std::int64_t>& asked, cons
   }
 }
 
+// Submissions whose id was never stored: first the live listing, one call for all of
+// them; those it does not show, then the history by name, one call for all of them.
+void IndirectBackend::plan_lookups(const std::vector<std::int64_t>& heads, double now) {
+  std::vector<std::int64_t> in_queue, in_history;
+  for (auto h : heads) (units_.at(h).queue_missed ? in_history : in_queue).push_back(h);
+  if (!in_queue.empty() && !find_in_flight_ && background_.try_take(now)) {
+    InFlight what;
+    what.heads = in_queue;
+    for (auto h : in_queue) units_.at(h).in_flight = true;
+    find_in_flight_ = true;
+    plan(Kind::Find, dialect_.find_argv(), what);
+  }
+  if (in_history.empty() || find_history_in_flight_) return;
+  std::vector<std::string> names;
+  double since = now;
+  for (auto h : in_history) {
+    const Unit& u = units_.at(h);
+    auto spec = store_.spec(u.spec_id);
+    names.push_back(dialect_.native_name(u.uid, spec ? spec->name : ""));
+    since = std::min(since, u.submit_time);
+  }
+  auto argv = dialect_.find_history_argv(names, since);
+  if (argv.empty()) {
+    // A scheduler without a history: the listing decided, it never got there.
+    for (auto h : in_history) units_.at(h).needs_lookup = units_.at(h).queue_missed = false;
+    return;
+  }
+  if (!background_.try_take(now)) return;
+  InFlight what;
+  what.heads = in_history;
+  for (auto h : in_history) units_.at(h).in_flight = true;
+  find_history_in_flight_ = true;
+  plan(Kind::FindHistory, std::move(argv), what);
+}
+
 void IndirectBackend::apply_find(const std::vector<std::int64_t>& heads, const CommandResult& r) {
   for (auto h : heads)
     if (auto u = units_.find(h); u != units_.end()) u->second.in_flight = false;
@@ -584,7 +619,33 @@ void IndirectBackend::apply_find(const std::vector<std::int64_t>& heads, const C
                                "; tracking it");
       set_native(u->second, it->second);
     } else {
-      u->second.needs_lookup = false;  // never reached the scheduler: submit it
+      u->second.queue_missed = true;  // gone from the queue already? the history tells
+    }
+  }
+}
+
+void IndirectBackend::apply_find_history(const std::vector<std::int64_t>& heads, const CommandResult& r) {
+  for (auto h : heads)
+    if (auto u = units_.find(h); u != units_.end()) u->second.in_flight = false;
+  if (!r.ok()) return;  // looked up again next step; never submitted on a failed look-up
+  auto statuses = dialect_.parse_history(r.out);
+  if (!statuses) {
+    log(dialect_.name(), "cannot read the look-up output: " + statuses.error());
+    return;
+  }
+  std::unordered_map<std::string, std::string> base_by_uid;
+  for (auto& s : *statuses)
+    if (auto uid = dialect_.uid_from_native_name(s.name)) base_by_uid[*uid] = native_base_of(s.native_id);
+  for (auto h : heads) {
+    auto u = units_.find(h);
+    if (u == units_.end()) continue;
+    u->second.queue_missed = false;
+    if (auto it = base_by_uid.find(u->second.uid); it != base_by_uid.end()) {
+      log(dialect_.name(), "job " + std::to_string(h) + " was submitted before the restart as " + it->second +
+                               " and has left the queue; its record is in the history");
+      set_native(u->second, it->second);
+    } else {
+      u->second.needs_lookup = false;  // in neither: it never reached the scheduler, submit it
     }
   }
 }

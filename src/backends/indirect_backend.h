@@ -29,6 +29,8 @@
 
 #include "backends/command_runner.h"
 #include "backends/dialect.h"
+#include "backends/job_classes.h"
+#include "backends/pilot_spec.h"
 #include "backends/rate_limiter.h"
 #include "store/store.h"
 
@@ -44,7 +46,12 @@ namespace yard {
 //   lost_after: 60          # seconds absent from queue and history before a job is LOST
 //   cancel_resend: 30       # seconds before an unconfirmed cancel is sent again
 //   allocation: 1234        # direct mode: run `--backend slurm-steps` jobs in this allocation
+//   allocation: pilot       # ... or one yard submits itself, as a pilot batch job:
+//   pilot: {partition: cpu, nodes: 1, cpus: 8, mem: 16G, gpus: 0, time: "4:00:00", account: proj, qos: normal}
 //   job_limit: 8            # direct mode: at most this many steps at once
+//   classes:                # yard submit --class NAME: a backend, and defaults
+//     sweep: slurm-steps    #   (see job_classes.h)
+//     big: {backend: slurm, partition: cpu, time: "2:00:00"}
 struct IndirectConfig {
   double poll_interval_s = 1;
   double calls_per_second = 1.8;
@@ -58,6 +65,9 @@ struct IndirectConfig {
   // run at once (0: as many as fit).
   std::string allocation;
   int step_job_limit = 0;
+  // allocation "pilot": what the pilot job asks for.
+  PilotSpec pilot;
+  JobClasses classes;
 };
 
 // The config at `path`; defaults when the file does not exist.
@@ -108,6 +118,8 @@ class IndirectBackend {
     bool is_array = false;
     bool in_flight = false;   // a submission or look-up is running
     bool needs_lookup = false;
+    bool queue_missed = false;  // the live listing did not show it: the history is next
+    double submit_time = 0;
     double next_try = 0, backoff = 0;
     bool cancel_requested = false;
     double cancel_sent = 0;
@@ -122,7 +134,7 @@ class IndirectBackend {
     bool listed = false;        // in the last status listing (even as ended)
     bool never_satisfied = false;
   };
-  enum class Kind { Submit, Poll, History, Find, Cancel };
+  enum class Kind { Submit, Poll, History, Find, FindHistory, Cancel };
   struct InFlight {
     Kind kind;
     std::int64_t head = 0;                // Submit
@@ -136,6 +148,8 @@ class IndirectBackend {
   void apply_poll(const CommandResult& r, double now);
   void apply_history(const std::vector<std::int64_t>& asked, const CommandResult& r, double now);
   void apply_find(const std::vector<std::int64_t>& heads, const CommandResult& r);
+  void apply_find_history(const std::vector<std::int64_t>& heads, const CommandResult& r);
+  void plan_lookups(const std::vector<std::int64_t>& heads, double now);
   void update(Member& m, const NativeStatus& s, const MappedState& mapped, double now);
   void finish(Member& m, JobState to, Transition t, double now);
   void set_native(Unit& u, const std::string& base);
@@ -159,6 +173,7 @@ class IndirectBackend {
   std::vector<Command> planned_;
   std::uint64_t next_tag_ = 1;
   bool poll_in_flight_ = false, history_in_flight_ = false, find_in_flight_ = false;
+  bool find_history_in_flight_ = false;
   double next_poll_ = 0, poll_backoff_ = 0;
   std::set<std::int64_t> to_confirm_;  // members gone from the live queue
   bool history_due_ = false;           // the last status cycle left some to confirm

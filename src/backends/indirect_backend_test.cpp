@@ -76,6 +76,11 @@ class FakeDialect : public Dialect {
   }
   Result<std::vector<NativeStatus>> parse_history(std::string_view out) const override { return parse_lines(out, true); }
   std::vector<std::string> find_argv() const override { return {"ffind"}; }
+  std::vector<std::string> find_history_argv(const std::vector<std::string>& names, double since) const override {
+    std::vector<std::string> a{"ffindh", "since=" + std::to_string(static_cast<long>(since))};
+    a.insert(a.end(), names.begin(), names.end());
+    return a;
+  }
   std::vector<std::string> cancel_argv(const std::vector<std::string>& ids) const override {
     std::vector<std::string> a{"fcancel"};
     a.insert(a.end(), ids.begin(), ids.end());
@@ -293,6 +298,10 @@ TEST_F(IndirectTest, ATransientFailureIsLookedUpThenRetriedWithBackoff) {
   EXPECT_EQ(queue_.posted.front().argv[0], "ffind");
   queue_.answer("");
   step();
+  ASSERT_EQ(queue_.posted.size(), 1u);
+  EXPECT_EQ(queue_.posted.front().argv[0], "ffindh");
+  queue_.answer("");
+  step();
   EXPECT_TRUE(queue_.posted.empty());  // backoff: not at once
   now_ += 1;
   step();
@@ -326,11 +335,76 @@ TEST_F(IndirectTest, AfterACrashAJobThatNeverReachedTheSchedulerIsSubmitted) {
   make_backend();
   ASSERT_TRUE(backend_->recover(now_));
   step();
-  queue_.answer("");  // find: not there
+  queue_.answer("");  // find: not in the queue
+  step();
+  ASSERT_EQ(queue_.posted.size(), 1u);
+  EXPECT_EQ(queue_.posted.front().argv[0], "ffindh");
+  queue_.answer("");  // nor in the history
   step();
   ASSERT_EQ(queue_.posted.size(), 1u);
   EXPECT_EQ(queue_.posted.front().argv[0], "fsub");
   EXPECT_EQ(job(id).submit_attempts, 2);
+}
+
+// The job was submitted, ran and ended while the daemon was down, long enough ago that
+// the live queue forgot it: the history finds it by name, and it ends with its true
+// state, submitted once.
+TEST_F(IndirectTest, AfterACrashAJobThatAlreadyLeftTheQueueIsFoundInTheHistory) {
+  auto id = submit(spec("gone"));
+  auto other = submit(spec("never-sent"));
+  step();
+  queue_.posted.clear();
+  make_backend();
+  now_ += 500;
+  ASSERT_TRUE(backend_->recover(now_));
+  step();
+  ASSERT_EQ(queue_.posted.size(), 1u);
+  EXPECT_EQ(queue_.posted.front().argv[0], "ffind");
+  queue_.answer("5|RUNNING|None|someone-else\n");
+  step();
+  // One history call for both, by their native names, from their submit time on.
+  ASSERT_EQ(queue_.posted.size(), 1u);
+  const auto argv = queue_.posted.front().argv;
+  EXPECT_EQ(argv, (std::vector<std::string>{"ffindh", "since=1000", "yard-" + uid_of(id), "yard-" + uid_of(other)}));
+  queue_.answer("77|FAILED|3|yard-" + uid_of(id) + "\n");
+  step();
+  EXPECT_EQ(job(id).native_id, "77");
+  EXPECT_EQ(job(id).submit_attempts, 1);
+  // The other one was in neither: submitted again now, and only it; the status cycle
+  // starts.
+  ASSERT_EQ(queue_.posted.size(), 2u);
+  EXPECT_EQ(queue_.posted[0].argv[0], "fsub");
+  EXPECT_EQ(queue_.posted[1].argv[0], "fq");
+  queue_.answer("78\n");
+  queue_.answer("");  // the queue does not list 77 any more
+  step();
+  EXPECT_EQ(job(other).native_id, "78");
+  EXPECT_EQ(job(other).submit_attempts, 2);
+  // Its history gives the end (78 was not in that listing either: asked too).
+  ASSERT_FALSE(queue_.posted.empty());
+  EXPECT_EQ(queue_.posted.front().argv, (std::vector<std::string>{"fh", "77", "78"}));
+  queue_.answer("77|FAILED|3|yard-" + uid_of(id) + "\n");
+  step();
+  EXPECT_EQ(job(id).state, JobState::Failed);
+  EXPECT_EQ(job(id).exit_code, 3);
+}
+
+// A failing history look-up never leads to a second submission: it is asked again.
+TEST_F(IndirectTest, AFailedHistoryLookUpIsRetriedNeverSubmitted) {
+  auto id = submit(spec());
+  step();
+  queue_.posted.clear();
+  make_backend();
+  ASSERT_TRUE(backend_->recover(now_));
+  step();
+  queue_.answer("");
+  step();
+  ASSERT_EQ(queue_.posted.front().argv[0], "ffindh");
+  queue_.answer("", 1, "slurmdbd: connection refused");
+  step();
+  ASSERT_EQ(queue_.posted.size(), 1u);
+  EXPECT_EQ(queue_.posted.front().argv[0], "ffindh");
+  EXPECT_EQ(job(id).submit_attempts, 1);
 }
 
 TEST_F(IndirectTest, ArraysAreOneSubmissionWithElementIds) {

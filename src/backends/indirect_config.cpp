@@ -4,11 +4,105 @@
 #include <yaml-cpp/yaml.h>
 
 #include "backends/indirect_backend.h"
+#include "core/duration.h"
+#include "core/size.h"
 
 namespace yard {
+namespace {
+
+// classes: NAME: BACKEND, or NAME: {backend: B, partition: P, account: A, qos: Q, time: T}
+Status load_classes(const YAML::Node& n, const std::string& path, JobClasses& out) {
+  auto at = [&](const YAML::Node& x) { return path + ":" + std::to_string(x.Mark().line + 1) + ": "; };
+  if (n.IsNull()) return {};
+  if (!n.IsMap()) return err(at(n) + "classes: expected a mapping of class names to backends");
+  for (auto it : n) {
+    const std::string name = it.first.as<std::string>();
+    if (name.empty() || name.find_first_of(" \t,:") != std::string::npos)
+      return err(at(it.first) + "classes: bad class name '" + name + "'");
+    JobClass c;
+    const YAML::Node& v = it.second;
+    if (v.IsScalar()) {
+      c.backend = v.as<std::string>();
+    } else if (v.IsMap()) {
+      for (auto kv : v) {
+        const std::string key = kv.first.as<std::string>();
+        if (!kv.second.IsScalar())
+          return err(at(kv.second) + "classes: " + name + ": " + key + ": expected a value");
+        const std::string value = kv.second.as<std::string>();
+        if (key == "backend") c.backend = value;
+        else if (key == "partition") c.partition = value;
+        else if (key == "account") c.account = value;
+        else if (key == "qos") c.qos = value;
+        else if (key == "time") {
+          auto t = parse_walltime(value);
+          if (!t) return err(at(kv.second) + "classes: " + name + ": time: " + t.error());
+          c.walltime_s = *t;
+        } else {
+          return err(at(kv.first) + "classes: " + name + ": unknown key '" + key +
+                     "' (known: backend, partition, account, qos, time)");
+        }
+      }
+    } else {
+      return err(at(v) + "classes: " + name + ": expected a backend or a mapping with backend:");
+    }
+    if (!is_class_backend(c.backend))
+      return err(at(v) + "classes: " + name + ": backend '" + c.backend + "' is not one of " + kClassBackends);
+    out[name] = c;
+  }
+  return {};
+}
+
+// pilot: {partition: P, account: A, qos: Q, nodes: N, cpus: C, mem: M, gpus: G, time: T}
+Status load_pilot(const YAML::Node& n, const std::string& path, PilotSpec& p) {
+  auto at = [&](const YAML::Node& x) { return path + ":" + std::to_string(x.Mark().line + 1) + ": "; };
+  if (!n.IsMap()) return err(at(n) + "pilot: expected a mapping (partition, nodes, cpus, mem, gpus, time, ...)");
+  for (auto kv : n) {
+    const std::string key = kv.first.as<std::string>();
+    if (!kv.second.IsScalar()) return err(at(kv.second) + "pilot: " + key + ": expected a value");
+    const std::string value = kv.second.as<std::string>();
+    auto count = [&](int& slot, int min) -> Status {
+      try {
+        slot = kv.second.as<int>();
+      } catch (const std::exception&) {
+        slot = min - 1;
+      }
+      if (slot < min)
+        return err(at(kv.second) + "pilot: " + key + ": expected a whole number >= " + std::to_string(min) +
+                   ", got '" + value + "'");
+      return {};
+    };
+    Status s;
+    if (key == "partition") p.partition = value;
+    else if (key == "account") p.account = value;
+    else if (key == "qos") p.qos = value;
+    else if (key == "nodes") s = count(p.nodes, 1);
+    else if (key == "cpus") s = count(p.cpus, 1);
+    else if (key == "gpus") s = count(p.gpus, 0);
+    else if (key == "mem") {
+      auto m = parse_memory_size(value);
+      if (!m) return err(at(kv.second) + "pilot: mem: " + m.error());
+      p.mem_bytes = *m;
+    } else if (key == "time") {
+      auto t = parse_walltime(value);
+      if (!t) return err(at(kv.second) + "pilot: time: " + t.error());
+      p.walltime_s = *t;
+    } else {
+      return err(at(kv.first) + "pilot: unknown key '" + key +
+                 "' (known: partition, account, qos, nodes, cpus, mem, gpus, time)");
+    }
+    if (!s) return s;
+  }
+  if (p.cpus < p.nodes)
+    return err(at(n) + "pilot: cpus (" + std::to_string(p.cpus) + ") must be at least nodes (" +
+               std::to_string(p.nodes) + ")");
+  return {};
+}
+
+}  // namespace
 
 Result<IndirectConfig> load_indirect_config(const std::string& path) {
   IndirectConfig c;
+  bool has_pilot = false;
   if (!std::filesystem::exists(path)) return c;
   try {
     YAML::Node n = YAML::LoadFile(path);
@@ -19,8 +113,18 @@ Result<IndirectConfig> load_indirect_config(const std::string& path) {
       const std::string where = path + ":" + std::to_string(it.second.Mark().line + 1) + ": ";
       if (key == "allocation") {
         c.allocation = it.second.as<std::string>("");
-        if (c.allocation.empty() || c.allocation.find_first_not_of("0123456789") != std::string::npos)
-          return err(where + "allocation: expected a Slurm job id (digits), got '" + c.allocation + "'");
+        if (c.allocation != "pilot" &&
+            (c.allocation.empty() || c.allocation.find_first_not_of("0123456789") != std::string::npos))
+          return err(where + "allocation: expected a Slurm job id (digits) or 'pilot', got '" + c.allocation + "'");
+        continue;
+      }
+      if (key == "pilot") {
+        if (auto s = load_pilot(it.second, path, c.pilot); !s) return Error{s.error()};
+        has_pilot = true;
+        continue;
+      }
+      if (key == "classes") {
+        if (auto s = load_classes(it.second, path, c.classes); !s) return Error{s.error()};
         continue;
       }
       if (key == "job_limit") {
@@ -44,7 +148,7 @@ Result<IndirectConfig> load_indirect_config(const std::string& path) {
       if (!slot)
         return err(path + ":" + std::to_string(it.first.Mark().line + 1) + ": unknown setting '" + key +
                    "' (known: poll_interval, calls_per_second, burst, command_timeout, retry_max, "
-                   "lost_after, cancel_resend, allocation, job_limit)");
+                   "lost_after, cancel_resend, allocation, pilot, job_limit, classes)");
       double v = 0;
       try {
         v = it.second.as<double>();
@@ -59,6 +163,11 @@ Result<IndirectConfig> load_indirect_config(const std::string& path) {
   } catch (const YAML::Exception& e) {
     return err(path + ": " + e.what());
   }
+  if (c.allocation == "pilot" && !has_pilot)
+    return err(path + ": allocation: pilot needs a pilot: map of what to ask for (partition, nodes, cpus, mem, "
+                      "gpus, time, account, qos)");
+  if (c.allocation != "pilot" && has_pilot)
+    return err(path + ": pilot: is only used with allocation: pilot (allocation is '" + c.allocation + "')");
   return c;
 }
 

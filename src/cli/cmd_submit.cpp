@@ -21,7 +21,9 @@ int cmd_submit(const std::vector<std::string>& args, const std::vector<std::stri
     std::cerr << "yard submit: " << spec.error() << "\n";
     return kExitBadInput;
   }
-  auto reply = ask_daemon(default_paths(), {{"op", "submit"}, {"spec", *spec}}, true);
+  nlohmann::json request{{"op", "submit"}, {"spec", *spec}};
+  if (!flags->job_class.empty()) request["class"] = flags->job_class;
+  auto reply = ask_daemon(default_paths(), request, true);
   if (!reply) {
     std::cerr << "yard submit: " << reply.error() << "\n";
     // The daemon refuses bad requests (unknown dependency, too large) without storing them.

@@ -44,6 +44,7 @@ void add_submit_flags(CLI::App& app, SubmitFlags& f) {
   app.add_option("-A,--account", f.account, "Account to charge");
   app.add_option("-q,--qos", f.qos, "Quality of service");
   app.add_option("--backend", f.backend, "Backend to run on (default: local)");
+  app.add_option("--class", f.job_class, "Class of job: its backend and defaults (slurm.yaml classes:)");
   app.add_option("--launcher", f.launcher,
                  "mpirun: one mpirun in the allocation (--backend slurm-steps); MPMD: -n 1 ./a : -n 2 ./b");
   app.add_option("script", f.positional, "Batch script and its arguments (or a command after --)");

@@ -22,9 +22,12 @@
 
 #include "backends/command_runner.h"
 #include "backends/indirect_backend.h"
+#include "backends/job_classes.h"
 #include "backends/slurm/slurm_dialect.h"
+#include "backends/slurm/slurm_pilot.h"
 #include "local/local_backend.h"
 #include "server/direct_mode.h"
+#include "server/pilot.h"
 #include "store/sqlite.h"
 #include "store/store.h"
 
@@ -143,7 +146,13 @@ int run_daemon(const Paths& paths) {
     return 1;
   }
   std::string steps_problem;
-  auto steps = open_slurm_steps(*store, *slurm_config, *machine, paths.state_dir, user_name(), steps_problem);
+  // allocation: pilot: the daemon obtains the allocation itself (a pilot batch job).
+  std::unique_ptr<Pilot> pilot;
+  if (slurm_config->allocation == "pilot")
+    pilot = std::make_unique<Pilot>(slurm_config->pilot, slurm_pilot_name(user_name(), paths.state_dir),
+                                    slurm_config->poll_interval_s, slurm_config->command_timeout_s);
+  auto steps = pilot ? open_slurm_pilot_steps(*store, *slurm_config, *machine, paths.state_dir, user_name(), *pilot)
+                     : open_slurm_steps(*store, *slurm_config, *machine, paths.state_dir, user_name(), steps_problem);
   if (!steps_problem.empty()) std::cerr << "yard daemon: slurm-steps: " << steps_problem << "\n";
   if (steps) {
     steps->use_host(&host);
@@ -152,7 +161,9 @@ int run_daemon(const Paths& paths) {
       return 1;
     }
     std::cerr << "yard daemon: slurm-steps: " << steps->machine().cpus << " cpus on " << steps->machine().nodes
-              << " nodes of allocation " << (slurm_config->allocation.empty() ? "(this one)" : slurm_config->allocation)
+              << " nodes of allocation "
+              << (pilot ? "(pilot " + pilot->name() + ")"
+                        : slurm_config->allocation.empty() ? "(this one)" : slurm_config->allocation)
               << std::endl;
   }
   // Every local-machinery backend: the machine's, and the allocation's in direct mode.
@@ -186,7 +197,9 @@ int run_daemon(const Paths& paths) {
     for (auto* b : locals)
       for (int fd : b->watched_fds()) fds.push_back({fd, POLLIN, 0});
     fds.push_back({slurm_commands.event_fd(), POLLIN, 0});
-    const double wake_s = slurm.next_wakeup_s(wall_now());
+    if (pilot) fds.push_back({pilot->event_fd(), POLLIN, 0});
+    double wake_s = slurm.next_wakeup_s(wall_now());
+    if (pilot) wake_s = std::min(wake_s, pilot->next_wakeup_s(wall_now()));
     const int timeout_ms = wake_s >= 3600 ? -1 : static_cast<int>(wake_s * 1000) + 1;
     if (::poll(fds.data(), fds.size(), timeout_ms) < 0 && errno != EINTR) break;
 
@@ -237,11 +250,18 @@ int run_daemon(const Paths& paths) {
           } else {
             try {
               auto spec = req.at("spec").get<JobSpec>();
+              // A class names the backend (and defaults): resolved before anything is stored.
+              const std::string job_class = req.value("class", "");
+              Status classed = job_class.empty() ? Status{} : apply_job_class(spec, job_class, slurm_config->classes);
               Result<std::vector<std::int64_t>> ids =
-                  spec.backend == slurm.name() ? slurm.submit(std::move(spec), wall_now())
+                  !classed ? Result<std::vector<std::int64_t>>(Error{classed.error()})
+                  : spec.backend == slurm.name() ? slurm.submit(std::move(spec), wall_now())
                   : spec.backend.empty() || spec.backend == "local" ? backend.submit(std::move(spec))
                   : spec.backend == kSlurmStepsBackend
-                      ? (steps ? steps->submit(std::move(spec))
+                      ? (steps && pilot && !pilot->problem().empty()
+                             ? Result<std::vector<std::int64_t>>(err("backend slurm-steps has no allocation: " +
+                                                                     pilot->problem()))
+                         : steps ? steps->submit(std::move(spec))
                                : Result<std::vector<std::int64_t>>(err(
                                      "backend slurm-steps runs jobs inside a Slurm allocation, and this daemon has "
                                      "none: set `allocation: ID` in slurm.yaml, or start the daemon inside an "
@@ -278,6 +298,11 @@ int run_daemon(const Paths& paths) {
                                                           {"running", steps->running()},
                                                           {"pending", steps->pending()}}
                                          : nlohmann::json(nullptr)},
+                   {"pilot", pilot ? nlohmann::json{{"name", pilot->name()},
+                                                    {"job_id", pilot->job_id()},
+                                                    {"state", pilot->state()},
+                                                    {"problem", pilot->problem()}}
+                                   : nlohmann::json(nullptr)},
                    {"slurm_calls",
                     {{"submit", slurm.stats().submit_calls}, {"poll", slurm.stats().poll_calls},
                      {"history", slurm.stats().history_calls}, {"find", slurm.stats().find_calls},
@@ -294,8 +319,8 @@ int run_daemon(const Paths& paths) {
           reply = fail("unknown request '" + op + "'");
         }
         replies.push_back({p.fd, reply});
-      } else if (p.fd == slurm_commands.event_fd()) {
-        // results are taken by slurm.step() below
+      } else if (p.fd == slurm_commands.event_fd() || (pilot && p.fd == pilot->event_fd())) {
+        // results are taken by slurm.step() and pilot->step() below
       } else if (p.fd == host.socket_fd() || p.fd == host.pidfd()) {
         for (const auto& report : host.take_reports())
           for (auto* b : locals)
@@ -315,8 +340,10 @@ int run_daemon(const Paths& paths) {
       }
     }
     slurm.step(wall_now());
+    if (pilot) pilot->step(wall_now());
     if (!draining && !stopping)
-      for (auto* b : locals) b->plan_starts();
+      for (auto* b : locals)
+        if (b != steps.get() || !pilot || pilot->ready()) b->plan_starts();  // a pilot's steps wait for it
     if (auto s = tx.commit(); !s) std::cerr << "yard daemon: " << s.error() << std::endl;
     for (auto& [fd, reply] : replies) {
       send_line(fd, reply);
@@ -330,6 +357,8 @@ int run_daemon(const Paths& paths) {
     if (draining && running == 0) stopping = true;
   }
   for (auto& [fd, c] : clients) ::close(fd);
+  // The allocation this daemon obtained ends with it (after a crash it is found again).
+  if (pilot) pilot->cancel(slurm_config->command_timeout_s);
   ::close(listener);
   ::unlink(paths.socket.c_str());
   std::cerr << "yard daemon: stopped; " << backend.running() << " running jobs stay with the job host"

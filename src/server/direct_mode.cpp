@@ -14,7 +14,7 @@ namespace yard {
 std::unique_ptr<LocalBackend> open_slurm_steps(Store& store, const IndirectConfig& config, const Machine& host,
                                                const std::string& state_dir, const std::string& user,
                                                std::string& problem) {
-  std::string id = config.allocation;
+  std::string id = config.allocation == "pilot" ? "" : config.allocation;
   if (id.empty())
     if (const char* env = std::getenv("SLURM_JOB_ID")) id = env;
   if (id.empty()) return nullptr;
@@ -35,16 +35,37 @@ std::unique_ptr<LocalBackend> open_slurm_steps(Store& store, const IndirectConfi
   Machine m;
   m.cpus = alloc->cpus;
   m.nodes = alloc->nodes;
-  // Without a memory figure in the allocation, memory is not what limits the steps.
-  m.mem_bytes = alloc->mem_bytes > 0 ? alloc->mem_bytes : (std::uint64_t{1} << 50);
+  m.mem_bytes = alloc->mem_bytes;
   m.gpus = alloc->gpus;
   m.job_limit = config.step_job_limit;
   m.kill_grace_s = host.kill_grace_s;
+  return make_slurm_steps(store, m, state_dir, user, std::make_shared<SlurmAllocation>(*alloc));
+}
+
+std::unique_ptr<LocalBackend> open_slurm_pilot_steps(Store& store, const IndirectConfig& config, const Machine& host,
+                                                     const std::string& state_dir, const std::string& user,
+                                                     const Pilot& pilot) {
+  // Sized as asked: Slurm grants a batch job what it asks for (whole tasks of one CPU).
+  Machine m;
+  m.cpus = config.pilot.cpus;
+  m.nodes = config.pilot.nodes;
+  m.mem_bytes = config.pilot.mem_bytes * static_cast<std::uint64_t>(config.pilot.nodes);
+  m.gpus = config.pilot.gpus;
+  m.job_limit = config.step_job_limit;
+  m.kill_grace_s = host.kill_grace_s;
+  return make_slurm_steps(store, m, state_dir, user, pilot.allocation());
+}
+
+std::unique_ptr<LocalBackend> make_slurm_steps(Store& store, Machine m, const std::string& state_dir,
+                                               const std::string& user, std::shared_ptr<const SlurmAllocation> alloc) {
+  // Without a memory figure in the allocation, memory is not what limits the steps.
+  if (m.mem_bytes == 0) m.mem_bytes = std::uint64_t{1} << 50;
   auto b = std::make_unique<LocalBackend>(store, m, state_dir, user);
   const char* conf = std::getenv("SLURM_CONF");
   const std::string slurm_conf = conf ? conf : "";
   const bool as_root = ::geteuid() == 0;
-  b->serve_as(kSlurmStepsBackend, [a = *alloc, slurm_conf, as_root](LaunchPlan& plan, const JobSpec& spec) {
+  b->serve_as(kSlurmStepsBackend, [alloc, slurm_conf, as_root](LaunchPlan& plan, const JobSpec& spec) {
+    const SlurmAllocation& a = *alloc;
     const std::string step = slurm_native_name(plan.uid, spec.name);
     if (spec.launcher == "mpirun") {
       // MPMD (slurm-openmpi): one mpirun that finds the allocation in its environment

@@ -8,7 +8,9 @@
 #include <string>
 
 #include "backends/indirect_backend.h"
+#include "backends/slurm/slurm_allocation.h"
 #include "local/local_backend.h"
+#include "server/pilot.h"
 
 namespace yard {
 
@@ -19,5 +21,16 @@ inline constexpr const char* kSlurmStepsBackend = "slurm-steps";
 std::unique_ptr<LocalBackend> open_slurm_steps(Store& store, const IndirectConfig& config, const Machine& host,
                                                const std::string& state_dir, const std::string& user,
                                                std::string& problem);
+
+// With `allocation: pilot`: sized as the pilot asks; its steps start once the pilot runs
+// (the daemon plans them only while `pilot.ready()`).
+std::unique_ptr<LocalBackend> open_slurm_pilot_steps(Store& store, const IndirectConfig& config, const Machine& host,
+                                                     const std::string& state_dir, const std::string& user,
+                                                     const Pilot& pilot);
+
+// The steps backend itself: a local scheduler of size `m` whose launches are steps of
+// the allocation `*alloc` (read at each launch: a pilot's is filled in once it runs).
+std::unique_ptr<LocalBackend> make_slurm_steps(Store& store, Machine m, const std::string& state_dir,
+                                               const std::string& user, std::shared_ptr<const SlurmAllocation> alloc);
 
 }  // namespace yard

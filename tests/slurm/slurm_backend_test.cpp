@@ -277,6 +277,51 @@ TEST_F(SlurmWorld, CrashAfterSbatchFindsTheJobByUidNotResubmitted) {
   EXPECT_EQ(native_jobs_named(uid), 1);  // submitted once
 }
 
+// The same crash, but the job runs and ends while yard is down, and the controller
+// forgets it (MinJobAge=60 in scripts/slurm/start.sh) before yard comes back: squeue no
+// longer shows it, the accounting does. Found by name there, it ends with its true
+// outcome, submitted once.
+TEST_F(SlurmWorld, CrashAfterSbatchFindsAJobThatAlreadyLeftTheQueueInTheAccounting) {
+  fs::create_directories(dir_ + "/slowbin");
+  write("slowbin/sbatch", "#!/bin/sh\n/usr/bin/sbatch \"$@\"\nrc=$?\necho $$ > " + dir_ +
+                              "/sbatch-returned\nsleep 300\nexit $rc\n");
+  fs::permissions(dir_ + "/slowbin/sbatch", fs::perms::owner_all);
+  std::string path = std::string("PATH=") + dir_ + "/slowbin:" + std::getenv("PATH");
+  ASSERT_EQ(yard({"server", "start"}, {path}).rc, 0) << diag();
+  long pid = daemon_pid();
+  long id = slurm_submit({"-J", "gone", "--", "sh", "-c", "echo ran >> runs.txt; exit 3"});
+  ASSERT_TRUE(wait_until([&] { return fs::exists(dir_ + "/sbatch-returned"); }, 60));
+  ::kill(static_cast<pid_t>(pid), SIGKILL);
+  ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 30));
+  long wrapper = std::atol(read("sbatch-returned").c_str());
+  if (wrapper > 0) ::kill(static_cast<pid_t>(-wrapper), SIGKILL);
+  auto uid = job(id)["uid"].get<std::string>();
+  ASSERT_TRUE(job(id)["native_id"].is_null());
+  // Slurm ran it; then the controller purges it (MinJobAge, checked about once a minute).
+  auto in_squeue = [&] { return sh("squeue --me -h -t all -o '%i|%j'").find(uid) != std::string::npos; };
+  std::string native;
+  ASSERT_TRUE(wait_until(
+      [&] {
+        std::istringstream in(sh("sacct -X -n -P -o JobIDRaw,State,JobName -S now-3600 2>/dev/null"));
+        for (std::string line; std::getline(in, line);)
+          if (line.find(uid) != std::string::npos && line.find("|FAILED|") != std::string::npos)
+            native = line.substr(0, line.find('|'));
+        return !native.empty();
+      },
+      60));
+  ASSERT_TRUE(wait_until([&] { return !in_squeue(); }, 240)) << "the controller never forgot job " << native;
+  ASSERT_EQ(yard({"server", "start"}).rc, 0);
+  EXPECT_EQ(wait({id}), 1);
+  auto j = job(id);
+  EXPECT_EQ(j["state"], "FAILED") << j.dump();
+  EXPECT_EQ(j["exit_code"], 3) << j.dump();
+  EXPECT_EQ(j["native_id"], native);
+  EXPECT_EQ(native_jobs_named(uid), 1);  // submitted once
+  EXPECT_EQ(read("runs.txt"), "ran\n");  // and ran once
+  EXPECT_NE(read("state/switchyard/daemon.log").find("its record is in the history"), std::string::npos)
+      << diag();
+}
+
 TEST_F(SlurmWorld, ControllerDown20sWith100JobsNoneLostNoneTwice) {
   const std::string state = state_dir();
   ASSERT_FALSE(state.empty());
@@ -397,6 +442,51 @@ TEST_F(SlurmWorld, DirectModeRunsStepsInAnAllocationBesideIndirectJobs) {
   sh("scancel " + pilot);
 }
 
+// Hybrid per class (Melissa's slurm-semiglobal): slurm.yaml's classes choose the backend,
+// so one daemon sends a `batch` job through sbatch and a `steps` job as an srun step of
+// the allocation, with nothing but --class on the command line.
+TEST_F(SlurmWorld, ClassesChooseIndirectOrDirectPerJob) {
+  std::string pilot = sh("sbatch --parsable -N1 -n 4 -p cpu -o /dev/null --wrap 'sleep 600'");
+  while (!pilot.empty() && (pilot.back() == '\n')) pilot.pop_back();
+  ASSERT_FALSE(pilot.empty());
+  ASSERT_TRUE(wait_until([&] { return sh("squeue -h -o %T -j " + pilot).rfind("RUNNING", 0) == 0; }, 60));
+  write("config/switchyard/slurm.yaml", "poll_interval: 0.5\ncalls_per_second: 4\nallocation: " + pilot +
+                                            "\nclasses:\n  steps: slurm-steps\n  batch:\n    backend: slurm\n"
+                                            "    partition: gpu\n    time: \"0:07:00\"\n");
+  const std::string show = "echo $SLURM_JOB_ID.${SLURM_STEP_ID:-batch} $SLURM_JOB_PARTITION";
+  long batch = submit({"--class", "batch", "--", "sh", "-c", show});
+  long step = submit({"--class", "steps", "--", "sh", "-c", show});
+  ASSERT_EQ(wait({batch, step}), 0) << diag();
+  auto b = job(batch), st = job(step);
+  // batch: its own Slurm job, through sbatch, on the class's partition and time limit.
+  EXPECT_EQ(b["backend"], "slurm");
+  ASSERT_TRUE(b["native_id"].is_string()) << b.dump();
+  const auto native = b["native_id"].get<std::string>();
+  EXPECT_NE(native, pilot);
+  EXPECT_EQ(yard({"logs", std::to_string(batch)}).out, native + ".batch gpu\n");
+  std::string limit;  // sacct trails the controller by a moment
+  EXPECT_TRUE(wait_until([&] { return (limit = sh("sacct -n -P -X -o Timelimit -j " + native)) == "00:07:00\n"; }, 30))
+      << limit;
+  // steps: a step of the allocation, no Slurm job of its own.
+  EXPECT_EQ(st["backend"], "slurm-steps");
+  EXPECT_TRUE(st["native_id"].is_null()) << st.dump();
+  auto out = yard({"logs", std::to_string(step)}).out;
+  EXPECT_EQ(out.rfind(pilot + ".", 0), 0u) << out;
+  EXPECT_EQ(out.find("batch"), std::string::npos) << out;
+  // An unknown class: exit 2, named with the known ones, nothing stored.
+  const auto before = status().size();
+  auto bad = yard({"submit", "--class", "nosuch", "--", "true"});
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_NE(bad.err.find("unknown class 'nosuch' (known: batch, steps)"), std::string::npos) << bad.err;
+  auto clash = yard({"submit", "--class", "steps", "--backend", "slurm", "--", "true"});
+  EXPECT_EQ(clash.rc, 2);
+  EXPECT_NE(clash.err.find("class 'steps' runs on backend 'slurm-steps', but --backend slurm was given"),
+            std::string::npos)
+      << clash.err;
+  EXPECT_EQ(status().size(), before);
+  sh("scancel " + pilot);
+}
+
 // Melissa's slurm-openmpi: one mpirun inside the allocation runs two programs (MPMD) in
 // one MPI world; it finds the allocation in its environment and starts its daemon as a
 // step of it.
@@ -422,6 +512,79 @@ TEST_F(SlurmWorld, DirectModeRunsAnMpmdJobThroughOneMpirun) {
   EXPECT_TRUE(wait_until(
       [&] { return sh("sacct -n -P -o JobName -j " + pilot).find(j["uid"].get<std::string>()) != std::string::npos; }, 30));
   sh("scancel " + pilot);
+}
+
+// allocation: pilot: the daemon obtains the allocation itself, serves steps in it once
+// it runs, finds it again by name after a crash (not a second pilot), and cancels it
+// when stopped.
+TEST_F(SlurmWorld, APilotJobIsTheDaemonsOwnAllocationFoundAgainAfterACrashCancelledOnStop) {
+  write("config/switchyard/slurm.yaml",
+        "poll_interval: 0.5\ncalls_per_second: 4\nallocation: pilot\n"
+        "pilot:\n  partition: cpu\n  nodes: 1\n  cpus: 3\n  time: \"0:20:00\"\n");
+  const std::string show = "echo $SLURM_JOB_ID.$SLURM_STEP_ID";
+  // Submitted before the pilot runs: it waits for it, the daemon does not.
+  long first = submit({"--backend", "slurm-steps", "--", "sh", "-c", show});
+  auto server = nlohmann::json::parse(yard({"server", "status", "--json"}).out);
+  ASSERT_TRUE(server["pilot"].is_object()) << server.dump();
+  const std::string name = server["pilot"]["name"].get<std::string>();
+  EXPECT_EQ(name.rfind("yard-pilot-root-", 0), 0u) << name;
+  ASSERT_EQ(wait({first}), 0) << diag();
+  auto out = yard({"logs", std::to_string(first)}).out;
+  const std::string pilot = out.substr(0, out.find('.'));
+  // The pilot: one batch job of that name, running, the size asked for.
+  auto listing = sh("squeue --me -h -n " + name + " -o '%i|%T|%C|%P'");
+  EXPECT_EQ(listing, pilot + "|RUNNING|3|cpu\n") << listing;
+  server = nlohmann::json::parse(yard({"server", "status", "--json"}).out);
+  EXPECT_EQ(server["pilot"]["job_id"], pilot);
+  EXPECT_EQ(server["slurm_steps"]["cpus"], 3);
+  // A crash of the daemon: the next one finds the same pilot by its name.
+  long pid = daemon_pid();
+  ::kill(static_cast<pid_t>(pid), SIGKILL);
+  ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 30));
+  long second = submit({"--backend", "slurm-steps", "--", "sh", "-c", show});
+  ASSERT_EQ(wait({second}), 0) << diag();
+  EXPECT_EQ(yard({"logs", std::to_string(second)}).out.rfind(pilot + ".", 0), 0u)
+      << yard({"logs", std::to_string(second)}).out;
+  EXPECT_EQ(sh("squeue --me -h -n " + name + " -o %i"), pilot + "\n");
+  EXPECT_NE(read("state/switchyard/daemon.log").find("found " + name + " again: job " + pilot), std::string::npos)
+      << diag();
+  // Stopped: the pilot is cancelled.
+  pid = daemon_pid();
+  ASSERT_EQ(yard({"server", "stop"}).rc, 0);
+  ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 60));
+  std::string state;
+  EXPECT_TRUE(wait_until(
+      [&] { return (state = sh("sacct -n -P -X -o State -j " + pilot)).rfind("CANCELLED", 0) == 0; }, 30))
+      << state;
+  // Only ever one pilot (the accounting by name trails a moment).
+  std::string pilots;
+  EXPECT_TRUE(wait_until(
+      [&] { return (pilots = sh("sacct -n -P -X -o JobID --name=" + name + " -S now-3600")) != ""; }, 30));
+  EXPECT_EQ(pilots, pilot + "\n");
+  sh("scancel " + pilot);
+}
+
+// A heterogeneous allocation (cpu and gpu components): scontrol prints a line per
+// component; the daemon reads them all and runs its steps in component 0, sized to it.
+TEST_F(SlurmWorld, DirectModeInAHeterogeneousAllocationRunsStepsInComponentZero) {
+  std::string het =
+      sh("sbatch --parsable -p cpu -N 2 -n 4 -o /dev/null : -p gpu -n 2 --gres=gpu:2 --wrap 'sleep 600'");
+  while (!het.empty() && (het.back() == '\n')) het.pop_back();
+  ASSERT_FALSE(het.empty());
+  ASSERT_TRUE(wait_until([&] { return sh("squeue -h -o %T -j " + het + " | sort -u") == "RUNNING\n"; }, 60));
+  write("config/switchyard/slurm.yaml", "poll_interval: 0.5\nallocation: " + het + "\n");
+  long id = submit({"--backend", "slurm-steps", "-n", "2", "--", "sh", "-c",
+                    "echo $SLURM_JOB_ID.$SLURM_STEP_ID $SLURM_JOB_PARTITION"});
+  ASSERT_EQ(wait({id}), 0) << diag();
+  auto out = yard({"logs", std::to_string(id)}).out;
+  auto first = out.substr(0, out.find('\n') + 1);
+  EXPECT_EQ(first.rfind(het + ".", 0), 0u) << out;
+  EXPECT_NE(first.find(" cpu\n"), std::string::npos) << out;
+  EXPECT_EQ(out, first + first);  // both tasks of one step
+  auto server = nlohmann::json::parse(yard({"server", "status", "--json"}).out);
+  EXPECT_EQ(server["slurm_steps"]["cpus"], 4) << server.dump();  // component 0's, not 4 + 2
+  EXPECT_EQ(server["slurm_steps"]["nodes"], 2) << server.dump();
+  sh("scancel " + het);
 }
 
 TEST_F(SlurmWorld, DirectModeWithoutAnAllocationIsAClearError) {

@@ -26,10 +26,15 @@ std::vector<std::string> scontrol_show_job_argv(const std::string& job_id) {
   return {"scontrol", "show", "job", "-o", job_id};
 }
 
-Result<SlurmAllocation> parse_scontrol_job(std::string_view text) {
-  text = trim(text);
-  if (text.empty()) return err("scontrol show job: empty output");
-  if (text.find('\n') != std::string_view::npos) return err("scontrol show job: expected one line (-o), got several");
+namespace {
+
+struct Line {
+  SlurmAllocation a;
+  std::string het_job_id;
+  int het_offset = -1;
+};
+
+Result<Line> parse_line(std::string_view text) {
   // Key=Value words; values never contain spaces in -o output except the trailing
   // free-text fields (Command, WorkDir, ...), which are not read here.
   std::map<std::string_view, std::string_view> kv;
@@ -60,6 +65,14 @@ Result<SlurmAllocation> parse_scontrol_job(std::string_view text) {
   auto c = cpus->substr(0, cpus->find('-'));
   if (!to_int(c, a.cpus)) return err("scontrol show job: NumCPUs=" + std::string(*cpus) + " is not a number");
   if (auto nl = kv.find("NodeList"); nl != kv.end() && nl->second != "(null)") a.node_list = std::string(nl->second);
+  if (auto p = kv.find("Partition"); p != kv.end()) a.partition = std::string(p->second);
+  Line line;
+  if (auto h = kv.find("HetJobId"); h != kv.end()) {
+    line.het_job_id = std::string(h->second);
+    auto off = kv.find("HetJobOffset");
+    if (off == kv.end() || !to_int(off->second, line.het_offset))
+      return err("scontrol show job: HetJobId without a HetJobOffset number in " + excerpt(text));
+  }
   // TRES=cpu=8,mem=4000M,node=2,billing=8,gres/gpu=2
   if (auto tres = kv.find("TRES"); tres != kv.end()) {
     for (auto item : split(tres->second, ',')) {
@@ -75,6 +88,48 @@ Result<SlurmAllocation> parse_scontrol_job(std::string_view text) {
       }
     }
   }
+  line.a = std::move(a);
+  return line;
+}
+
+}  // namespace
+
+Result<SlurmAllocation> parse_scontrol_job(std::string_view text) {
+  text = trim(text);
+  if (text.empty()) return err("scontrol show job: empty output");
+  std::vector<Line> lines;
+  for (auto l : split(text, '\n')) {
+    if (trim(l).empty()) continue;
+    auto line = parse_line(trim(l));
+    if (!line) return Error{line.error()};
+    lines.push_back(std::move(*line));
+  }
+  if (lines.size() == 1 && lines[0].het_job_id.empty()) return lines[0].a;
+  // A heterogeneous allocation: one line per component, all of one HetJobId.
+  const std::string het = lines[0].het_job_id;
+  std::vector<SlurmAllocation> parts(lines.size());
+  std::vector<bool> seen(lines.size(), false);
+  for (auto& l : lines) {
+    if (l.het_job_id.empty() || l.het_job_id != het)
+      return err("scontrol show job: " + std::to_string(lines.size()) +
+                 " lines that are not the components of one heterogeneous job (HetJobId " +
+                 (het.empty() ? std::string("missing") : het) + " and " +
+                 (l.het_job_id.empty() ? std::string("missing") : l.het_job_id) + ")");
+    const auto k = static_cast<std::size_t>(l.het_offset);
+    if (k >= parts.size() || seen[k])
+      return err("scontrol show job: heterogeneous job " + het + ": HetJobOffset " + std::to_string(l.het_offset) +
+                 " is repeated or out of range 0-" + std::to_string(parts.size() - 1));
+    seen[k] = true;
+    parts[k] = std::move(l.a);
+  }
+  SlurmAllocation a = parts[0];
+  a.job_id = het;
+  for (auto& p : parts)
+    if (p.state != "RUNNING") {
+      a.state = p.state;
+      break;
+    }
+  a.components = std::move(parts);
   return a;
 }
 
@@ -90,6 +145,7 @@ std::vector<std::string> srun_step_argv(const SlurmAllocation& alloc, const JobS
                                 "--job-name=" + step_name,
                                 "--kill-on-bad-exit=1",
                                 "--quiet"};
+  if (!alloc.components.empty()) a.push_back("--het-group=0");
   // Memory: what the job asked for, else an even share would be a guess; srun's default
   // (the allocation's per-CPU default) applies then.
   if (r.mem_bytes > 0) a.push_back("--mem=" + std::to_string((r.mem_bytes + (1u << 20) - 1) >> 20) + "M");

@@ -14,23 +14,33 @@
 
 namespace yard {
 
+// A heterogeneous allocation (`sbatch -p cpu ... : -p gpu ...`) has components, each
+// with its own nodes and resources; steps run in one of them (srun --het-group=K). The
+// figures of a heterogeneous allocation are component 0's, where steps run.
 struct SlurmAllocation {
-  std::string job_id;
-  std::string state;  // RUNNING once granted
+  std::string job_id;           // a heterogeneous allocation's: its HetJobId
+  std::string state;            // RUNNING once granted (every component, for a het one)
   int nodes = 0;
   int cpus = 0;                 // in all
   std::uint64_t mem_bytes = 0;  // in all (TRES mem)
   int gpus = 0;                 // in all (TRES gres/gpu)
   std::string node_list;        // NodeList, e.g. c[1-2]
+  std::string partition;
+  // Heterogeneous: every component by HetJobOffset (0, 1, ...), each with its own
+  // JobId, figures, state and partition; empty for an ordinary allocation.
+  std::vector<SlurmAllocation> components;
 };
 
 std::vector<std::string> scontrol_show_job_argv(const std::string& job_id);
-// `scontrol show job -o ID`: one line of Key=Value words. Errors name what is missing.
+// `scontrol show job -o ID`: one line of Key=Value words, or one per component of a
+// heterogeneous allocation (HetJobId, HetJobOffset). Errors name what is missing.
 Result<SlurmAllocation> parse_scontrol_job(std::string_view text);
 
 // The srun command line that runs `argv` as a step of `alloc` with the job's resources:
 // --exact (only what it asks for, so steps share the allocation), its own name (carrying
-// the UID), and its tasks; srun's exit status is the job's.
+// the UID), and its tasks; srun's exit status is the job's. In a heterogeneous
+// allocation the step runs in component 0 (--het-group=0: srun refuses to start one
+// without it).
 std::vector<std::string> srun_step_argv(const SlurmAllocation& alloc, const JobSpec& spec, const std::string& step_name,
                                         const std::vector<std::string>& argv);
 

@@ -33,6 +33,62 @@ TEST(SlurmAllocation, APendingJobIsReadWithItsState) {
   EXPECT_EQ(a->state, "PENDING");
 }
 
+// `sbatch -p cpu -N 2 -n 4 : -p gpu -n 2 --gres=gpu:2`: scontrol prints a line per
+// component. Every component is read; the allocation's figures are component 0's, where
+// steps run (srun --het-group=0).
+TEST(SlurmAllocation, ReadsEveryComponentOfAHeterogeneousAllocation) {
+  auto a = parse_scontrol_job(slurm_fixture("scontrol_job_het.out"));
+  ASSERT_TRUE(a) << a.error();
+  EXPECT_EQ(a->job_id, "9");
+  EXPECT_EQ(a->state, "RUNNING");
+  EXPECT_EQ(a->cpus, 4);
+  EXPECT_EQ(a->nodes, 2);
+  EXPECT_EQ(a->gpus, 0);
+  EXPECT_EQ(a->partition, "cpu");
+  ASSERT_EQ(a->components.size(), 2u);
+  EXPECT_EQ(a->components[0].job_id, "9");
+  EXPECT_EQ(a->components[0].node_list, "c[1-2]");
+  EXPECT_EQ(a->components[1].job_id, "10");
+  EXPECT_EQ(a->components[1].partition, "gpu");
+  EXPECT_EQ(a->components[1].cpus, 2);
+  EXPECT_EQ(a->components[1].gpus, 2);
+  EXPECT_EQ(a->components[1].mem_bytes, 1000ull << 20);
+  EXPECT_EQ(a->components[1].node_list, "g1");
+  JobSpec s;
+  auto argv = srun_step_argv(*a, s, "n", {"true"});
+  EXPECT_NE(std::find(argv.begin(), argv.end(), "--het-group=0"), argv.end());
+  EXPECT_NE(std::find(argv.begin(), argv.end(), "--jobid=9"), argv.end());
+  // An ordinary allocation's steps name no group.
+  auto plain = parse_scontrol_job(slurm_fixture("scontrol_job_two_nodes.out"));
+  ASSERT_TRUE(plain) << plain.error();
+  EXPECT_TRUE(plain->components.empty());
+  auto pargv = srun_step_argv(*plain, s, "n", {"true"});
+  EXPECT_EQ(std::find(pargv.begin(), pargv.end(), "--het-group=0"), pargv.end());
+}
+
+TEST(SlurmAllocation, ComponentsInAnyOrderAndTheirStateAndMismatchesAreNamed) {
+  const std::string het = slurm_fixture("scontrol_job_het.out");
+  const auto nl = het.find('\n');
+  const std::string first = het.substr(0, nl), second = het.substr(nl + 1);
+  auto swapped = parse_scontrol_job(second + "\n" + first + "\n");
+  ASSERT_TRUE(swapped) << swapped.error();
+  EXPECT_EQ(swapped->cpus, 4);
+  EXPECT_EQ(swapped->components[1].partition, "gpu");
+  std::string pending = second;
+  pending.replace(pending.find("JobState=RUNNING"), 16, "JobState=PENDING");
+  auto p = parse_scontrol_job(first + "\n" + pending);
+  ASSERT_TRUE(p) << p.error();
+  EXPECT_EQ(p->state, "PENDING");  // not usable until every component runs
+  auto mixed = parse_scontrol_job(first + "\n" + slurm_fixture("scontrol_job_two_nodes.out"));
+  ASSERT_FALSE(mixed);
+  EXPECT_NE(mixed.error().find("not the components of one heterogeneous job (HetJobId 9 and missing)"),
+            std::string::npos)
+      << mixed.error();
+  auto twice = parse_scontrol_job(first + "\n" + first);
+  ASSERT_FALSE(twice);
+  EXPECT_NE(twice.error().find("HetJobOffset 0 is repeated"), std::string::npos) << twice.error();
+}
+
 TEST(SlurmAllocation, BadOutputIsAnErrorNamingWhatIsMissing) {
   EXPECT_FALSE(parse_scontrol_job(slurm_fixture("scontrol_job_unknown.out")));
   auto r = parse_scontrol_job("JobId=5 JobState=RUNNING NumNodes=x NumCPUs=2");

@@ -1,6 +1,8 @@
 #include "backends/slurm/slurm_argv.h"
 
 #include <algorithm>
+#include <cmath>
+#include <ctime>
 
 namespace yard {
 
@@ -33,6 +35,32 @@ std::vector<std::string> sacct_argv(const std::vector<std::string>& native_ids) 
     list += b;
   }
   return {"sacct", "-P", "-n", "-X", "--format=" + std::string(kSacctFormat), "-j", list};
+}
+
+// A submission's job can only start after yard noted the attempt, itself after the job's
+// submit time; sacct's -S leaves out jobs never eligible in the window (held, or waiting
+// on a dependency), but those are still in the live queue, which is looked at first.
+std::vector<std::string> sacct_find_argv(const std::vector<std::string>& native_names, double since) {
+  constexpr double kClockSkew = 600;
+  std::vector<std::string> names(native_names);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  std::string list;
+  for (auto& n : names) {
+    if (!list.empty()) list += ',';
+    list += n;
+  }
+  return {"sacct", "-P", "-n", "-X", "--format=" + std::string(kSacctFormat), "--name=" + list,
+          "-S", slurm_local_time(since - kClockSkew)};
+}
+
+std::string slurm_local_time(double unix_seconds) {
+  const std::time_t t = static_cast<std::time_t>(std::floor(unix_seconds));
+  std::tm tm{};
+  ::localtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  return buf;
 }
 
 // scancel takes "12", "12_3" and "12+1" as they are; an unknown id is silently ignored.

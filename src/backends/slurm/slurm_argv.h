@@ -16,6 +16,12 @@ inline constexpr std::string_view kSacctFormat = "JobID,JobIDRaw,State,ExitCode,
 std::vector<std::string> sbatch_argv(const std::string& script_path);
 std::vector<std::string> squeue_argv();
 std::vector<std::string> sacct_argv(const std::vector<std::string>& native_ids);
+// The user's jobs named `native_names` that were eligible since `since` (Unix seconds;
+// sacct's -S in local time, with a margin for clock skew between this host and the
+// controller), one line each as sacct_argv's.
+std::vector<std::string> sacct_find_argv(const std::vector<std::string>& native_names, double since);
+// Unix seconds as sacct's -S/-E read them: YYYY-MM-DDTHH:MM:SS in local time.
+std::string slurm_local_time(double unix_seconds);
 std::vector<std::string> scancel_argv(const std::vector<std::string>& native_ids);
 
 // "12_3" -> "12", "12+1" -> "12", "12" -> "12".

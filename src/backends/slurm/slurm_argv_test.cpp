@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <ctime>
+
 #include "backends/slurm/slurm_dialect.h"
 
 namespace yard {
@@ -23,6 +26,24 @@ TEST(SlurmArgv, HistoryAsksForWholeJobs) {
   EXPECT_EQ(SlurmDialect().history_argv({"12_3", "5", "12_4", "13+1", "13+0"}),
             (V{"sacct", "-P", "-n", "-X",
                "--format=JobID,JobIDRaw,State,ExitCode,Start,End,Elapsed,NodeList,JobName", "-j", "12,13,5"}));
+}
+
+// After a crash, a submission the live queue no longer shows is looked for by name in
+// the accounting, from ten minutes before its submit time (clock skew), in local time.
+TEST(SlurmArgv, FindInHistoryIsOneSacctCallByNameFromBeforeTheSubmitTime) {
+  ::setenv("TZ", "UTC", 1);
+  ::tzset();
+  const double submit = 1795454138;  // 2026-11-23T17:15:38 UTC
+  EXPECT_EQ(SlurmDialect().find_history_argv({"yard-yd00000000000000a2-b", "yard-yd00000000000000a1-a",
+                                              "yard-yd00000000000000a2-b"},
+                                             submit + 0.9),
+            (V{"sacct", "-P", "-n", "-X", "--format=JobID,JobIDRaw,State,ExitCode,Start,End,Elapsed,NodeList,JobName",
+               "--name=yard-yd00000000000000a1-a,yard-yd00000000000000a2-b", "-S", "2026-11-23T17:05:38"}));
+  ::setenv("TZ", "Europe/Paris", 1);
+  ::tzset();
+  EXPECT_EQ(slurm_local_time(submit), "2026-11-23T18:15:38");
+  ::setenv("TZ", "UTC", 1);
+  ::tzset();
 }
 
 TEST(SlurmArgv, Cancel) {

@@ -35,6 +35,11 @@ Result<std::vector<NativeStatus>> SlurmDialect::parse_history(std::string_view o
 // (held, or waiting on a dependency), which are exactly the lost submissions to find.
 std::vector<std::string> SlurmDialect::find_argv() const { return squeue_argv(); }
 
+std::vector<std::string> SlurmDialect::find_history_argv(const std::vector<std::string>& native_names,
+                                                         double since) const {
+  return sacct_find_argv(native_names, since);
+}
+
 std::vector<std::string> SlurmDialect::cancel_argv(const std::vector<std::string>& native_ids) const {
   return scancel_argv(native_ids);
 }

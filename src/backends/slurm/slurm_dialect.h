@@ -21,6 +21,9 @@ class SlurmDialect : public Dialect {
   Result<std::vector<NativeStatus>> parse_history(std::string_view out) const override;
   // The same listing as the poll, read with parse_poll.
   std::vector<std::string> find_argv() const override;
+  // sacct by job name, from a little before the jobs' submit time.
+  std::vector<std::string> find_history_argv(const std::vector<std::string>& native_names,
+                                             double since) const override;
 
   std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const override;
 

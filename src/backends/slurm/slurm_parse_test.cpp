@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "backends/slurm/slurm_names.h"
 #include "backends/slurm/slurm_states.h"
 
 namespace yard {
@@ -66,10 +67,10 @@ TEST_F(SlurmParse, EveryFixtureFileIsKnown) {
       "sacct_array_cancelled_pending.out", "sacct_hetjob.out", "sacct_pending_dependency.out",
       "sacct_steps.out", "sacct_steps_timeout.out", "sacct_suspended_then_cancelled.out",
       "sacct_requeued_then_cancelled.out", "sacct_unknown.out", "sacct_node_fail.out", "sacct_jobs.out",
-      "sacct_window.out", "scancel_unknown.out", "scancel_controller_down.out",
+      "sacct_window.out", "sacct_find_by_name.out", "capture_extra.sh", "scancel_unknown.out", "scancel_controller_down.out",
       "scancel_controller_down.stderr", "scancel_controller_down.rc",
       // slurm_allocation_test.cpp
-      "scontrol_job_two_nodes.out", "scontrol_job_gpus.out", "scontrol_job_pending.out",
+      "scontrol_job_two_nodes.out", "scontrol_job_gpus.out", "scontrol_job_het.out", "scontrol_job_pending.out",
       "scontrol_job_unknown.out", "scontrol_job_unknown.stderr", "scontrol_job_unknown.rc"};
   for (auto& e : fs::directory_iterator(YARD_SLURM_FIXTURES))
     EXPECT_TRUE(known.count(e.path().filename().string())) << "new fixture without a test: " << e.path();
@@ -373,6 +374,23 @@ TEST_F(SlurmParse, SacctManyJobs) {
   EXPECT_EQ(find(v, "21")->raw_state, "CANCELLED by 0");
   EXPECT_EQ(sacct("sacct_window.out").size(), 20u);
   EXPECT_TRUE(sacct("sacct_unknown.out").empty());
+}
+
+// The look-up after a crash (sacct --name=... -S ...): an ended job with its exit code,
+// a running one, and nothing for a name that never reached Slurm; the UIDs come back
+// from the names.
+TEST_F(SlurmParse, SacctFindByNameGivesIdsStatesAndUids) {
+  auto v = sacct("sacct_find_by_name.out");
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].native_id, "7");
+  EXPECT_EQ(v[0].raw_state, "FAILED");
+  EXPECT_EQ(v[0].exit_code, 3);
+  EXPECT_EQ(v[0].name, "yard-yd00000000000000a1-ended");
+  EXPECT_EQ(map_slurm_state(v[0]).state, JobState::Failed);
+  EXPECT_EQ(v[1].native_id, "8");
+  EXPECT_EQ(map_slurm_state(v[1]).state, JobState::Running);
+  EXPECT_EQ(slurm_uid_from_native_name(v[0].name), "yd00000000000000a1");
+  EXPECT_EQ(slurm_uid_from_native_name(v[1].name), "yd00000000000000a2");
 }
 
 TEST_F(SlurmParse, SacctStepFormatIsRefused) {

@@ -1,0 +1,43 @@
+// Classes of jobs (Melissa's slurm-semiglobal: "some jobs indirect, others direct, chosen
+// per job or per class"): slurm.yaml's `classes:` names a class and the backend its jobs
+// run on, with defaults for what a job of the class does not say itself.
+//
+//   classes:
+//     sweep: slurm-steps            # a name and a backend
+//     big:                          # or a map: backend, then defaults
+//       backend: slurm
+//       partition: cpu
+//       account: proj
+//       qos: normal
+//       time: 2:00:00
+//
+// `yard submit --class sweep ...` then needs no --backend.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "core/job_spec.h"
+#include "core/result.h"
+
+namespace yard {
+
+struct JobClass {
+  std::string backend;                 // local, slurm or slurm-steps
+  std::string partition, account, qos;  // defaults: "" = none
+  std::int64_t walltime_s = 0;          // default; 0 = none
+};
+
+using JobClasses = std::map<std::string, JobClass>;
+
+// The backends a class may name.
+inline constexpr const char* kClassBackends = "local, slurm, slurm-steps";
+bool is_class_backend(const std::string& backend);
+
+// Puts `spec` in class `name`: its backend, and the class's defaults for what the spec
+// leaves unset. An unknown class, or a --backend other than the class's, is an error
+// naming the class and the known ones; `spec` is unchanged then.
+Status apply_job_class(JobSpec& spec, const std::string& name, const JobClasses& classes);
+
+}  // namespace yard

@@ -1,0 +1,107 @@
+#include "backends/job_classes.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "backends/indirect_backend.h"
+
+namespace yard {
+namespace {
+
+JobClasses two_classes() {
+  JobClasses c;
+  c["sweep"] = {"slurm-steps", "", "", "", 0};
+  c["big"] = {"slurm", "cpu", "proj", "normal", 7200};
+  return c;
+}
+
+TEST(JobClasses, AClassGivesItsBackendAndFillsOnlyWhatTheJobLeavesUnset) {
+  JobSpec s;
+  ASSERT_TRUE(apply_job_class(s, "big", two_classes()));
+  EXPECT_EQ(s.backend, "slurm");
+  EXPECT_EQ(s.partition, "cpu");
+  EXPECT_EQ(s.account, "proj");
+  EXPECT_EQ(s.qos, "normal");
+  EXPECT_EQ(s.res.walltime_s, 7200);
+  JobSpec own;
+  own.partition = "gpu";
+  own.res.walltime_s = 60;
+  own.backend = "slurm";  // the same backend as the class: fine
+  ASSERT_TRUE(apply_job_class(own, "big", two_classes()));
+  EXPECT_EQ(own.partition, "gpu");
+  EXPECT_EQ(own.res.walltime_s, 60);
+  EXPECT_EQ(own.account, "proj");
+  JobSpec steps;
+  ASSERT_TRUE(apply_job_class(steps, "sweep", two_classes()));
+  EXPECT_EQ(steps.backend, "slurm-steps");
+  EXPECT_EQ(steps.partition, "");
+}
+
+TEST(JobClasses, AnUnknownClassOrAnotherBackendIsRefusedNamingThemAndChangesNothing) {
+  JobSpec s;
+  auto r = apply_job_class(s, "nosuch", two_classes());
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error(), "unknown class 'nosuch' (known: big, sweep)");
+  EXPECT_EQ(s.backend, "");
+  auto none = apply_job_class(s, "big", {});
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error(), "unknown class 'big': no classes are defined (slurm.yaml `classes:`)");
+  s.backend = "local";
+  auto clash = apply_job_class(s, "big", two_classes());
+  ASSERT_FALSE(clash);
+  EXPECT_EQ(clash.error(), "class 'big' runs on backend 'slurm', but --backend local was given: drop one of them");
+  EXPECT_EQ(s.backend, "local");
+  EXPECT_EQ(s.partition, "");
+}
+
+class ClassesConfig : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() / ("yard-classes-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+    path_ = (dir_ / "slurm.yaml").string();
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  Result<IndirectConfig> load(const std::string& yaml) {
+    std::ofstream(path_) << yaml;
+    return load_indirect_config(path_);
+  }
+  std::filesystem::path dir_;
+  std::string path_;
+};
+
+TEST_F(ClassesConfig, ReadsBothForms) {
+  auto c = load("classes:\n  sweep: slurm-steps\n  big:\n    backend: slurm\n    partition: cpu\n    time: 2:00:00\n");
+  ASSERT_TRUE(c) << c.error();
+  ASSERT_EQ(c->classes.size(), 2u);
+  EXPECT_EQ(c->classes.at("sweep").backend, "slurm-steps");
+  EXPECT_EQ(c->classes.at("big").backend, "slurm");
+  EXPECT_EQ(c->classes.at("big").partition, "cpu");
+  EXPECT_EQ(c->classes.at("big").walltime_s, 7200);
+}
+
+TEST_F(ClassesConfig, BadClassesAreNamedWithTheirLine) {
+  auto a = load("poll_interval: 1\nclasses:\n  sweep: slurm-stepz\n");
+  ASSERT_FALSE(a);
+  EXPECT_NE(a.error().find(":3: classes: sweep: backend 'slurm-stepz' is not one of local, slurm, slurm-steps"),
+            std::string::npos)
+      << a.error();
+  auto b = load("classes:\n  big:\n    backend: slurm\n    partiton: cpu\n");
+  ASSERT_FALSE(b);
+  EXPECT_NE(b.error().find(":4: classes: big: unknown key 'partiton'"), std::string::npos) << b.error();
+  auto t = load("classes:\n  big: {backend: slurm, time: 1:99:00}\n");
+  ASSERT_FALSE(t);
+  EXPECT_NE(t.error().find("classes: big: time:"), std::string::npos) << t.error();
+  auto m = load("classes:\n  big: {partition: cpu}\n");
+  ASSERT_FALSE(m);
+  EXPECT_NE(m.error().find("backend '' is not one of"), std::string::npos) << m.error();
+  auto l = load("classes: [a, b]\n");
+  ASSERT_FALSE(l);
+  EXPECT_NE(l.error().find("classes: expected a mapping"), std::string::npos) << l.error();
+}
+
+}  // namespace
+}  // namespace yard
