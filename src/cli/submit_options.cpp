@@ -45,6 +45,9 @@ void add_submit_flags(CLI::App& app, SubmitFlags& f) {
   app.add_option("-q,--qos", f.qos, "Quality of service");
   app.add_option("--backend", f.backend, "Backend to run on (default: local)");
   app.add_option("--class", f.job_class, "Class of job: its backend and defaults (slurm.yaml classes:)");
+  app.add_option("--het-group", f.het_group,
+                 "slurm-steps in a heterogeneous allocation: the component (0, 1, ...) the step runs in")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--launcher", f.launcher,
                  "mpirun: one mpirun in the allocation (--backend slurm-steps); MPMD: -n 1 ./a : -n 2 ./b");
   app.add_option("script", f.positional, "Batch script and its arguments (or a command after --)");
@@ -243,6 +246,7 @@ Result<JobSpec> make_spec(const SubmitFlags& f, const std::vector<std::string>& 
   s.env = std::move(*env);
 
   s.launcher = f.launcher;
+  s.het_group = f.het_group;
   if (f.launcher == "mpirun" && command.empty() && !f.positional.empty()) {
     // MPMD: the first app context's program, not a batch script.
     s.argv = f.positional;

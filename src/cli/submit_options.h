@@ -25,6 +25,7 @@ struct SubmitFlags : ComponentFlags {
   std::string name, output, error, chdir, exports = "ALL", dependency, array;
   std::string account, qos, backend, launcher;
   std::string job_class;  // --class: resolved by the daemon (slurm.yaml classes:)
+  int het_group = -1;     // --het-group: a component of the allocation (slurm-steps)
   // Script and its arguments; with --launcher mpirun, the first app context's program.
   std::vector<std::string> positional;
   // Components 1, 2, ... of a heterogeneous job: `-n 2 -p cpu : -p gpu -G 1 -- cmd`

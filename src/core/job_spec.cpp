@@ -50,6 +50,7 @@ Status JobSpec::validate() const {
     if (auto s = validate_resources(components[i].res, "component " + std::to_string(i + 1) + ": "); !s) return s;
   if (!components.empty() && array)
     return err("an array cannot be a heterogeneous job (components separated by ':'), as in Slurm");
+  if (het_group < -1) return err("--het-group: " + std::to_string(het_group) + " is not a component (0, 1, ...)");
   if (!launcher.empty() && launcher != "mpirun")
     return err("--launcher: unknown launcher '" + launcher + "' (accepted: mpirun)");
   for (std::size_t i = 0; i < components.size(); ++i) {
@@ -105,6 +106,7 @@ void to_json(nlohmann::json& j, const JobSpec& s) {
   };
   j.update(resources_json(s.res));
   if (!s.launcher.empty()) j["launcher"] = s.launcher;
+  if (s.het_group >= 0) j["het_group"] = s.het_group;
   if (!s.components.empty()) {
     auto comps = nlohmann::json::array();
     for (auto& c : s.components) {
@@ -132,6 +134,7 @@ void from_json(const nlohmann::json& j, JobSpec& s) {
   s.stderr_path = j.value("stderr", "");
   resources_from_json(j, s.res);
   s.launcher = j.value("launcher", "");
+  s.het_group = j.value("het_group", -1);
   if (j.contains("components"))
     for (auto& cj : j.at("components")) {
       Component c;

@@ -58,6 +58,9 @@ struct JobSpec {
   // "" (the backend's own launch) or "mpirun": one mpirun runs argv with res.ntasks
   // ranks, then each component's argv with its ntasks, as app contexts of one world.
   std::string launcher;
+  // slurm-steps in a heterogeneous allocation: the component its step runs in (srun
+  // --het-group); -1 = not given (component 0).
+  int het_group = -1;
   int priority = 0;
   std::vector<Dependency> dependencies;
   std::optional<ArraySpec> array;

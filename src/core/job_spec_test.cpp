@@ -45,6 +45,9 @@ TEST(JobSpec, TotalsAndJsonRoundTrip) {
   EXPECT_EQ(nlohmann::json(back), j);
   EXPECT_EQ(back.array->max_running, 2);
   EXPECT_EQ(back.dependencies, s.dependencies);
+  EXPECT_EQ(back.het_group, -1);
+  s.het_group = 1;
+  EXPECT_EQ(nlohmann::json(s).get<JobSpec>().het_group, 1);
 }
 
 TEST(JobSpec, HeterogeneousComponents) {

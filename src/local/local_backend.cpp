@@ -82,6 +82,12 @@ void LocalBackend::use_policy(sched::PolicyConfig config) {
   scheduler_ = LocalScheduler(std::move(config), machine_.cpus);
 }
 
+bool LocalBackend::mine(const JobRecord& r) {
+  if (component_ < 0) return true;
+  auto spec = spec_for(r.spec_id);
+  return spec && std::max(0, (*spec)->het_group) == component_;
+}
+
 std::string LocalBackend::account_of(std::int64_t spec_id) {
   auto spec = spec_for(spec_id);
   return scheduler_.account_of(spec ? (*spec)->account : std::string());
@@ -534,7 +540,7 @@ Status LocalBackend::recover() {
   if (!active) return Error{active.error()};
   auto records = records_.scan();
   for (auto& r : *active)
-    if (r.state == JobState::Running)
+    if (r.state == JobState::Running && mine(r))
       if (auto s = adopt(r, records); !s) return s;
   for (auto& [job, slot] : records) records_.release(slot);  // records of jobs settled before
   // Dependencies, judged on the parents' states after adoption settled them.
@@ -554,7 +560,7 @@ Status LocalBackend::recover() {
   auto again = store_.active_jobs_of(name_);
   if (!again) return Error{again.error()};
   for (auto& r : *again) {
-    if (r.state != JobState::Pending) continue;
+    if (r.state != JobState::Pending || !mine(r)) continue;
     if (!pending_.count(r.id)) enqueue_pending(r);
     auto v = deps_.add(r.id, deps[r.id]);
     for (auto id : v.ready) queue_.push(pending_[id]);

@@ -48,12 +48,15 @@ class LocalBackend {
 
   // Another backend on the same machinery: jobs submitted with `--backend name` are
   // scheduled on `machine` and each launch plan goes through `wrap` before it runs (direct
-  // mode: the job becomes an srun step of a Slurm allocation). Call before recover().
+  // mode: the job becomes an srun step of a Slurm allocation). With `component` >= 0 it
+  // serves only the jobs of that backend whose het_group is that component (one backend
+  // per component of a heterogeneous allocation). Call before recover().
   using PlanWrapper = std::function<void(LaunchPlan&, const JobSpec&)>;
-  void serve_as(std::string name, PlanWrapper wrap) {
+  void serve_as(std::string name, PlanWrapper wrap, int component = -1) {
     name_ = std::move(name);
     wrap_ = std::move(wrap);
-    records_ = RecordSlots(state_dir_ + "/run", name_);
+    component_ = component;
+    records_ = RecordSlots(state_dir_ + "/run", component < 0 ? name_ : name_ + "-" + std::to_string(component));
   }
   const std::string& name() const { return name_; }
 
@@ -122,6 +125,7 @@ class LocalBackend {
   std::string script_path(std::int64_t spec_id) const;
   Result<std::shared_ptr<const JobSpec>> spec_for(std::int64_t spec_id);
   QueuedJob queued(const JobRecord& r);
+  bool mine(const JobRecord& r);  // of this backend's component (see serve_as)
   std::string account_of(std::int64_t spec_id);
   void enqueue_pending(const JobRecord& r);
   void finalize(std::int64_t id, const RunRecord& rec);
@@ -150,6 +154,7 @@ class LocalBackend {
   std::vector<Planned> planned_;
   JobHostLink* host_ = nullptr;
   std::string name_ = "local";
+  int component_ = -1;
   PlanWrapper wrap_;
 };
 

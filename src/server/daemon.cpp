@@ -74,6 +74,22 @@ void send_line(int fd, const nlohmann::json& reply) {
 
 nlohmann::json fail(const std::string& message) { return {{"ok", false}, {"error", message}}; }
 
+// Component 0's figures (the allocation's, when it is not heterogeneous), and every
+// component's when there are several.
+nlohmann::json steps_status(const StepsBackends& steps) {
+  if (steps.empty()) return nullptr;
+  auto one = [](const LocalBackend& b) {
+    return nlohmann::json{{"cpus", b.machine().cpus}, {"nodes", b.machine().nodes}, {"gpus", b.machine().gpus},
+                          {"running", b.running()}, {"pending", b.pending()}};
+  };
+  auto j = one(*steps.front());
+  if (steps.size() > 1) {
+    j["components"] = nlohmann::json::array();
+    for (auto& s : steps) j["components"].push_back(one(*s));
+  }
+  return j;
+}
+
 }  // namespace
 
 int run_daemon(const Paths& paths) {
@@ -151,24 +167,35 @@ int run_daemon(const Paths& paths) {
   if (slurm_config->allocation == "pilot")
     pilot = std::make_unique<Pilot>(slurm_config->pilot, slurm_pilot_name(user_name(), paths.state_dir),
                                     slurm_config->poll_interval_s, slurm_config->command_timeout_s);
-  auto steps = pilot ? open_slurm_pilot_steps(*store, *slurm_config, *machine, paths.state_dir, user_name(), *pilot)
-                     : open_slurm_steps(*store, *slurm_config, *machine, paths.state_dir, user_name(), steps_problem);
+  StepsBackends steps;
+  if (pilot) steps.push_back(open_slurm_pilot_steps(*store, *slurm_config, *machine, paths.state_dir, user_name(), *pilot));
+  else steps = open_slurm_steps(*store, *slurm_config, *machine, paths.state_dir, user_name(), steps_problem);
   if (!steps_problem.empty()) std::cerr << "yard daemon: slurm-steps: " << steps_problem << "\n";
-  if (steps) {
-    steps->use_host(&host);
-    if (auto s = steps->recover(); !s) {
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    steps[k]->use_host(&host);
+    if (auto s = steps[k]->recover(); !s) {
       std::cerr << "yard daemon: slurm-steps recovery failed: " << s.error() << "\n";
       return 1;
     }
-    std::cerr << "yard daemon: slurm-steps: " << steps->machine().cpus << " cpus on " << steps->machine().nodes
+    std::cerr << "yard daemon: slurm-steps: " << steps[k]->machine().cpus << " cpus on " << steps[k]->machine().nodes
               << " nodes of allocation "
               << (pilot ? "(pilot " + pilot->name() + ")"
                         : slurm_config->allocation.empty() ? "(this one)" : slurm_config->allocation)
-              << std::endl;
+              << (steps.size() > 1 ? ", component " + std::to_string(k) : std::string()) << std::endl;
   }
+  auto submit_step = [&](JobSpec spec) -> Result<std::vector<std::int64_t>> {
+    if (steps.empty())
+      return err("backend slurm-steps runs jobs inside a Slurm allocation, and this daemon has none: set "
+                 "`allocation: ID` in slurm.yaml, or start the daemon inside an allocation" +
+                 (steps_problem.empty() ? std::string() : " (" + steps_problem + ")"));
+    if (pilot && !pilot->problem().empty()) return err("backend slurm-steps has no allocation: " + pilot->problem());
+    auto target = steps_backend_for(steps, spec);
+    if (!target) return Error{target.error()};
+    return (*target)->submit(std::move(spec));
+  };
   // Every local-machinery backend: the machine's, and the allocation's in direct mode.
   std::vector<LocalBackend*> locals{&backend};
-  if (steps) locals.push_back(steps.get());
+  for (auto& s : steps) locals.push_back(s.get());
   ::signal(SIGPIPE, SIG_IGN);
 
   if (paths.socket.size() >= sizeof(sockaddr_un::sun_path)) {
@@ -253,22 +280,18 @@ int run_daemon(const Paths& paths) {
               // A class names the backend (and defaults): resolved before anything is stored.
               const std::string job_class = req.value("class", "");
               Status classed = job_class.empty() ? Status{} : apply_job_class(spec, job_class, slurm_config->classes);
+              const bool to_steps = spec.backend == kSlurmStepsBackend;
               Result<std::vector<std::int64_t>> ids =
                   !classed ? Result<std::vector<std::int64_t>>(Error{classed.error()})
+                  : spec.het_group >= 0 && !to_steps
+                      ? Result<std::vector<std::int64_t>>(err(
+                            "--het-group chooses the component of a Slurm allocation a slurm-steps job runs in; this "
+                            "job goes to backend " + (spec.backend.empty() ? std::string("local") : spec.backend)))
                   : spec.backend == slurm.name() ? slurm.submit(std::move(spec), wall_now())
                   : spec.backend.empty() || spec.backend == "local" ? backend.submit(std::move(spec))
-                  : spec.backend == kSlurmStepsBackend
-                      ? (steps && pilot && !pilot->problem().empty()
-                             ? Result<std::vector<std::int64_t>>(err("backend slurm-steps has no allocation: " +
-                                                                     pilot->problem()))
-                         : steps ? steps->submit(std::move(spec))
-                               : Result<std::vector<std::int64_t>>(err(
-                                     "backend slurm-steps runs jobs inside a Slurm allocation, and this daemon has "
-                                     "none: set `allocation: ID` in slurm.yaml, or start the daemon inside an "
-                                     "allocation" +
-                                     (steps_problem.empty() ? std::string() : " (" + steps_problem + ")"))))
-                      : Result<std::vector<std::int64_t>>(
-                            err("unknown backend '" + spec.backend + "' (known: local, slurm, slurm-steps)"));
+                  : to_steps ? submit_step(std::move(spec))
+                             : Result<std::vector<std::int64_t>>(
+                                   err("unknown backend '" + spec.backend + "' (known: local, slurm, slurm-steps)"));
               reply = ids ? nlohmann::json{{"ok", true}, {"ids", *ids}} : fail(ids.error());
             } catch (const std::exception& e) {
               reply = fail(std::string("malformed job spec: ") + e.what());
@@ -278,8 +301,9 @@ int run_daemon(const Paths& paths) {
           try {
             auto ids = req.at("ids").get<std::vector<std::int64_t>>();
             auto acted = backend.cancel(ids);  // also checks that every id exists
-            if (acted && steps)
-              if (auto more = steps->cancel(ids)) acted->insert(acted->end(), more->begin(), more->end());
+            for (auto& s : steps)
+              if (acted)
+                if (auto more = s->cancel(ids)) acted->insert(acted->end(), more->begin(), more->end());
             auto acted_slurm = acted ? slurm.cancel(ids) : acted;
             if (acted && acted_slurm) acted->insert(acted->end(), acted_slurm->begin(), acted_slurm->end());
             reply = !acted ? fail(acted.error())
@@ -293,11 +317,7 @@ int run_daemon(const Paths& paths) {
                    {"running", backend.running()}, {"pending", backend.pending()},
                    {"cpus", backend.machine().cpus}, {"mem_bytes", backend.machine().mem_bytes},
                    {"gpus", backend.machine().gpus}, {"slurm_active", slurm.active()},
-                   {"slurm_steps", steps ? nlohmann::json{{"cpus", steps->machine().cpus},
-                                                          {"nodes", steps->machine().nodes},
-                                                          {"running", steps->running()},
-                                                          {"pending", steps->pending()}}
-                                         : nlohmann::json(nullptr)},
+                   {"slurm_steps", steps_status(steps)},
                    {"pilot", pilot ? nlohmann::json{{"name", pilot->name()},
                                                     {"job_id", pilot->job_id()},
                                                     {"state", pilot->state()},
@@ -343,7 +363,7 @@ int run_daemon(const Paths& paths) {
     if (pilot) pilot->step(wall_now());
     if (!draining && !stopping)
       for (auto* b : locals)
-        if (b != steps.get() || !pilot || pilot->ready()) b->plan_starts();  // a pilot's steps wait for it
+        if (b == &backend || !pilot || pilot->ready()) b->plan_starts();  // a pilot's steps wait for it
     if (auto s = tx.commit(); !s) std::cerr << "yard daemon: " << s.error() << std::endl;
     for (auto& [fd, reply] : replies) {
       send_line(fd, reply);

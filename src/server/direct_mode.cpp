@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "backends/command_runner.h"
@@ -11,35 +12,56 @@
 
 namespace yard {
 
-std::unique_ptr<LocalBackend> open_slurm_steps(Store& store, const IndirectConfig& config, const Machine& host,
-                                               const std::string& state_dir, const std::string& user,
-                                               std::string& problem) {
+StepsBackends open_slurm_steps(Store& store, const IndirectConfig& config, const Machine& host,
+                               const std::string& state_dir, const std::string& user, std::string& problem) {
   std::string id = config.allocation == "pilot" ? "" : config.allocation;
   if (id.empty())
     if (const char* env = std::getenv("SLURM_JOB_ID")) id = env;
-  if (id.empty()) return nullptr;
+  if (id.empty()) return {};
   auto out = run_command(scontrol_show_job_argv(id), config.command_timeout_s);
   if (!out.ok()) {
     problem = "allocation " + id + ": scontrol failed (" + out.summary() + ")";
-    return nullptr;
+    return {};
   }
   auto alloc = parse_scontrol_job(out.out);
   if (!alloc) {
     problem = "allocation " + id + ": " + alloc.error();
-    return nullptr;
+    return {};
   }
   if (alloc->state != "RUNNING") {
     problem = "allocation " + id + " is " + alloc->state + ", not RUNNING";
-    return nullptr;
+    return {};
   }
-  Machine m;
-  m.cpus = alloc->cpus;
-  m.nodes = alloc->nodes;
-  m.mem_bytes = alloc->mem_bytes;
-  m.gpus = alloc->gpus;
-  m.job_limit = config.step_job_limit;
-  m.kill_grace_s = host.kill_grace_s;
-  return make_slurm_steps(store, m, state_dir, user, std::make_shared<SlurmAllocation>(*alloc));
+  auto shared = std::make_shared<SlurmAllocation>(*alloc);
+  auto sized = [&](const SlurmAllocation& part) {
+    Machine m;
+    m.cpus = part.cpus;
+    m.nodes = part.nodes;
+    m.mem_bytes = part.mem_bytes;
+    m.gpus = part.gpus;
+    m.job_limit = config.step_job_limit;  // per component
+    m.kill_grace_s = host.kill_grace_s;
+    return m;
+  };
+  StepsBackends backends;
+  if (alloc->components.empty()) {
+    backends.push_back(make_slurm_steps(store, sized(*alloc), state_dir, user, shared));
+  } else {
+    for (std::size_t k = 0; k < alloc->components.size(); ++k)
+      backends.push_back(
+          make_slurm_steps(store, sized(alloc->components[k]), state_dir, user, shared, static_cast<int>(k)));
+  }
+  return backends;
+}
+
+Result<LocalBackend*> steps_backend_for(const StepsBackends& steps, const JobSpec& spec) {
+  const int k = std::max(0, spec.het_group);
+  if (static_cast<std::size_t>(k) < steps.size()) return steps[static_cast<std::size_t>(k)].get();
+  if (steps.size() == 1)
+    return err("--het-group " + std::to_string(k) +
+               ": the allocation is not heterogeneous; its steps run in its only component (0)");
+  return err("--het-group " + std::to_string(k) + ": the allocation has " + std::to_string(steps.size()) +
+             " components (0 to " + std::to_string(steps.size() - 1) + ")");
 }
 
 std::unique_ptr<LocalBackend> open_slurm_pilot_steps(Store& store, const IndirectConfig& config, const Machine& host,
@@ -57,15 +79,20 @@ std::unique_ptr<LocalBackend> open_slurm_pilot_steps(Store& store, const Indirec
 }
 
 std::unique_ptr<LocalBackend> make_slurm_steps(Store& store, Machine m, const std::string& state_dir,
-                                               const std::string& user, std::shared_ptr<const SlurmAllocation> alloc) {
+                                               const std::string& user, std::shared_ptr<const SlurmAllocation> alloc,
+                                               int component) {
   // Without a memory figure in the allocation, memory is not what limits the steps.
   if (m.mem_bytes == 0) m.mem_bytes = std::uint64_t{1} << 50;
   auto b = std::make_unique<LocalBackend>(store, m, state_dir, user);
   const char* conf = std::getenv("SLURM_CONF");
   const std::string slurm_conf = conf ? conf : "";
   const bool as_root = ::geteuid() == 0;
-  b->serve_as(kSlurmStepsBackend, [alloc, slurm_conf, as_root](LaunchPlan& plan, const JobSpec& spec) {
-    const SlurmAllocation& a = *alloc;
+  b->serve_as(kSlurmStepsBackend, [alloc, slurm_conf, as_root, component](LaunchPlan& plan, const JobSpec& spec) {
+    // mpirun sees the job's component; srun names the whole allocation and the component.
+    const SlurmAllocation& a =
+        component > 0 && static_cast<std::size_t>(component) < alloc->components.size()
+            ? alloc->components[static_cast<std::size_t>(component)]
+            : *alloc;
     const std::string step = slurm_native_name(plan.uid, spec.name);
     if (spec.launcher == "mpirun") {
       // MPMD (slurm-openmpi): one mpirun that finds the allocation in its environment
@@ -77,7 +104,7 @@ std::unique_ptr<LocalBackend> make_slurm_steps(Store& store, Machine m, const st
         plan.env.push_back(e);
       }
     } else {
-      plan.argv = srun_step_argv(a, spec, step, plan.argv);
+      plan.argv = srun_step_argv(*alloc, spec, step, plan.argv);
     }
     // Slurm places, pins, limits memory and hands out GPUs inside its allocation.
     plan.pus.clear();
@@ -85,7 +112,7 @@ std::unique_ptr<LocalBackend> make_slurm_steps(Store& store, Machine m, const st
     std::erase_if(plan.env, [](const std::string& e) { return starts_with(e, "CUDA_VISIBLE_DEVICES="); });
     // srun must find the cluster; the job's other SLURM_* variables stay stripped.
     if (!slurm_conf.empty()) plan.env.push_back("SLURM_CONF=" + slurm_conf);
-  });
+  }, component);
   return b;
 }
 

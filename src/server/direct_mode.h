@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "backends/indirect_backend.h"
 #include "backends/slurm/slurm_allocation.h"
@@ -16,9 +17,14 @@ namespace yard {
 
 inline constexpr const char* kSlurmStepsBackend = "slurm-steps";
 
-// Null when no allocation is configured; also null, with the reason in `problem`, when
+// The steps backends: one for an ordinary allocation, one per component of a
+// heterogeneous one (each sized to its component; a job picks one with --het-group,
+// default 0).
+using StepsBackends = std::vector<std::unique_ptr<LocalBackend>>;
+
+// Empty when no allocation is configured; also empty, with the reason in `problem`, when
 // the allocation cannot be read or is not running.
-std::unique_ptr<LocalBackend> open_slurm_steps(Store& store, const IndirectConfig& config, const Machine& host,
+StepsBackends open_slurm_steps(Store& store, const IndirectConfig& config, const Machine& host,
                                                const std::string& state_dir, const std::string& user,
                                                std::string& problem);
 
@@ -28,9 +34,15 @@ std::unique_ptr<LocalBackend> open_slurm_pilot_steps(Store& store, const Indirec
                                                      const std::string& state_dir, const std::string& user,
                                                      const Pilot& pilot);
 
-// The steps backend itself: a local scheduler of size `m` whose launches are steps of
-// the allocation `*alloc` (read at each launch: a pilot's is filled in once it runs).
+// A steps backend: a local scheduler of size `m` whose launches are steps of the
+// allocation `*alloc` (read at each launch: a pilot's is filled in once it runs); with
+// `component` >= 0, of that component of a heterogeneous allocation only.
 std::unique_ptr<LocalBackend> make_slurm_steps(Store& store, Machine m, const std::string& state_dir,
-                                               const std::string& user, std::shared_ptr<const SlurmAllocation> alloc);
+                                               const std::string& user, std::shared_ptr<const SlurmAllocation> alloc,
+                                               int component = -1);
+
+// The backend of `steps` that runs `spec` (by its --het-group), or an error naming the
+// components there are.
+Result<LocalBackend*> steps_backend_for(const StepsBackends& steps, const JobSpec& spec);
 
 }  // namespace yard

@@ -34,6 +34,8 @@ TEST_F(Cli, BadInputExitsTwoNamesTheValueAndStoresNothing) {
       {{"submit", "-n", "1", ":", "-n", "1", "--", "true"}, "cannot run on backend 'local', which is one machine"},
       {{"submit", "--launcher", "mpirun", "-n", "1", "./a", ":", "-n", "2", "./b"}, "--backend slurm-steps"},
       {{"submit", "--launcher", "srun", "--", "true"}, "unknown launcher 'srun'"},
+      {{"submit", "--het-group", "-1", "--", "true"}, "--het-group"},
+      {{"submit", "--het-group", "1", "--", "true"}, "this job goes to backend local"},
       {{"run", "bad.yaml"}, "malformed YAML"},
       {{"run", "nope.yaml"}, "nope.yaml"},
       {{"status", "4242"}, "4242"},

@@ -566,7 +566,7 @@ TEST_F(SlurmWorld, APilotJobIsTheDaemonsOwnAllocationFoundAgainAfterACrashCancel
 
 // A heterogeneous allocation (cpu and gpu components): scontrol prints a line per
 // component; the daemon reads them all and runs its steps in component 0, sized to it.
-TEST_F(SlurmWorld, DirectModeInAHeterogeneousAllocationRunsStepsInComponentZero) {
+TEST_F(SlurmWorld, DirectModeInAHeterogeneousAllocationRunsStepsInTheComponentTheJobChooses) {
   std::string het =
       sh("sbatch --parsable -p cpu -N 2 -n 4 -o /dev/null : -p gpu -n 2 --gres=gpu:2 --wrap 'sleep 600'");
   while (!het.empty() && (het.back() == '\n')) het.pop_back();
@@ -584,6 +584,35 @@ TEST_F(SlurmWorld, DirectModeInAHeterogeneousAllocationRunsStepsInComponentZero)
   auto server = nlohmann::json::parse(yard({"server", "status", "--json"}).out);
   EXPECT_EQ(server["slurm_steps"]["cpus"], 4) << server.dump();  // component 0's, not 4 + 2
   EXPECT_EQ(server["slurm_steps"]["nodes"], 2) << server.dump();
+  // Each component has its own capacity; a job chooses its component.
+  ASSERT_EQ(server["slurm_steps"]["components"].size(), 2u) << server.dump();
+  EXPECT_EQ(server["slurm_steps"]["components"][1]["cpus"], 2) << server.dump();
+  EXPECT_EQ(server["slurm_steps"]["components"][1]["gpus"], 2) << server.dump();
+  long gpu = submit({"--backend", "slurm-steps", "--het-group", "1", "-n", "1", "--gpus", "1", "--", "sh", "-c",
+                     "echo $SLURM_JOB_PARTITION"});
+  ASSERT_EQ(wait({gpu}), 0) << diag();
+  EXPECT_EQ(yard({"logs", std::to_string(gpu)}).out, "gpu\n");
+  // What a component cannot hold is refused, naming the figures of that component.
+  auto big = yard({"submit", "--backend", "slurm-steps", "--het-group", "1", "-n", "3", "--", "true"});
+  EXPECT_EQ(big.rc, 2);
+  EXPECT_NE(big.err.find("asks for 3 CPUs"), std::string::npos) << big.err;
+  auto none = yard({"submit", "--backend", "slurm-steps", "--het-group", "2", "--", "true"});
+  EXPECT_EQ(none.rc, 2);
+  EXPECT_NE(none.err.find("the allocation has 2 components (0 to 1)"), std::string::npos) << none.err;
+  // After a crash each component's backend adopts its own running steps only.
+  long held = submit({"--backend", "slurm-steps", "--het-group", "1", "--", "sh", "-c",
+                      "while [ ! -e go ]; do sleep 0.1; done; echo $SLURM_JOB_PARTITION"});
+  ASSERT_TRUE(wait_until([&] { return job(held)["state"] == "RUNNING"; }, 30)) << diag();
+  const long pid = daemon_pid();
+  ASSERT_EQ(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
+  ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 10));
+  ASSERT_EQ(yard({"server", "start"}).rc, 0);
+  server = nlohmann::json::parse(yard({"server", "status", "--json"}).out);
+  EXPECT_EQ(server["slurm_steps"]["components"][1]["running"], 1) << server.dump();
+  EXPECT_EQ(server["slurm_steps"]["components"][0]["running"], 0) << server.dump();
+  write("go", "");
+  ASSERT_EQ(wait({held}), 0) << diag();
+  EXPECT_EQ(yard({"logs", std::to_string(held)}).out, "gpu\n");
   sh("scancel " + het);
 }
 

@@ -145,7 +145,7 @@ std::vector<std::string> srun_step_argv(const SlurmAllocation& alloc, const JobS
                                 "--job-name=" + step_name,
                                 "--kill-on-bad-exit=1",
                                 "--quiet"};
-  if (!alloc.components.empty()) a.push_back("--het-group=0");
+  if (!alloc.components.empty()) a.push_back("--het-group=" + std::to_string(std::max(0, spec.het_group)));
   // Memory: what the job asked for, else an even share would be a guess; srun's default
   // (the allocation's per-CPU default) applies then.
   if (r.mem_bytes > 0) a.push_back("--mem=" + std::to_string((r.mem_bytes + (1u << 20) - 1) >> 20) + "M");

@@ -16,7 +16,8 @@ namespace yard {
 
 // A heterogeneous allocation (`sbatch -p cpu ... : -p gpu ...`) has components, each
 // with its own nodes and resources; steps run in one of them (srun --het-group=K). The
-// figures of a heterogeneous allocation are component 0's, where steps run.
+// figures of a heterogeneous allocation are component 0's (where steps run unless the
+// job chooses another); `components` has every component's.
 struct SlurmAllocation {
   std::string job_id;           // a heterogeneous allocation's: its HetJobId
   std::string state;            // RUNNING once granted (every component, for a het one)
@@ -39,8 +40,8 @@ Result<SlurmAllocation> parse_scontrol_job(std::string_view text);
 // The srun command line that runs `argv` as a step of `alloc` with the job's resources:
 // --exact (only what it asks for, so steps share the allocation), its own name (carrying
 // the UID), and its tasks; srun's exit status is the job's. In a heterogeneous
-// allocation the step runs in component 0 (--het-group=0: srun refuses to start one
-// without it).
+// allocation the step runs in the job's component, 0 unless it chose one
+// (--het-group=K: srun refuses to start a step there without it).
 std::vector<std::string> srun_step_argv(const SlurmAllocation& alloc, const JobSpec& spec, const std::string& step_name,
                                         const std::vector<std::string>& argv);
 

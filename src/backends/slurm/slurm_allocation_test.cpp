@@ -58,6 +58,12 @@ TEST(SlurmAllocation, ReadsEveryComponentOfAHeterogeneousAllocation) {
   auto argv = srun_step_argv(*a, s, "n", {"true"});
   EXPECT_NE(std::find(argv.begin(), argv.end(), "--het-group=0"), argv.end());
   EXPECT_NE(std::find(argv.begin(), argv.end(), "--jobid=9"), argv.end());
+  // A job that chose component 1 runs its step there, still under the allocation's id.
+  s.het_group = 1;
+  auto argv1 = srun_step_argv(*a, s, "n", {"true"});
+  EXPECT_NE(std::find(argv1.begin(), argv1.end(), "--het-group=1"), argv1.end());
+  EXPECT_NE(std::find(argv1.begin(), argv1.end(), "--jobid=9"), argv1.end());
+  s.het_group = -1;
   // An ordinary allocation's steps name no group.
   auto plain = parse_scontrol_job(slurm_fixture("scontrol_job_two_nodes.out"));
   ASSERT_TRUE(plain) << plain.error();
