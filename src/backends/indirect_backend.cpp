@@ -598,19 +598,27 @@ void IndirectBackend::plan_lookups(const std::vector<std::int64_t>& heads, doubl
   plan(Kind::FindHistory, std::move(argv), what);
 }
 
-void IndirectBackend::apply_find(const std::vector<std::int64_t>& heads, const CommandResult& r) {
+std::optional<std::unordered_map<std::string, std::string>> IndirectBackend::found_by_uid(
+    const std::vector<std::int64_t>& heads, const CommandResult& r, bool queue_format) {
   for (auto h : heads)
     if (auto u = units_.find(h); u != units_.end()) u->second.in_flight = false;
-  if (!r.ok()) return;  // looked up again next step
-  auto statuses = dialect_.parse_poll(r.out);
-  if (!statuses) statuses = dialect_.parse_history(r.out);
+  if (!r.ok()) return std::nullopt;  // looked up again next step; never submitted on a failed look-up
+  auto statuses = queue_format ? dialect_.parse_poll(r.out) : dialect_.parse_history(r.out);
+  if (!statuses && queue_format) statuses = dialect_.parse_history(r.out);
   if (!statuses) {
     log(dialect_.name(), "cannot read the look-up output: " + statuses.error());
-    return;
+    return std::nullopt;
   }
   std::unordered_map<std::string, std::string> base_by_uid;
   for (auto& s : *statuses)
     if (auto uid = dialect_.uid_from_native_name(s.name)) base_by_uid[*uid] = native_base_of(s.native_id);
+  return base_by_uid;
+}
+
+void IndirectBackend::apply_find(const std::vector<std::int64_t>& heads, const CommandResult& r) {
+  auto found = found_by_uid(heads, r, true);
+  if (!found) return;
+  const auto& base_by_uid = *found;
   for (auto h : heads) {
     auto u = units_.find(h);
     if (u == units_.end()) continue;
@@ -625,17 +633,9 @@ void IndirectBackend::apply_find(const std::vector<std::int64_t>& heads, const C
 }
 
 void IndirectBackend::apply_find_history(const std::vector<std::int64_t>& heads, const CommandResult& r) {
-  for (auto h : heads)
-    if (auto u = units_.find(h); u != units_.end()) u->second.in_flight = false;
-  if (!r.ok()) return;  // looked up again next step; never submitted on a failed look-up
-  auto statuses = dialect_.parse_history(r.out);
-  if (!statuses) {
-    log(dialect_.name(), "cannot read the look-up output: " + statuses.error());
-    return;
-  }
-  std::unordered_map<std::string, std::string> base_by_uid;
-  for (auto& s : *statuses)
-    if (auto uid = dialect_.uid_from_native_name(s.name)) base_by_uid[*uid] = native_base_of(s.native_id);
+  auto found = found_by_uid(heads, r, false);
+  if (!found) return;
+  const auto& base_by_uid = *found;
   for (auto h : heads) {
     auto u = units_.find(h);
     if (u == units_.end()) continue;

@@ -147,6 +147,10 @@ class IndirectBackend {
   void apply_submit(Unit& u, const CommandResult& r, double now);
   void apply_poll(const CommandResult& r, double now);
   void apply_history(const std::vector<std::int64_t>& asked, const CommandResult& r, double now);
+  // A look-up's answer (queue or history format): native base id by UID. Clears the
+  // heads' in-flight marks; nothing when the call failed or its output is unreadable.
+  std::optional<std::unordered_map<std::string, std::string>> found_by_uid(const std::vector<std::int64_t>& heads,
+                                                                           const CommandResult& r, bool queue_format);
   void apply_find(const std::vector<std::int64_t>& heads, const CommandResult& r);
   void apply_find_history(const std::vector<std::int64_t>& heads, const CommandResult& r);
   void plan_lookups(const std::vector<std::int64_t>& heads, double now);

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "backends/indirect_backend.h"
+#include "backends/slurm_yaml_fixture.h"
 
 namespace yard {
 namespace {
@@ -57,21 +58,7 @@ TEST(JobClasses, AnUnknownClassOrAnotherBackendIsRefusedNamingThemAndChangesNoth
   EXPECT_EQ(s.partition, "");
 }
 
-class ClassesConfig : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() / ("yard-classes-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir_);
-    path_ = (dir_ / "slurm.yaml").string();
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  Result<IndirectConfig> load(const std::string& yaml) {
-    std::ofstream(path_) << yaml;
-    return load_indirect_config(path_);
-  }
-  std::filesystem::path dir_;
-  std::string path_;
-};
+class ClassesConfig : public SlurmYamlTest {};
 
 TEST_F(ClassesConfig, ReadsBothForms) {
   auto c = load("classes:\n  sweep: slurm-steps\n  big:\n    backend: slurm\n    partition: cpu\n    time: 2:00:00\n");

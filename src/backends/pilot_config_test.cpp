@@ -6,25 +6,12 @@
 #include <fstream>
 
 #include "backends/indirect_backend.h"
+#include "backends/slurm_yaml_fixture.h"
 
 namespace yard {
 namespace {
 
-class PilotConfig : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() / ("yard-pilot-config-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir_);
-    path_ = (dir_ / "slurm.yaml").string();
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  Result<IndirectConfig> load(const std::string& yaml) {
-    std::ofstream(path_) << yaml;
-    return load_indirect_config(path_);
-  }
-  std::filesystem::path dir_;
-  std::string path_;
-};
+class PilotConfig : public SlurmYamlTest {};
 
 TEST_F(PilotConfig, ReadsThePilotMap) {
   auto c = load("allocation: pilot\npilot:\n  partition: cpu\n  nodes: 2\n  cpus: 8\n  mem: 4G\n  gpus: 1\n"

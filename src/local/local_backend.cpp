@@ -173,21 +173,29 @@ Result<std::vector<std::int64_t>> LocalBackend::submit(JobSpec spec) {
     JobRecord r2 = rec;
     r2.id = (*ids)[i];
     enqueue_pending(r2);
-    auto v = deps_.add(r2.id, dep_states);
-    for (auto id : v.ready) queue_.push(pending_[id]);
-    for (auto id : v.doomed) {
-      Transition t;
-      t.reason = "DependencyNeverSatisfied";
-      t.end_time = wall_now();
-      set_state(id, JobState::Cancelled, t);
-      pending_.erase(id);
-      resolve_dependents(id, JobState::Cancelled);
-    }
+    add_dependencies(r2.id, dep_states);
   }
   return ids;
 }
 
 void LocalBackend::enqueue_pending(const JobRecord& r) { pending_[r.id] = queued(r); }
+
+void LocalBackend::add_dependencies(std::int64_t id, const std::vector<std::pair<Dependency, JobState>>& parents) {
+  auto v = deps_.add(id, parents);
+  for (auto r : v.ready) queue_.push(pending_[r]);
+  for (auto d : v.doomed) {
+    cancel_doomed(d);
+    resolve_dependents(d, JobState::Cancelled);
+  }
+}
+
+void LocalBackend::cancel_doomed(std::int64_t id) {
+  Transition t;
+  t.reason = "DependencyNeverSatisfied";
+  t.end_time = wall_now();
+  set_state(id, JobState::Cancelled, t);
+  pending_.erase(id);
+}
 
 Result<std::vector<std::int64_t>> LocalBackend::cancel(const std::vector<std::int64_t>& ids) {
   auto jobs = store_.jobs(ids);
@@ -226,11 +234,7 @@ void LocalBackend::resolve_dependents(std::int64_t id, JobState state) {
     for (auto r : v.ready)
       if (auto it = pending_.find(r); it != pending_.end()) queue_.push(it->second);
     for (auto d : v.doomed) {
-      Transition t;
-      t.reason = "DependencyNeverSatisfied";
-      t.end_time = wall_now();
-      set_state(d, JobState::Cancelled, t);
-      pending_.erase(d);
+      cancel_doomed(d);
       work.push_back({d, JobState::Cancelled});
     }
   }
@@ -562,16 +566,7 @@ Status LocalBackend::recover() {
   for (auto& r : *again) {
     if (r.state != JobState::Pending || !mine(r)) continue;
     if (!pending_.count(r.id)) enqueue_pending(r);
-    auto v = deps_.add(r.id, deps[r.id]);
-    for (auto id : v.ready) queue_.push(pending_[id]);
-    for (auto id : v.doomed) {
-      Transition t;
-      t.reason = "DependencyNeverSatisfied";
-      t.end_time = wall_now();
-      set_state(id, JobState::Cancelled, t);
-      pending_.erase(id);
-      resolve_dependents(id, JobState::Cancelled);
-    }
+    add_dependencies(r.id, deps[r.id]);
   }
   return {};
 }

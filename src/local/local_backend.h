@@ -128,6 +128,10 @@ class LocalBackend {
   bool mine(const JobRecord& r);  // of this backend's component (see serve_as)
   std::string account_of(std::int64_t spec_id);
   void enqueue_pending(const JobRecord& r);
+  // A pending job's parents and their states: queued if they allow it already, cancelled
+  // (DependencyNeverSatisfied, and its dependents after it) if they never will.
+  void add_dependencies(std::int64_t id, const std::vector<std::pair<Dependency, JobState>>& parents);
+  void cancel_doomed(std::int64_t id);  // a pending job whose dependency can never be met
   void finalize(std::int64_t id, const RunRecord& rec);
   void finalize_from_file(std::int64_t id);
   bool signal_job(Running& r, int sig);
