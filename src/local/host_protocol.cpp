@@ -35,6 +35,7 @@ std::string encode_launch(std::int64_t job_id, const LaunchPlan& p) {
                         {"stderr", p.stderr_path},
                         {"pus", p.pus},
                         {"mem_limit_bytes", p.mem_limit_bytes},
+                        {"memory_poll", p.memory_poll},
                         {"walltime_s", p.walltime_s},
                         {"kill_grace_s", p.kill_grace_s}}
              .dump();
@@ -54,6 +55,7 @@ DecodedLaunch decode_launch(std::string_view text) {
     j.at("stderr").get_to(p.stderr_path);
     j.at("pus").get_to(p.pus);
     j.at("mem_limit_bytes").get_to(p.mem_limit_bytes);
+    p.memory_poll = j.value("memory_poll", false);
     j.at("walltime_s").get_to(p.walltime_s);
     j.at("kill_grace_s").get_to(p.kill_grace_s);
     if (d.job_id <= 0) d.plan = err("launch request without a job id");

@@ -36,11 +36,12 @@ double mono_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// Sum of the resident memory of every process in process group `pgid`, from /proc.
-std::uint64_t group_rss_bytes(pid_t pgid) {
-  std::uint64_t total = 0;
+// The resident memory of every process group, summed over its processes, from one scan
+// of /proc.
+std::unordered_map<pid_t, std::uint64_t> rss_by_group() {
+  std::unordered_map<pid_t, std::uint64_t> total;
   DIR* d = ::opendir("/proc");
-  if (!d) return 0;
+  if (!d) return total;
   static const long page = ::sysconf(_SC_PAGESIZE);
   while (dirent* e = ::readdir(d)) {
     if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
@@ -57,7 +58,7 @@ std::uint64_t group_rss_bytes(pid_t pgid) {
       if (i == 5) pg = std::atoll(field.c_str());
       if (i == 24) rss = std::atoll(field.c_str());
     }
-    if (pg == pgid && rss > 0) total += static_cast<std::uint64_t>(rss) * static_cast<std::uint64_t>(page);
+    if (rss > 0) total[static_cast<pid_t>(pg)] += static_cast<std::uint64_t>(rss) * static_cast<std::uint64_t>(page);
   }
   ::closedir(d);
   return total;
@@ -101,6 +102,9 @@ class Host {
   std::deque<std::string> outbox_;        // to the daemon, when its socket is full
   std::vector<MemoryCgroup> to_remove_;  // groups not yet empty enough to remove
   std::string self_ = "supervisor_pid=" + std::to_string(::getpid()) + "\n";
+  rlimit job_nofile_{};  // the open-files limit jobs get: the one the host started with
+  bool raised_nofile_ = false;
+  double next_rss_poll_ = 0;  // monotonic; the memory fallback's next scan
 };
 
 void Host::tell_daemon(std::string message) {
@@ -147,7 +151,7 @@ void Host::launch(const std::string& request, int record_fd) {
   j.mem_limit = p.mem_limit_bytes;
   int procs = -1;
   if (p.mem_limit_bytes > 0) {
-    if (auto c = MemoryCgroup::create(p.uid, p.mem_limit_bytes)) {
+    if (auto c = p.memory_poll ? Result<MemoryCgroup>(err("polling asked for")) : MemoryCgroup::create(p.uid, p.mem_limit_bytes)) {
       j.cgroup = std::move(*c);
       procs = ::open((j.cgroup->path() + "/cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
     }
@@ -156,7 +160,7 @@ void Host::launch(const std::string& request, int record_fd) {
   // Written before the job exists: a record with a host but no job pid may have started it
   // (LOST if the host dies now), one without a host never did (requeued).
   append_record(record_fd, self_);
-  StartedJob s = start_job(p, procs);
+  StartedJob s = start_job(p, procs, raised_nofile_ ? &job_nofile_ : nullptr);
   if (procs >= 0) ::close(procs);
   if (s.pid < 0) {
     if (j.cgroup) j.cgroup->remove();
@@ -258,6 +262,17 @@ void Host::finish(Supervised& j, int status, const rusage& ru) {
 
 void Host::check_deadlines() {
   const double now = mono_s();
+  // The memory fallback: one scan of /proc every 200 ms for all the jobs that need it.
+  std::unordered_map<pid_t, std::uint64_t> rss;
+  bool scanned = false;
+  if (now >= next_rss_poll_)
+    for (auto& [pid, j] : jobs_)
+      if (j.poll_memory && !j.mem_killed) {
+        rss = rss_by_group();
+        scanned = true;
+        next_rss_poll_ = now + 0.2;
+        break;
+      }
   for (auto& [pid, j] : jobs_) {
     if (j.kill_deadline > 0 && now >= j.kill_deadline) {
       ::killpg(j.pid, SIGKILL);
@@ -268,7 +283,7 @@ void Host::check_deadlines() {
       j.timed_out = true;
       stop(j);
     }
-    if (j.poll_memory && !j.mem_killed && group_rss_bytes(j.pid) > j.mem_limit) {
+    if (scanned && j.poll_memory && !j.mem_killed && rss[j.pid] > j.mem_limit) {
       j.mem_killed = true;
       ::killpg(j.pid, SIGKILL);
     }
@@ -288,7 +303,7 @@ int Host::poll_timeout_ms() const {
   for (auto& [pid, j] : jobs_) {
     if (j.kill_deadline > 0) at(j.kill_deadline - now);
     if (j.walltime_deadline > 0 && !j.timed_out) at(j.walltime_deadline - now);
-    if (j.poll_memory) at(0.2);
+    if (j.poll_memory && !j.mem_killed) at(std::max(0.0, next_rss_poll_ - now));
   }
   if (!to_remove_.empty()) at(0.005);
   if (wake < 0) return -1;
@@ -296,6 +311,13 @@ int Host::poll_timeout_ms() const {
 }
 
 int Host::run() {
+  // One record open per running job: as many as the hard limit allows, the jobs keeping
+  // the usual limit.
+  if (::getrlimit(RLIMIT_NOFILE, &job_nofile_) == 0 && job_nofile_.rlim_cur < job_nofile_.rlim_max) {
+    rlimit raised = job_nofile_;
+    raised.rlim_cur = raised.rlim_max;
+    raised_nofile_ = ::setrlimit(RLIMIT_NOFILE, &raised) == 0;
+  }
   sigemptyset(&mask_);
   for (int s : {SIGCHLD, cancel_signal(), preempt_signal()}) sigaddset(&mask_, s);
   ::sigprocmask(SIG_SETMASK, &mask_, nullptr);

@@ -32,8 +32,9 @@ struct Prepared {
   ::_exit(127);
 }
 
-[[noreturn]] void child(const LaunchPlan& p, Prepared& x, int err_fd, int cgroup_procs_fd) {
+[[noreturn]] void child(const LaunchPlan& p, Prepared& x, int err_fd, int cgroup_procs_fd, const rlimit* nofile) {
   ::setpgid(0, 0);
+  if (nofile) ::setrlimit(RLIMIT_NOFILE, nofile);
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -87,7 +88,7 @@ std::vector<std::string> command_candidates(const std::string& command, const st
   return out;
 }
 
-StartedJob start_job(const LaunchPlan& p, int cgroup_procs_fd) {
+StartedJob start_job(const LaunchPlan& p, int cgroup_procs_fd, const rlimit* nofile) {
   Prepared x;
   std::string path = "/bin:/usr/bin";  // glibc's default when PATH is unset
   for (auto& e : p.env)
@@ -115,7 +116,7 @@ StartedJob start_job(const LaunchPlan& p, int cgroup_procs_fd) {
   if (::pipe2(errpipe, O_CLOEXEC) != 0) return {-1, std::string("cannot create a pipe: ") + std::strerror(errno)};
   StartedJob s;
   s.pid = ::vfork();
-  if (s.pid == 0) child(p, x, errpipe[1], cgroup_procs_fd);
+  if (s.pid == 0) child(p, x, errpipe[1], cgroup_procs_fd, nofile);
   const int fork_errno = errno;
   ::close(errpipe[1]);
   if (s.pid < 0) {

@@ -5,6 +5,7 @@
 // copied, and the host is suspended only until the child has exec'd.
 #pragma once
 
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include <string>
@@ -20,8 +21,9 @@ struct StartedJob {
 };
 
 // Starts `plan` as the leader of a new process group. `cgroup_procs_fd` (or -1) is an
-// open cgroup.procs file the job joins before exec.
-StartedJob start_job(const LaunchPlan& plan, int cgroup_procs_fd);
+// open cgroup.procs file the job joins before exec; `nofile` (or null), the open-files
+// limit the job gets (the host raises its own to hold every running job's record).
+StartedJob start_job(const LaunchPlan& plan, int cgroup_procs_fd, const rlimit* nofile = nullptr);
 
 // Where execvpe would look for `command` along `path` (a PATH value), in order.
 std::vector<std::string> command_candidates(const std::string& command, const std::string& path);

@@ -77,6 +77,7 @@ LaunchPlan make_launch_plan(const JobSpec& spec, const JobIdentity& who, const A
 
   for (int c : alloc.cpus) p.pus.push_back(machine.pu_for(c));
   p.mem_limit_bytes = alloc.mem_bytes;
+  p.memory_poll = machine.memory_poll;
   p.walltime_s = spec.res.walltime_s;
   p.kill_grace_s = machine.kill_grace_s;
   return p;

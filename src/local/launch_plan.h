@@ -30,6 +30,7 @@ struct LaunchPlan {
   std::string stderr_path;        // absolute; equal to stdout_path when merged
   std::vector<int> pus;           // real processing units to pin to
   std::uint64_t mem_limit_bytes = 0;
+  bool memory_poll = false;       // enforce it by polling, without a cgroup
   std::int64_t walltime_s = 0;    // 0 = none
   int kill_grace_s = 10;
 };

@@ -51,6 +51,12 @@ Result<Machine> load_machine(const std::string& config_path) {
     if (auto s = int_key("gpus", m->gpus, 0); !s) return Error{s.error()};
     if (auto s = int_key("job_limit", m->job_limit, 0); !s) return Error{s.error()};
     if (auto s = int_key("kill_grace", m->kill_grace_s, 0); !s) return Error{s.error()};
+    if (c["memory_limit"]) {
+      const auto how = c["memory_limit"].as<std::string>();
+      if (how != "cgroup" && how != "poll")
+        return err(config_path + ": memory_limit: '" + how + "' (accepted: cgroup, poll)");
+      m->memory_poll = how == "poll";
+    }
     if (c["memory"]) {
       auto mem = parse_memory_size(c["memory"].as<std::string>());
       if (!mem) return err(config_path + ": memory: " + mem.error());
@@ -58,8 +64,9 @@ Result<Machine> load_machine(const std::string& config_path) {
     }
     for (auto it = c.begin(); it != c.end(); ++it) {
       auto k = it->first.as<std::string>();
-      if (k != "cpus" && k != "gpus" && k != "memory" && k != "job_limit" && k != "kill_grace")
-        return err(config_path + ": unknown setting '" + k + "' (accepted: cpus, memory, gpus, job_limit, kill_grace)");
+      if (k != "cpus" && k != "gpus" && k != "memory" && k != "job_limit" && k != "kill_grace" && k != "memory_limit")
+        return err(config_path + ": unknown setting '" + k +
+                   "' (accepted: cpus, memory, gpus, job_limit, kill_grace, memory_limit)");
     }
   } catch (const YAML::Exception& e) {
     return err(config_path + ": " + e.what());

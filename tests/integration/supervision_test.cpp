@@ -58,6 +58,15 @@ TEST_F(Supervision, MemoryLimitGivesOutOfMemory) {
   EXPECT_EQ(j["state"], "OUT_OF_MEMORY") << j.dump();
 }
 
+TEST_F(Supervision, MemoryLimitByPollingWhereNoCgroupIsUsed) {
+  configure("memory_limit: poll\n");
+  // Holds 100 MB for 30 s: only the poll of its resident memory can end it sooner.
+  long id = submit({"--mem", "50M", "--", "perl", "-e", "$x = 'a' x 100_000_000; sleep 30"});
+  EXPECT_EQ(wait({id}), 1);
+  auto j = job(id);
+  EXPECT_EQ(j["state"], "OUT_OF_MEMORY") << j.dump();  // not COMPLETED after its 30 s
+}
+
 TEST_F(Supervision, ExitCodesSignalsOutputAndAccounting) {
   long ok = submit({"-J", "named", "-o", "out-%x-%j.txt", "-e", "err-%j.txt", "--", "sh", "-c",
                     "echo to-out; echo to-err >&2; i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done"});
