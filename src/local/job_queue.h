@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -25,6 +26,10 @@ struct QueuedJob {
   int array_max_running = 0;
   std::string account;          // the account charged (already defaulted)
   std::int64_t walltime_s = 0;  // 0 = none given
+  // What starting it needs besides (so no store look-up per start).
+  std::string uid;
+  std::int64_t spec_id = 0;
+  std::optional<std::int64_t> array_index;
 };
 
 class JobQueue {

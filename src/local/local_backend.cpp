@@ -103,7 +103,10 @@ QueuedJob LocalBackend::queued(const JobRecord& r) {
                    r.array_job_id.value_or(0),
                    r.array_max_running,
                    account_of(r.spec_id),
-                   r.walltime_s};
+                   r.walltime_s,
+                   r.uid,
+                   r.spec_id,
+                   r.array_index};
 }
 
 void LocalBackend::set_state(std::int64_t id, JobState to, const Transition& t, const UsageCharge* charge) {
@@ -169,11 +172,13 @@ Result<std::vector<std::int64_t>> LocalBackend::submit(JobSpec spec) {
     auto p = store_.job(d.job_id);
     dep_states.push_back({d, p && p->has_value() ? (*p)->state : JobState::Unknown});
   }
-  for (std::size_t i = 0; i < ids->size(); ++i) {
-    JobRecord r2 = rec;
-    r2.id = (*ids)[i];
-    enqueue_pending(r2);
-    add_dependencies(r2.id, dep_states);
+  // Every element's own record (its uid and index), read in one query for the array.
+  auto records = ids->size() == 1 ? Result<std::vector<JobRecord>>(std::vector<JobRecord>{rec})
+                                   : store_.jobs({ids->front()});
+  if (!records) return Error{records.error()};
+  for (const JobRecord& element : *records) {
+    enqueue_pending(element);
+    add_dependencies(element.id, dep_states);
   }
   return ids;
 }
@@ -260,10 +265,8 @@ void LocalBackend::plan_starts() {
     queue_.started(s.id);
     const QueuedJob q = pending_[s.id];
     pending_.erase(s.id);
-    auto rec = store_.job(s.id);
     std::shared_ptr<const JobSpec> spec;
-    if (rec && rec->has_value())
-      if (auto sp = spec_for((*rec)->spec_id)) spec = *sp;
+    if (auto sp = spec_for(q.spec_id)) spec = *sp;
     if (!spec) {
       Transition t;
       t.reason = "job record or spec missing at launch";
@@ -272,13 +275,14 @@ void LocalBackend::plan_starts() {
       pool_.release(s.alloc);
       continue;
     }
-    const JobRecord& r = **rec;
     Transition t;
     t.start_time = wall_now();
-    Planned p{r.id, r.spec_id, r.array_job_id.value_or(0), s.alloc,
-              make_launch_plan(*spec, JobIdentity{r.id, r.uid, r.array_job_id, r.array_index}, s.alloc, machine_,
-                               script_path(r.spec_id), user_),
-              RunningJobView{r.id, q.account, *t.start_time, r.cpus, r.walltime_s}};
+    const std::optional<std::int64_t> array_job_id =
+        q.array_job_id ? std::optional<std::int64_t>(q.array_job_id) : std::nullopt;
+    Planned p{q.id, q.spec_id, q.array_job_id, s.alloc,
+              make_launch_plan(*spec, JobIdentity{q.id, q.uid, array_job_id, q.array_index}, s.alloc, machine_,
+                               script_path(q.spec_id), user_),
+              RunningJobView{q.id, q.account, *t.start_time, q.cpus, q.walltime_s}};
     if (wrap_) wrap_(p.plan, *spec);
     t.alloc = s.alloc.to_json();
     t.stdout_path = p.plan.stdout_path;
