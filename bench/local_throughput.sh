@@ -30,8 +30,16 @@ secs() { awk -v us="$1" 'BEGIN { printf "%.2f", us / 1e6 }'; }
 
 echo "bench: $N jobs, $cores cores" >&2
 
+# CPU seconds (user + system) of a process, or of this shell's waited-for children.
+hz=$(getconf CLK_TCK)
+cpu_of() { awk -v hz="$hz" '{ sub(/^.*\) /, ""); printf "%.3f", ($12 + $13) / hz }' "/proc/$1/stat"; }
+children_cpu() { awk -v hz="$hz" '{ sub(/^.*\) /, ""); printf "%.3f", ($14 + $15) / hz }' /proc/$$/stat; }
+per_job_ms() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN { printf "%.3f", (b - a) * 1000 / n }'; }
+
 # xargs: the fork/exec limit of the machine.
+c0=$(children_cpu)
 t0=$(now); seq "$N" | xargs -P "$cores" -I{} /bin/true; t1=$(now)
+xargs_cpu_ms=$(per_job_ms "$c0" "$(children_cpu)" "$N")
 xargs_us=$((t1 - t0)); xargs_rate=$(rate "$N" "$xargs_us")
 
 # GNU parallel.
@@ -50,11 +58,16 @@ ts_us=$((t1 - t0)); ts_rate=$(rate "$SMALL" "$ts_us")
 # yard: one array of N elements, submit to last completion.
 mkdir -p "$XDG_CONFIG_HOME/switchyard"
 "$yard" server start >/dev/null
+daemon=$("$yard" server status --json | sed -n 's/.*"pid":\([0-9]*\).*/\1/p')
+host=$(pgrep -P "$daemon" -f __job-host | head -1)
+d0=$(cpu_of "$daemon"); h0=$(cpu_of "$host")
 t0=$(now)
 id=$("$yard" submit -a "0-$((N - 1))" -o /dev/null -- /bin/true)
 "$yard" wait --timeout 3600 "$id" >/dev/null
 t1=$(now)
 yard_us=$((t1 - t0)); yard_rate=$(rate "$N" "$yard_us")
+daemon_cpu_ms=$(per_job_ms "$d0" "$(cpu_of "$daemon")" "$N")
+host_cpu_ms=$(per_job_ms "$h0" "$(cpu_of "$host")" "$N")
 
 # Submit latency: 300 separate `yard submit` commands.
 lat=()
@@ -103,3 +116,9 @@ echo "|---|---:|---:|"
 echo "| yard submit latency p50 | ${p50} ms | |"
 echo "| yard submit latency p99 | ${p99} ms | |"
 echo "| daemon peak RSS, $total jobs in store | ${rss_mb} MB | < 100 MB |"
+echo
+echo "| CPU per job (user + system) | ms |"
+echo "|---|---:|"
+echo "| xargs run: /bin/true, its fork and exec, xargs | $xargs_cpu_ms |"
+echo "| yard daemon | $daemon_cpu_ms |"
+echo "| yard job host (without the jobs themselves) | $host_cpu_ms |"
