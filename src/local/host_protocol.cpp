@@ -4,6 +4,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -25,8 +26,8 @@ std::int64_t leading_id(std::string_view& text, std::string_view prefix) {
 
 }  // namespace
 
-std::string encode_launch(std::int64_t job_id, const LaunchPlan& p) {
-  return std::to_string(job_id) + "\n" +
+std::string encode_launch(std::int64_t job_id, const LaunchPlan& p, std::int64_t after) {
+  return std::to_string(job_id) + (after > 0 ? " " + std::to_string(after) : std::string()) + "\n" +
          nlohmann::json{{"uid", p.uid},
                         {"argv", p.argv},
                         {"env", p.env},
@@ -42,7 +43,15 @@ std::string encode_launch(std::int64_t job_id, const LaunchPlan& p) {
 }
 
 DecodedLaunch decode_launch(std::string_view text) {
-  DecodedLaunch d{leading_id(text, ""), err("")};
+  DecodedLaunch d{0, 0, err("")};
+  {
+    const auto nl = text.find('\n');
+    const auto head = text.substr(0, nl);
+    const auto space = head.find(' ');
+    std::from_chars(head.data(), head.data() + std::min(space, head.size()), d.job_id);
+    if (space != std::string_view::npos) std::from_chars(head.data() + space + 1, head.data() + head.size(), d.after);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+  }
   try {
     auto j = nlohmann::json::parse(text);
     LaunchPlan p;

@@ -1,14 +1,17 @@
 // What the daemon and its job host (job_host.h) say to each other.
 //
 // Over a SOCK_SEQPACKET socketpair (message boundaries kept):
-//   daemon -> host: "<job id>\n<launch plan as JSON>", with the job's locked run record
-//                   attached (SCM_RIGHTS); the host answers nothing, it starts the job.
+//   daemon -> host: "<job id>[ <predecessor id>]\n<launch plan as JSON>", with the job's
+//                   locked run record attached (SCM_RIGHTS); the host answers nothing, it
+//                   starts the job, or, given a predecessor that still runs, starts it the
+//                   moment the predecessor ends, on its CPUs (a hand-off, see job_host.h).
 //   host -> daemon: "id=<job id>\n" followed by the run record's text (job_pid=...,
 //                   then the outcome ending in done=1) when the job has ended.
 // Cancel and preemption go as queued signals carrying the job id (sigqueue value), so
 // that a daemon can reach a host it did not start (one that outlived an earlier daemon):
 //   kCancelSignal  -> stop the job's process group: CANCELLED;
-//   kPreemptSignal -> stop it the same way, recorded PENDING: the daemon requeues it.
+//   kPreemptSignal -> stop it the same way, recorded PENDING: the daemon requeues it;
+//   kRevokeSignal  -> a hand-off not started yet goes back: recorded PENDING, requeued.
 #pragma once
 
 #include <signal.h>
@@ -25,14 +28,16 @@ namespace yard {
 
 inline int cancel_signal() { return SIGRTMIN; }
 inline int preempt_signal() { return SIGRTMIN + 1; }
+inline int revoke_signal() { return SIGRTMIN + 2; }
 
 // Plans carry a job's whole environment; a message must fit the socket buffer.
 constexpr int kMaxHostMessage = 4 << 20;
 
-std::string encode_launch(std::int64_t job_id, const LaunchPlan& p);
+std::string encode_launch(std::int64_t job_id, const LaunchPlan& p, std::int64_t after = 0);
 // The job id is read even when the plan is malformed (0 if not even that).
 struct DecodedLaunch {
   std::int64_t job_id = 0;
+  std::int64_t after = 0;  // the predecessor it is handed to (0: start now)
   Result<LaunchPlan> plan;
 };
 DecodedLaunch decode_launch(std::string_view text);

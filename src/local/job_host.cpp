@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <fstream>
@@ -76,6 +77,7 @@ struct Supervised {
   bool poll_memory = false;
   bool cancelled = false, timed_out = false, requeued = false, mem_killed = false;
   std::string launch_error;
+  std::string started;  // "job_pid=...\nstart_time=...\n", as in its record
 };
 
 class Host {
@@ -85,8 +87,12 @@ class Host {
 
  private:
   void launch(const std::string& request, int record_fd);
+  void start(std::int64_t id, const LaunchPlan& p, int record_fd);
+  // A hand-off that will not start: its record says why, the daemon is told.
+  void drop_handed(std::int64_t id, JobState state, const std::string& reason);
+  void fail_launch(std::int64_t id, int record_fd, const std::string& why);
   void reap();
-  void finish(Supervised& j, int status, const rusage& ru);
+  void finish(Supervised& j, int status, const rusage& ru, double end_time);
   void stop(Supervised& j);
   void on_signal(const signalfd_siginfo& si);
   void check_deadlines();
@@ -99,6 +105,14 @@ class Host {
   sigset_t mask_{};
   std::unordered_map<pid_t, Supervised> jobs_;
   std::unordered_map<std::int64_t, pid_t> by_id_;
+  // Hand-offs: jobs to start the moment their predecessor ends, by predecessor id.
+  struct Handed {
+    std::int64_t id = 0;
+    LaunchPlan plan;
+    int record = -1;
+  };
+  std::unordered_map<std::int64_t, Handed> handed_;
+  std::unordered_map<std::int64_t, std::int64_t> handed_behind_;  // job id -> predecessor id
   std::deque<std::string> outbox_;        // to the daemon, when its socket is full
   std::vector<MemoryCgroup> to_remove_;  // groups not yet empty enough to remove
   std::string self_ = "supervisor_pid=" + std::to_string(::getpid()) + "\n";
@@ -126,26 +140,52 @@ void Host::flush_to_daemon() {
   }
 }
 
+void Host::fail_launch(std::int64_t id, int record_fd, const std::string& why) {
+  RunOutcome o;
+  o.state = JobState::Failed;
+  o.reason = why;
+  o.end_time = now_s();
+  const std::string text = self_ + format_outcome(o);  // (self_ again is harmless)
+  if (record_fd >= 0) {
+    append_record(record_fd, text);
+    ::close(record_fd);
+  }
+  if (id > 0) tell_daemon(encode_ended(id, text));
+  std::cerr << "yard job host: job " << id << ": " << why << std::endl;
+}
+
 void Host::launch(const std::string& request, int record_fd) {
   auto d = decode_launch(request);
-  auto fail_now = [&](const std::string& why) {
-    RunOutcome o;
-    o.state = JobState::Failed;
-    o.reason = why;
-    o.end_time = now_s();
-    const std::string text = self_ + format_outcome(o);  // (self_ again is harmless)
-    if (record_fd >= 0) {
-      append_record(record_fd, text);
-      ::close(record_fd);
-    }
-    if (d.job_id > 0) tell_daemon(encode_ended(d.job_id, text));
-    std::cerr << "yard job host: job " << d.job_id << ": " << why << std::endl;
-  };
-  if (!d.plan) return fail_now(d.plan.error());
-  if (record_fd < 0) return fail_now("no run record was passed");
-  const LaunchPlan& p = *d.plan;
+  if (!d.plan) return fail_launch(d.job_id, record_fd, d.plan.error());
+  if (record_fd < 0) return fail_launch(d.job_id, record_fd, "no run record was passed");
+  if (d.after > 0 && by_id_.count(d.after) && !handed_.count(d.after)) {
+    handed_behind_[d.job_id] = d.after;
+    handed_[d.after] = Handed{d.job_id, std::move(*d.plan), record_fd};
+    return;
+  }
+  start(d.job_id, *d.plan, record_fd);  // no predecessor, or it has ended already
+}
+
+void Host::drop_handed(std::int64_t id, JobState state, const std::string& reason) {
+  auto b = handed_behind_.find(id);
+  if (b == handed_behind_.end()) return;
+  auto h = handed_.find(b->second);
+  handed_behind_.erase(b);
+  if (h == handed_.end()) return;
+  RunOutcome o;
+  o.state = state;
+  o.reason = reason;
+  o.end_time = now_s();
+  const std::string text = format_outcome(o);  // no host pid, no job pid: it never started
+  append_record(h->second.record, text);
+  ::close(h->second.record);
+  tell_daemon(encode_ended(id, text));
+  handed_.erase(h);
+}
+
+void Host::start(std::int64_t id, const LaunchPlan& p, int record_fd) {
   Supervised j;
-  j.id = d.job_id;
+  j.id = id;
   j.record = record_fd;
   j.kill_grace_s = p.kill_grace_s;
   j.mem_limit = p.mem_limit_bytes;
@@ -164,12 +204,15 @@ void Host::launch(const std::string& request, int record_fd) {
   if (procs >= 0) ::close(procs);
   if (s.pid < 0) {
     if (j.cgroup) j.cgroup->remove();
-    return fail_now(s.error);
+    return fail_launch(id, record_fd, s.error);
   }
   j.pid = s.pid;
   j.launch_error = std::move(s.error);
   if (p.walltime_s > 0) j.walltime_deadline = mono_s() + static_cast<double>(p.walltime_s);
-  append_record(record_fd, "job_pid=" + std::to_string(s.pid) + "\n");
+  char started[64];
+  std::snprintf(started, sizeof started, "start_time=%.6f\n", now_s());
+  j.started = "job_pid=" + std::to_string(s.pid) + "\n" + started;
+  append_record(record_fd, j.started);
   by_id_[j.id] = j.pid;
   jobs_.emplace(j.pid, std::move(j));
 }
@@ -183,8 +226,14 @@ void Host::stop(Supervised& j) {
 void Host::on_signal(const signalfd_siginfo& si) {
   if (static_cast<int>(si.ssi_signo) == SIGCHLD) return reap();
   const auto id = static_cast<std::int64_t>(si.ssi_ptr);
+  const int sig = static_cast<int>(si.ssi_signo);
+  if (handed_behind_.count(id)) {  // handed off, not started yet: it never will be
+    if (sig == cancel_signal()) drop_handed(id, JobState::Cancelled, "cancelled before it started");
+    else drop_handed(id, JobState::Pending, "handed back before it started");
+    return;
+  }
   auto it = by_id_.find(id);
-  if (it == by_id_.end()) return;  // ended meanwhile
+  if (it == by_id_.end()) return;  // ended meanwhile (or a revoke that came too late)
   Supervised& j = jobs_.at(it->second);
   if (j.cancelled || j.timed_out) return;
   if (static_cast<int>(si.ssi_signo) == cancel_signal()) {
@@ -202,15 +251,26 @@ void Host::reap() {
     rusage ru{};
     pid_t pid = ::wait4(-1, &status, WNOHANG, &ru);
     if (pid <= 0) return;
+    const double end = now_s();
     auto it = jobs_.find(pid);
     if (it == jobs_.end()) continue;
-    finish(it->second, status, ru);
+    // Its successor first, on the CPUs it leaves (and starting after it ended): what the
+    // hand-off is for. The daemon hears of the end after the successor started.
+    if (auto h = handed_.find(it->second.id); h != handed_.end()) {
+      Handed next = std::move(h->second);
+      handed_.erase(h);
+      handed_behind_.erase(next.id);
+      ::killpg(pid, SIGKILL);  // nothing of the predecessor shares its CPUs
+      start(next.id, next.plan, next.record);
+      it = jobs_.find(pid);  // start() may have rehashed the table
+    }
+    finish(it->second, status, ru, end);
     by_id_.erase(it->second.id);
     jobs_.erase(it);
   }
 }
 
-void Host::finish(Supervised& j, int status, const rusage& ru) {
+void Host::finish(Supervised& j, int status, const rusage& ru, double end_time) {
   ::killpg(j.pid, SIGKILL);  // nothing of the job outlives it
   bool oom = j.mem_killed;
   std::uint64_t peak = 0;
@@ -221,7 +281,7 @@ void Host::finish(Supervised& j, int status, const rusage& ru) {
     if (!j.cgroup->try_remove()) to_remove_.push_back(*j.cgroup);
   }
   RunOutcome o;
-  o.end_time = now_s();
+  o.end_time = end_time;
   o.cpu_seconds = static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
                   static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
   o.max_rss_bytes = std::max<std::int64_t>(static_cast<std::int64_t>(ru.ru_maxrss) * 1024,
@@ -257,7 +317,7 @@ void Host::finish(Supervised& j, int status, const rusage& ru) {
   const std::string outcome = format_outcome(o);
   append_record(j.record, outcome);
   ::close(j.record);  // the lock goes: the record is final
-  tell_daemon(encode_ended(j.id, "job_pid=" + std::to_string(j.pid) + "\n" + outcome));
+  tell_daemon(encode_ended(j.id, j.started + outcome));
 }
 
 void Host::check_deadlines() {
@@ -319,7 +379,7 @@ int Host::run() {
     raised_nofile_ = ::setrlimit(RLIMIT_NOFILE, &raised) == 0;
   }
   sigemptyset(&mask_);
-  for (int s : {SIGCHLD, cancel_signal(), preempt_signal()}) sigaddset(&mask_, s);
+  for (int s : {SIGCHLD, cancel_signal(), preempt_signal(), revoke_signal()}) sigaddset(&mask_, s);
   ::sigprocmask(SIG_SETMASK, &mask_, nullptr);
   sigfd_ = ::signalfd(-1, &mask_, SFD_CLOEXEC | SFD_NONBLOCK);
   // The daemon decides when jobs end; a terminal's or a careless killall's signals do not.
@@ -329,7 +389,7 @@ int Host::run() {
     return 1;
   }
   std::string request;
-  while (sock_ >= 0 || !jobs_.empty()) {
+  while (sock_ >= 0 || !jobs_.empty() || !handed_.empty()) {
     pollfd fds[2] = {{sigfd_, POLLIN, 0}, {sock_, static_cast<short>(POLLIN | (outbox_.empty() ? 0 : POLLOUT)), 0}};
     if (::poll(fds, sock_ >= 0 ? 2 : 1, poll_timeout_ms()) < 0 && errno != EINTR) return 1;
     if (fds[0].revents) {

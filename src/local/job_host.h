@@ -15,6 +15,10 @@
 //     preempt_signal() the same, recorded PENDING for the daemon to requeue;
 //   - reaps it (exit code or signal, CPU time, max RSS), kills what is left of its group,
 //     appends the outcome to the record, closes it (the lock goes), and tells the daemon.
+// A job may be handed off: sent before its predecessor (a job of the same array, on the
+// same CPUs) has ended, to start the moment the predecessor is reaped, with no round trip
+// to the daemon between them. A hand-off not started yet goes back on revoke_signal()
+// (recorded PENDING), or ends CANCELLED on cancel_signal().
 // When the daemon goes away the host keeps supervising its jobs, and exits after the last.
 #pragma once
 

@@ -83,8 +83,8 @@ void JobHostLink::close_all() {
   sock_ = pidfd_ = -1;
 }
 
-Status JobHostLink::launch(std::int64_t job_id, const LaunchPlan& plan, int record_fd) {
-  const std::string text = encode_launch(job_id, plan);
+Status JobHostLink::launch(std::int64_t job_id, const LaunchPlan& plan, int record_fd, std::int64_t after) {
+  const std::string text = encode_launch(job_id, plan, after);
   if (text.size() >= static_cast<std::size_t>(kMaxHostMessage))
     return err("the job's command and environment are too large (" + std::to_string(text.size()) +
                " bytes; at most " + std::to_string(kMaxHostMessage) + ")");

@@ -25,7 +25,8 @@ class JobHostLink {
   ~JobHostLink();  // closes the socket: the host finishes its jobs, then exits
 
   // Hands the job over; `record_fd` is its locked run record (the host keeps a copy).
-  Status launch(std::int64_t job_id, const LaunchPlan& plan, int record_fd);
+  // With `after`, a hand-off: started when that job ends (see job_host.h).
+  Status launch(std::int64_t job_id, const LaunchPlan& plan, int record_fd, std::int64_t after = 0);
   // Queues a cancel or preemption signal for the job (see host_protocol.h).
   bool signal_job(std::int64_t job_id, int sig) const { return signal_host(pidfd_, sig, job_id); }
 

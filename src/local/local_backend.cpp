@@ -17,6 +17,7 @@
 #include <iostream>
 #include <sstream>
 #include <thread>
+#include <unordered_set>
 
 #include "core/size.h"
 #include "local/launch_plan.h"
@@ -246,14 +247,19 @@ void LocalBackend::resolve_dependents(std::int64_t id, JobState state) {
 }
 
 void LocalBackend::plan_starts() {
+  // A hand-off not started yet holds nothing: its predecessor's slot and CPUs are counted.
+  int holding = 0;
+  for (auto& [id, r] : running_) holding += r.owns_alloc;
+  for (auto& p : planned_) holding += p.after == 0;
   int slots = INT_MAX;
-  if (machine_.job_limit > 0)
-    slots = machine_.job_limit - static_cast<int>(running_.size()) - static_cast<int>(planned_.size());
+  if (machine_.job_limit > 0) slots = machine_.job_limit - holding;
   if (slots <= 0) return;
   std::vector<RunningJobView> views;
   views.reserve(running_.size() + planned_.size());
-  for (auto& [id, r] : running_) views.push_back(r.view);
-  for (auto& p : planned_) views.push_back(p.view);
+  for (auto& [id, r] : running_)
+    if (r.owns_alloc) views.push_back(r.view);
+  for (auto& p : planned_)
+    if (p.after == 0) views.push_back(p.view);
   auto pass = scheduler_.pass(queue_, views, pool_, slots, wall_now());
   for (auto id : pass.preempt) {
     auto it = running_.find(id);
@@ -275,21 +281,92 @@ void LocalBackend::plan_starts() {
       pool_.release(s.alloc);
       continue;
     }
-    Transition t;
-    t.start_time = wall_now();
-    const std::optional<std::int64_t> array_job_id =
-        q.array_job_id ? std::optional<std::int64_t>(q.array_job_id) : std::nullopt;
-    Planned p{q.id, q.spec_id, q.array_job_id, s.alloc,
-              make_launch_plan(*spec, JobIdentity{q.id, q.uid, array_job_id, q.array_index}, s.alloc, machine_,
-                               script_path(q.spec_id), user_),
-              RunningJobView{q.id, q.account, *t.start_time, q.cpus, q.walltime_s}};
-    if (wrap_) wrap_(p.plan, *spec);
-    t.alloc = s.alloc.to_json();
-    t.stdout_path = p.plan.stdout_path;
-    t.stderr_path = p.plan.stderr_path;
-    set_state(s.id, JobState::Running, t);
+    planned_.push_back(plan_for(q, s.alloc, *spec, wall_now()));
+  }
+  plan_handoffs();
+}
+
+LocalBackend::Planned LocalBackend::plan_for(const QueuedJob& q, const Allocation& alloc, const JobSpec& spec,
+                                             double start) {
+  Transition t;
+  t.start_time = start;
+  const std::optional<std::int64_t> array_job_id =
+      q.array_job_id ? std::optional<std::int64_t>(q.array_job_id) : std::nullopt;
+  Planned p{q.id, q.spec_id, q.array_job_id, alloc,
+            make_launch_plan(spec, JobIdentity{q.id, q.uid, array_job_id, q.array_index}, alloc, machine_,
+                             script_path(q.spec_id), user_),
+            RunningJobView{q.id, q.account, start, q.cpus, q.walltime_s}};
+  if (wrap_) wrap_(p.plan, spec);
+  t.alloc = alloc.to_json();
+  t.stdout_path = p.plan.stdout_path;
+  t.stderr_path = p.plan.stderr_path;
+  set_state(q.id, JobState::Running, t);
+  return p;
+}
+
+void LocalBackend::plan_handoffs() {
+  // Only where it cannot change what starts when: the plain policy (no tiers, so no
+  // preemption; order is --priority, submit second, id), and a successor of the same
+  // array (same spec, so the same resources) as the job whose CPUs it takes. The head
+  // keeps its place: it starts when its predecessor ends, or goes back after
+  // handoff_wait seconds (revoked) and competes again.
+  if (handoff_wait_s_ <= 0 || !host_ || !scheduler_.plain()) return;
+  // Predecessors: array elements running, or starting in this iteration, that nobody
+  // waits for yet.
+  struct Candidate {
+    std::int64_t id, spec_id, array_job_id;
+    Allocation alloc;
+  };
+  std::vector<Candidate> free;
+  std::unordered_set<std::int64_t> awaited;
+  for (auto& p : planned_)
+    if (p.after) awaited.insert(p.after);
+  for (auto& [id, r] : running_)
+    if (r.owns_alloc && !r.adopted && r.successor == 0 && !r.requeueing && !r.long_running && r.array_job_id != 0 &&
+        !awaited.count(id))
+      free.push_back({id, r.spec_id, r.array_job_id, r.alloc});
+  for (auto& p : planned_)
+    if (p.after == 0 && p.array_job_id != 0 && !awaited.count(p.id)) free.push_back({p.id, p.spec_id, p.array_job_id, p.alloc});
+  if (free.empty()) return;
+  // The oldest first: the likeliest to end first.
+  std::sort(free.begin(), free.end(), [](const Candidate& a, const Candidate& b) { return a.id < b.id; });
+  const double now = wall_now();
+  for (std::size_t taken = 0; taken < free.size();) {
+    const auto& order = queue_.plain_order();
+    if (order.empty()) return;
+    const std::int64_t head = order.begin()->id;
+    const QueuedJob& q = queue_.ready().at(head);
+    if (pool_.free_cpus() >= q.cpus) return;  // it may start on its own: no hand-off
+    std::size_t found = free.size();
+    for (std::size_t i = taken; i < free.size() && found == free.size(); ++i)
+      if (free[i].spec_id == q.spec_id && free[i].array_job_id == q.array_job_id) found = i;
+    if (found == free.size()) return;  // the head is of another kind: it waits for CPUs like any job
+    std::swap(free[found], free[taken]);
+    const Candidate& pred = free[taken++];
+    auto spec = spec_for(q.spec_id);
+    if (!spec) return;
+    const QueuedJob job = q;
+    queue_.started(head);
+    pending_.erase(head);
+    Planned p = plan_for(job, pred.alloc, **spec, now);
+    p.after = pred.id;
     planned_.push_back(std::move(p));
   }
+}
+
+void LocalBackend::tick(double now) {
+  for (auto& [id, r] : running_)
+    if (r.predecessor && !r.revoking && now - r.handed_at >= handoff_wait_s_) {
+      r.revoking = signal_job(r, revoke_signal());  // the host hands it back, if not started
+      if (auto p = running_.find(r.predecessor); p != running_.end()) p->second.long_running = true;
+    }
+}
+
+double LocalBackend::next_wakeup_s(double now) const {
+  double wake = 3600;
+  for (auto& [id, r] : running_)
+    if (r.predecessor && !r.revoking) wake = std::min(wake, std::max(0.0, r.handed_at + handoff_wait_s_ - now));
+  return wake;
 }
 
 bool LocalBackend::signal_job(Running& r, int sig) {
@@ -299,6 +376,10 @@ bool LocalBackend::signal_job(Running& r, int sig) {
     // the record is still locked (its host alive), so the pid cannot be another's.
     const std::string path = records_.path(r.slot);
     RunRecord rec = parse_run_record(read_all(path));
+    // A hand-off not started yet waits in its predecessor's host.
+    if (rec.supervisor_pid <= 0 && r.predecessor)
+      if (auto p = running_.find(r.predecessor); p != running_.end())
+        rec.supervisor_pid = parse_run_record(read_all(records_.path(p->second.slot))).supervisor_pid;
     if (rec.supervisor_pid <= 0) return false;
     int pidfd = pidfd_open(rec.supervisor_pid);
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -322,13 +403,34 @@ void LocalBackend::launch() {
       t.reason = why;
       t.end_time = wall_now();
       set_state(p.id, JobState::Failed, t);
-      pool_.release(p.alloc);
+      if (p.after == 0) {
+        pool_.release(p.alloc);
+      } else if (auto pred = running_.find(p.after); pred != running_.end()) {
+        pred->second.successor = 0;  // its CPUs stay the predecessor's
+      }
       if (p.array_job_id) queue_.element_ended(p.array_job_id);
       resolve_dependents(p.id, JobState::Failed);
     };
     if (!host_) {
       fail("no job host to run it");
       continue;
+    }
+    if (p.after) {
+      auto pred = running_.find(p.after);
+      if (pred == running_.end() || pred->second.successor != 0) {
+        // Its predecessor could not be started (or is taken): back to the queue, with
+        // no CPUs of its own.
+        Transition t;
+        t.reason = "requeued: the job it was to follow did not start";
+        set_state(p.id, JobState::Pending, t);
+        if (p.array_job_id) queue_.element_ended(p.array_job_id);
+        if (auto r = store_.job(p.id); r && r->has_value()) {
+          pending_[p.id] = queued(**r);
+          queue_.push(pending_[p.id]);
+        }
+        continue;
+      }
+      pred->second.successor = p.id;
     }
     const int slot = records_.acquire();
     const std::string path = records_.path(slot);
@@ -338,7 +440,8 @@ void LocalBackend::launch() {
     struct stat st{};
     const bool ok = fd >= 0 && ::flock(fd, LOCK_EX) == 0 && ::fstat(fd, &st) == 0 &&
                     (st.st_size < kRecordFileMax || ::ftruncate(fd, 0) == 0) &&
-                    append_record(fd, "job_id=" + std::to_string(p.id) + "\n");
+                    append_record(fd, "job_id=" + std::to_string(p.id) + "\n" +
+                                          (p.after ? "after=" + std::to_string(p.after) + "\n" : std::string()));
     if (!ok) {
       const std::string why = std::strerror(errno);
       if (fd >= 0) ::close(fd);
@@ -346,7 +449,7 @@ void LocalBackend::launch() {
       fail("cannot create run record " + path + ": " + why);
       continue;
     }
-    auto sent = host_->launch(p.id, p.plan, fd);
+    auto sent = host_->launch(p.id, p.plan, fd, p.after);
     ::close(fd);
     if (!sent) {
       records_.release(slot);
@@ -360,6 +463,11 @@ void LocalBackend::launch() {
     run.array_job_id = p.array_job_id;
     run.spec_id = p.spec_id;
     run.view = p.view;
+    if (p.after) {
+      run.predecessor = p.after;
+      run.owns_alloc = false;
+      run.handed_at = wall_now();
+    }
     running_[p.id] = std::move(run);
   }
 }
@@ -424,14 +532,32 @@ void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
     by_watch_.erase(run.watch);
   }
   records_.release(run.slot);
+  // Hand-offs: a successor that was waiting for this job's CPUs has them now (the host
+  // started it as this one ended); a successor that ends before its predecessor (handed
+  // back, cancelled) leaves them with the predecessor.
+  bool release = run.owns_alloc;
+  if (run.successor)
+    if (auto s = running_.find(run.successor); s != running_.end() && s->second.predecessor == id) {
+      s->second.predecessor = 0;
+      s->second.owns_alloc = true;
+      release = false;
+    }
+  if (run.predecessor)
+    if (auto p = running_.find(run.predecessor); p != running_.end() && p->second.successor == id)
+      p->second.successor = 0;
+  if (rec.start_time > 0) run.view.start_time = rec.start_time;  // the host's, not the plan's
+  const bool ran = rec.job_pid > 0;
   Transition t;
+  if (ran && rec.start_time > 0) t.start_time = rec.start_time;
   JobState to;
   const bool never_started = !rec.outcome && rec.supervisor_pid == 0;
   if (never_started || (rec.outcome && rec.outcome->state == JobState::Pending)) {
     // Preempted: charged what it ran, and back in the queue with its id and submit time.
-    // Never started (its host ended before taking it): back in the queue as it was.
-    if (never_started) {
-      t.reason = "requeued: the job host ended before starting it";
+    // Never started (its host ended before taking it, or a hand-off handed back): back in
+    // the queue as it was.
+    if (never_started || !ran) {
+      t.reason = never_started ? "requeued: the job host ended before starting it"
+                               : "requeued: " + rec.outcome->reason;
       set_state(id, JobState::Pending, t);
     } else {
       t.reason = "preempted: requeued";
@@ -440,7 +566,7 @@ void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
       const UsageCharge used = charge(run.view, rec.outcome->end_time > 0 ? rec.outcome->end_time : wall_now());
       set_state(id, JobState::Pending, t, &used);
     }
-    pool_.release(run.alloc);
+    if (release) pool_.release(run.alloc);
     if (run.array_job_id) queue_.element_ended(run.array_job_id);
     auto r = store_.job(id);
     if (r && r->has_value() && (*r)->state == JobState::Pending) {
@@ -466,8 +592,8 @@ void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
     t.end_time = wall_now();
   }
   const UsageCharge used = charge(run.view, t.end_time.value_or(wall_now()));
-  set_state(id, to, t, &used);
-  pool_.release(run.alloc);
+  set_state(id, to, t, ran ? &used : nullptr);  // a hand-off cancelled before it started used nothing
+  if (release) pool_.release(run.alloc);
   if (run.array_job_id) queue_.element_ended(run.array_job_id);
   resolve_dependents(id, to);
 }
@@ -504,13 +630,25 @@ Status LocalBackend::adopt(const JobRecord& r, std::unordered_map<std::int64_t, 
   const int wd = ::inotify_add_watch(inotify_fd_, path.c_str(), IN_CLOSE_WRITE);
   const bool alive = ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
   ::close(fd);
-  pool_.claim(a);
+  // A hand-off whose predecessor still runs (adopted just before: ids grow) holds the
+  // predecessor's CPUs, not CPUs of its own.
+  const RunRecord first_look = parse_run_record(read_all(path));
+  Running* pred = nullptr;
+  if (alive && first_look.after > 0)
+    if (auto p = running_.find(first_look.after); p != running_.end() && p->second.successor == 0) pred = &p->second;
+  if (!pred) pool_.claim(a);
   if (r.array_job_id) queue_.element_running(*r.array_job_id, r.array_max_running);
   Running run;
   run.id = r.id;
   run.slot = slot;
   run.alloc = a;
   run.adopted = true;
+  if (pred) {
+    pred->successor = r.id;
+    run.predecessor = pred->id;
+    run.owns_alloc = false;
+    run.handed_at = wall_now();
+  }
   run.array_job_id = r.array_job_id.value_or(0);
   run.spec_id = r.spec_id;
   run.view = RunningJobView{r.id, account_of(r.spec_id), r.start_time.value_or(0), r.cpus, r.walltime_s};
@@ -526,7 +664,7 @@ Status LocalBackend::adopt(const JobRecord& r, std::unordered_map<std::int64_t, 
   RunRecord rec = parse_run_record(read_all(path));
   if (!rec.outcome && rec.supervisor_pid == 0) {
     // The record exists but no host ever wrote to it: never launched.
-    pool_.release(a);
+    if (!pred) pool_.release(a);
     if (r.array_job_id) queue_.element_ended(*r.array_job_id);
     records_.release(slot);
     enqueue_pending(requeue("requeued: the daemon stopped before launching it"));

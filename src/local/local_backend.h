@@ -91,6 +91,10 @@ class LocalBackend {
   // Jobs run on `host` (not owned; must outlive this).
   void use_host(JobHostLink* host) { host_ = host; }
 
+  // Time-driven work (revoking hand-offs that wait too long), and when it is next due.
+  void tick(double now);
+  double next_wakeup_s(double now) const;
+
   // Cancels every running job (daemon shutdown with --kill-jobs).
   void cancel_all_running();
 
@@ -114,12 +118,21 @@ class LocalBackend {
     std::int64_t spec_id = 0;
     RunningJobView view;      // what the policy sees (account, start, cpus, walltime)
     bool requeueing = false;  // told to stop for preemption; reports PENDING
+    // Hand-offs (see plan_handoffs): `successor` waits in the host for this job's CPUs;
+    // a successor not started yet has its `predecessor`, does not own `alloc` (the
+    // predecessor's, until that ends), and is revoked if it waits too long.
+    std::int64_t successor = 0, predecessor = 0;
+    bool owns_alloc = true;
+    double handed_at = 0;
+    bool revoking = false;
+    bool long_running = false;  // a hand-off behind it waited too long: no more of them
   };
   struct Planned {
     std::int64_t id, spec_id, array_job_id;
     Allocation alloc;
     LaunchPlan plan;
     RunningJobView view;
+    std::int64_t after = 0;  // a hand-off behind this running job
   };
 
   std::string script_path(std::int64_t spec_id) const;
@@ -133,6 +146,10 @@ class LocalBackend {
   void add_dependencies(std::int64_t id, const std::vector<std::pair<Dependency, JobState>>& parents);
   void cancel_doomed(std::int64_t id);  // a pending job whose dependency can never be met
   void finalize(std::int64_t id, const RunRecord& rec);
+  // Plans hand-offs: when the queue's first job cannot start now, it is given to the host
+  // behind a running job of the same array, to start on its CPUs the moment it ends.
+  void plan_handoffs();
+  Planned plan_for(const QueuedJob& q, const Allocation& alloc, const JobSpec& spec, double start);
   void finalize_from_file(std::int64_t id);
   bool signal_job(Running& r, int sig);
   void resolve_dependents(std::int64_t id, JobState state);
@@ -156,6 +173,7 @@ class LocalBackend {
   RecordSlots records_;
   std::map<std::int64_t, std::shared_ptr<const JobSpec>> specs_;
   std::vector<Planned> planned_;
+  double handoff_wait_s_ = machine_.handoff_wait_s;  // 0: no hand-offs
   JobHostLink* host_ = nullptr;
   std::string name_ = "local";
   int component_ = -1;

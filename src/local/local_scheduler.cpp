@@ -26,6 +26,12 @@ sched::Time LocalScheduler::estimate(std::int64_t walltime_s) const {
   return walltime_s > 0 ? walltime_s : std::max<sched::Time>(1, config().default_walltime);
 }
 
+bool LocalScheduler::plain() const {
+  const auto& c = config();
+  return c.tiers.empty() && c.weights.tier == 0 && c.weights.age == 0 && c.weights.fairshare == 0 &&
+         c.weights.size == 0;
+}
+
 LocalScheduler::Plan LocalScheduler::pass(const JobQueue& queue, std::span<const RunningJobView> running,
                                           ResourcePool& pool, int slots, double now) const {
   Plan plan;
@@ -34,8 +40,7 @@ LocalScheduler::Plan LocalScheduler::pass(const JobQueue& queue, std::span<const
   const auto t = static_cast<sched::Time>(std::floor(now));
 
   const auto& c = config();
-  const bool plain = c.tiers.empty() && c.weights.tier == 0 && c.weights.age == 0 && c.weights.fairshare == 0 &&
-                     c.weights.size == 0;
+  const bool plain = this->plain();
 
   // Under a policy that weighs nothing but --priority (the default), the engine's order is
   // the queue's plain order, and the first job starts whenever it fits, whatever the

@@ -48,6 +48,9 @@ class LocalScheduler {
   LocalScheduler(sched::PolicyConfig config, int cpus);
 
   const sched::PolicyConfig& config() const { return engine_.config(); }
+  // The policy weighs nothing but --priority (the default): its order is the queue's
+  // plain order (JobQueue::plain_order) and it never preempts.
+  bool plain() const;
   sched::Accounts& accounts() { return accounts_; }
   const sched::Accounts& accounts() const { return accounts_; }
 

@@ -51,6 +51,11 @@ Result<Machine> load_machine(const std::string& config_path) {
     if (auto s = int_key("gpus", m->gpus, 0); !s) return Error{s.error()};
     if (auto s = int_key("job_limit", m->job_limit, 0); !s) return Error{s.error()};
     if (auto s = int_key("kill_grace", m->kill_grace_s, 0); !s) return Error{s.error()};
+    if (c["handoff_wait"]) {
+      const double w = c["handoff_wait"].as<double>();
+      if (!(w >= 0 && w <= 3600)) return err(config_path + ": 'handoff_wait' must be 0 to 3600 seconds");
+      m->handoff_wait_s = w;
+    }
     if (c["memory_limit"]) {
       const auto how = c["memory_limit"].as<std::string>();
       if (how != "cgroup" && how != "poll")
@@ -64,9 +69,10 @@ Result<Machine> load_machine(const std::string& config_path) {
     }
     for (auto it = c.begin(); it != c.end(); ++it) {
       auto k = it->first.as<std::string>();
-      if (k != "cpus" && k != "gpus" && k != "memory" && k != "job_limit" && k != "kill_grace" && k != "memory_limit")
+      if (k != "cpus" && k != "gpus" && k != "memory" && k != "job_limit" && k != "kill_grace" &&
+          k != "memory_limit" && k != "handoff_wait")
         return err(config_path + ": unknown setting '" + k +
-                   "' (accepted: cpus, memory, gpus, job_limit, kill_grace, memory_limit)");
+                   "' (accepted: cpus, memory, gpus, job_limit, kill_grace, memory_limit, handoff_wait)");
     }
   } catch (const YAML::Exception& e) {
     return err(config_path + ": " + e.what());

@@ -7,6 +7,8 @@
 //   gpus: 2           # GPUs, handed out through CUDA_VISIBLE_DEVICES
 //   job_limit: 8      # at most this many jobs running at once (0 = no limit)
 //   kill_grace: 10    # seconds between SIGTERM and SIGKILL at walltime or cancel
+//   handoff_wait: 0.5 # seconds an array element handed to a running sibling's CPUs may
+//                     # wait for them before it goes back to the queue (0: no hand-offs)
 //   memory_limit: cgroup  # how --mem is enforced: cgroup (when one is writable, else
 //                         # poll), or poll (the resident memory of the job's processes,
 //                         # every 200 ms, for systems whose cgroups are someone else's)
@@ -28,6 +30,7 @@ struct Machine {
   int job_limit = 0;
   int kill_grace_s = 10;
   bool memory_poll = false;  // memory_limit: poll
+  double handoff_wait_s = 0.5;
   std::vector<int> pus;  // OS indices of the real processing units, for pinning
 
   // The real PU that schedulable CPU `cpu` is pinned to.

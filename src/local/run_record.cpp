@@ -43,6 +43,8 @@ RunRecord parse_run_record(std::string_view text) {
     }
     else if (k == "supervisor_pid") r.supervisor_pid = num<pid_t>(v);
     else if (k == "job_pid") r.job_pid = num<pid_t>(v);
+    else if (k == "start_time") r.start_time = real(v);
+    else if (k == "after") r.after = num<std::int64_t>(v);
     else if (k == "state") o.state = parse_job_state(v).value_or(JobState::Unknown);
     else if (k == "exit_code") o.exit_code = num<std::int64_t>(v);
     else if (k == "signal") o.signal = num<std::int64_t>(v);

@@ -29,8 +29,10 @@ struct RunOutcome {
 
 struct RunRecord {
   std::int64_t job_id = 0;  // written by the daemon when it creates the record
+  std::int64_t after = 0;   // a hand-off's predecessor (written by the daemon too)
   pid_t supervisor_pid = 0;
   pid_t job_pid = 0;
+  double start_time = 0;    // when the host started the job (0: not started)
   std::optional<RunOutcome> outcome;
 };
 

@@ -227,6 +227,7 @@ int run_daemon(const Paths& paths) {
     if (pilot) fds.push_back({pilot->event_fd(), POLLIN, 0});
     double wake_s = slurm.next_wakeup_s(wall_now());
     if (pilot) wake_s = std::min(wake_s, pilot->next_wakeup_s(wall_now()));
+    for (auto* b : locals) wake_s = std::min(wake_s, b->next_wakeup_s(wall_now()));
     const int timeout_ms = wake_s >= 3600 ? -1 : static_cast<int>(wake_s * 1000) + 1;
     if (::poll(fds.data(), fds.size(), timeout_ms) < 0 && errno != EINTR) break;
 
@@ -360,6 +361,7 @@ int run_daemon(const Paths& paths) {
       }
     }
     slurm.step(wall_now());
+    for (auto* b : locals) b->tick(wall_now());
     if (pilot) pilot->step(wall_now());
     if (!draining && !stopping)
       for (auto* b : locals)

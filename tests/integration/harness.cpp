@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -26,6 +28,19 @@ std::string slurp(const std::string& path) {
 }
 
 }  // namespace
+
+double seconds(const nlohmann::json& t) {
+  if (!t.is_string()) return -1;
+  std::tm tm{};
+  int ms = 0;
+  const std::string s = t.get<std::string>();
+  if (std::sscanf(s.c_str(), "%d-%d-%dT%d:%d:%d.%dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+                  &tm.tm_sec, &ms) != 7)
+    return -1;
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  return static_cast<double>(::timegm(&tm)) + static_cast<double>(ms) / 1000.0;
+}
 
 bool wait_until(const std::function<bool()>& done, double seconds) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);

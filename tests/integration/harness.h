@@ -45,5 +45,8 @@ class YardWorld : public ::testing::Test {
 // Polls `done` until true or `seconds` pass; returns whether it became true.
 bool wait_until(const std::function<bool()>& done, double seconds);
 bool process_alive(long pid);
+// An RFC 3339 time of `yard status --json` ("2024-05-01T12:00:00.250Z") in seconds since
+// the epoch; -1 if it is not one.
+double seconds(const nlohmann::json& t);
 
 }  // namespace yard::test

@@ -11,20 +11,6 @@
 namespace yard::test {
 namespace {
 
-// "2024-05-01T12:00:00.250Z" -> seconds since the epoch.
-double seconds(const nlohmann::json& t) {
-  if (!t.is_string()) return -1;
-  std::tm tm{};
-  int ms = 0;
-  const std::string s = t.get<std::string>();
-  if (std::sscanf(s.c_str(), "%d-%d-%dT%d:%d:%d.%dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
-                  &tm.tm_sec, &ms) != 7)
-    return -1;
-  tm.tm_year -= 1900;
-  tm.tm_mon -= 1;
-  return static_cast<double>(::timegm(&tm)) + static_cast<double>(ms) / 1000.0;
-}
-
 const char* kTiers = R"(weights: {tier: 1}
 tiers:
   - {name: gold, priority: 2}

@@ -1,0 +1,99 @@
+// Hand-offs: an array element given to the job host behind a running sibling, to start on
+// its CPUs the moment it ends. It never shares CPUs with it, records its true start, goes
+// back to the queue when it waits too long, can be cancelled before it starts, and
+// survives a crash of the daemon like any running job.
+#include <signal.h>
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "harness.h"
+
+namespace yard::test {
+namespace {
+
+class Handoff : public YardWorld {};
+
+// The store's [start, end] of every element, in start order.
+std::vector<std::pair<double, double>> spans(YardWorld& w, nlohmann::json jobs) {
+  (void)w;
+  std::vector<std::pair<double, double>> out;
+  for (auto& j : jobs) out.push_back({seconds(j["start_time"]), seconds(j["end_time"])});
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST_F(Handoff, ElementsOnOneCpuFollowEachOtherWithTheirTrueStartTimes) {
+  configure("cpus: 1\n");
+  long id = submit({"-a", "0-29", "--", "sh", "-c", "echo $YARD_ARRAY_TASK_ID >> ran.log"});
+  EXPECT_EQ(wait({id}), 0);
+  auto all = status({id});
+  ASSERT_EQ(all.size(), 30u);
+  for (auto& j : all) EXPECT_EQ(j["state"], "COMPLETED") << j.dump();
+  // One CPU: each element starts after the one before it ended, as recorded (a hand-off
+  // is planned before its predecessor ends; its start is when the host started it).
+  auto s = spans(*this, all);
+  for (std::size_t k = 1; k < s.size(); ++k)
+    EXPECT_GE(s[k].first, s[k - 1].second) << "element starting at " << s[k].first << " overlaps the one before";
+  std::istringstream in(read("ran.log"));
+  std::map<int, int> runs;
+  int i;
+  while (in >> i) ++runs[i];
+  EXPECT_EQ(runs.size(), 30u);
+  for (auto& [k, n] : runs) EXPECT_EQ(n, 1) << "element " << k;
+}
+
+TEST_F(Handoff, AnElementWaitingTooLongGoesBackToTheQueue) {
+  configure("cpus: 1\nhandoff_wait: 0.2\n");
+  // Element 0 holds the CPU until told; element 1 is handed off behind it, then back.
+  long id = submit({"-a", "0-1", "--", "sh", "-c", "[ $YARD_ARRAY_TASK_ID = 1 ] || while [ ! -e go ]; do sleep 0.05; done"});
+  auto element = [&](int k) { return job(id + k); };  // element k's job id
+  ASSERT_TRUE(wait_until([&] { return element(0)["state"] == "RUNNING"; }, 20));
+  ASSERT_TRUE(wait_until([&] { return element(1)["state"] == "PENDING"; }, 20)) << element(1).dump();
+  EXPECT_EQ(element(0)["state"], "RUNNING");
+  write("go", "");
+  EXPECT_EQ(wait({id}), 0);
+  EXPECT_EQ(element(1)["state"], "COMPLETED");
+  EXPECT_GE(seconds(element(1)["start_time"]), seconds(element(0)["end_time"]));
+}
+
+TEST_F(Handoff, AHandedOffElementCanBeCancelledBeforeItStarts) {
+  configure("cpus: 1\nhandoff_wait: 600\n");
+  long id = submit({"-a", "0-2", "--", "sh", "-c",
+                    "echo $YARD_ARRAY_TASK_ID >> ran.log; [ $YARD_ARRAY_TASK_ID != 0 ] || while [ ! -e go ]; do sleep 0.05; done"});
+  const std::string second = std::to_string(id + 1);  // element 1's job id
+  ASSERT_TRUE(wait_until([&] { return job(id + 1)["state"] == "RUNNING"; }, 20));  // handed off behind element 0
+  ASSERT_EQ(yard({"cancel", second}).rc, 0);
+  ASSERT_TRUE(wait_until([&] { return job(id + 1)["state"] == "CANCELLED"; }, 20)) << job(id + 1).dump();
+  write("go", "");
+  wait({id});
+  EXPECT_EQ(job(id)["state"], "COMPLETED");
+  EXPECT_EQ(job(id + 2)["state"], "COMPLETED");
+  EXPECT_EQ(read("ran.log"), "0\n2\n");  // element 1 never ran
+}
+
+TEST_F(Handoff, ADaemonCrashWithAHandedOffElementLosesNothingAndRunsNothingTwice) {
+  configure("cpus: 1\nhandoff_wait: 600\n");
+  long id = submit({"-a", "0-3", "--", "sh", "-c",
+                    "echo $YARD_ARRAY_TASK_ID >> ran.log; [ $YARD_ARRAY_TASK_ID != 0 ] || while [ ! -e go ]; do sleep 0.05; done; "
+                    "exit $YARD_ARRAY_TASK_ID"});
+  ASSERT_TRUE(wait_until([&] { return job(id + 1)["state"] == "RUNNING"; }, 20));  // handed off behind element 0
+  long pid = daemon_pid();
+  ASSERT_EQ(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
+  ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 10));
+  ASSERT_EQ(yard({"server", "start"}).rc, 0);
+  write("go", "");
+  wait({id});
+  for (int k = 0; k < 4; ++k) {
+    auto j = job(id + k);
+    EXPECT_EQ(j["state"], k == 0 ? "COMPLETED" : "FAILED") << j.dump();
+    EXPECT_EQ(j["exit_code"], k) << j.dump();
+  }
+  EXPECT_EQ(read("ran.log"), "0\n1\n2\n3\n");  // each once, in order: one CPU
+  auto s = spans(*this, status({id}));
+  for (std::size_t k = 1; k < s.size(); ++k) EXPECT_GE(s[k].first, s[k - 1].second);
+}
+
+}  // namespace
+}  // namespace yard::test
