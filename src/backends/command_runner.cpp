@@ -1,5 +1,7 @@
 #include "backends/command_runner.h"
 
+#include <algorithm>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -136,9 +138,9 @@ CommandResult run_command(const std::vector<std::string>& argv, double timeout_s
   return r;
 }
 
-CommandWorker::CommandWorker() {
+CommandWorker::CommandWorker(int threads) {
   event_fd_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  thread_ = std::thread([this] { loop(); });
+  for (int i = 0; i < std::max(1, threads); ++i) threads_.emplace_back([this] { loop(); });
 }
 
 CommandWorker::~CommandWorker() {
@@ -148,7 +150,7 @@ CommandWorker::~CommandWorker() {
     queue_.clear();
   }
   cv_.notify_all();
-  thread_.join();
+  for (auto& t : threads_) t.join();
   if (event_fd_ >= 0) ::close(event_fd_);
 }
 

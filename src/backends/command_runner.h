@@ -2,9 +2,11 @@
 // through here: an argv (never a shell string), a time-out after which the command's
 // whole process group is killed, and its stdout, stderr and exit status captured.
 //
-// CommandWorker runs commands on a thread of its own, so a scheduler that hangs (Slurm's
+// CommandWorker runs commands on threads of its own, so a scheduler that hangs (Slurm's
 // controller down makes sbatch wait ~9 s) never stalls the daemon's event loop: the loop
-// posts commands, and polls event_fd() to collect results.
+// posts commands, and polls event_fd() to collect results. A few run side by side: a
+// submission mostly waits for the controller's answer, and one at a time made yard
+// slower than a plain sbatch loop. Results come back in the order they end.
 #pragma once
 
 #include <condition_variable>
@@ -55,8 +57,8 @@ class CommandQueue {
 
 class CommandWorker : public CommandQueue {
  public:
-  CommandWorker();
-  ~CommandWorker() override;  // finishes the running command, drops the queued ones
+  explicit CommandWorker(int threads = 3);
+  ~CommandWorker() override;  // finishes the running commands, drops the queued ones
   CommandWorker(const CommandWorker&) = delete;
   CommandWorker& operator=(const CommandWorker&) = delete;
 
@@ -74,7 +76,7 @@ class CommandWorker : public CommandQueue {
   std::deque<Command> queue_;
   std::vector<CompletedCommand> done_;
   bool stopping_ = false;
-  std::thread thread_;
+  std::vector<std::thread> threads_;
 };
 
 }  // namespace yard

@@ -197,6 +197,7 @@ void IndirectBackend::set_native(Unit& u, const std::string& base) {
   for (auto id : u.members) {
     auto& m = members_.at(id);
     m.native_id = u.is_array && m.index ? base + "_" + std::to_string(*m.index) : base;
+    m.known_from_tag = next_tag_;
     by_native_[m.native_id] = id;
     if (auto s = store_.set_native_id(id, m.native_id); !s) log(dialect_.name(), s.error());
   }
@@ -398,7 +399,7 @@ void IndirectBackend::apply(const CompletedCommand& done, double now) {
       break;
     case Kind::Poll:
       poll_in_flight_ = false;
-      apply_poll(r, now);
+      apply_poll(r, done.command.tag, now);
       break;
     case Kind::History:
       history_in_flight_ = false;
@@ -473,7 +474,7 @@ void IndirectBackend::update(Member& m, const NativeStatus& s, const MappedState
   m.state = mapped.state;
 }
 
-void IndirectBackend::apply_poll(const CommandResult& r, double now) {
+void IndirectBackend::apply_poll(const CommandResult& r, std::uint64_t tag, double now) {
   if (!r.ok()) {
     poll_backoff_ = std::min(std::max(config_.poll_interval_s, poll_backoff_ * 2), config_.retry_max_s);
     next_poll_ = now + poll_backoff_;
@@ -490,7 +491,7 @@ void IndirectBackend::apply_poll(const CommandResult& r, double now) {
   auto seen = by_native_id(*statuses);
   std::vector<std::int64_t> ids;
   for (auto& [id, m] : members_)
-    if (!m.native_id.empty()) ids.push_back(id);
+    if (!m.native_id.empty() && m.known_from_tag <= tag) ids.push_back(id);  // submitted before this listing
   for (auto id : ids) {
     auto& m = members_.at(id);
     auto it = seen.find(m.native_id);

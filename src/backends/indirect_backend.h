@@ -133,6 +133,9 @@ class IndirectBackend {
     double missing_since = 0;   // absent from queue and history since
     bool listed = false;        // in the last status listing (even as ended)
     bool never_satisfied = false;
+    // The first command tag planned after the native id became known: a status listing
+    // planned before that (commands run side by side) cannot show the job yet.
+    std::uint64_t known_from_tag = 0;
   };
   enum class Kind { Submit, Poll, History, Find, FindHistory, Cancel };
   struct InFlight {
@@ -145,7 +148,7 @@ class IndirectBackend {
   void track(const JobRecord& r);
   void apply(const CompletedCommand& done, double now);
   void apply_submit(Unit& u, const CommandResult& r, double now);
-  void apply_poll(const CommandResult& r, double now);
+  void apply_poll(const CommandResult& r, std::uint64_t tag, double now);
   void apply_history(const std::vector<std::int64_t>& asked, const CommandResult& r, double now);
   // A look-up's answer (queue or history format): native base id by UID. Clears the
   // heads' in-flight marks; nothing when the call failed or its output is unreadable.
