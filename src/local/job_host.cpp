@@ -224,7 +224,9 @@ void Host::stop(Supervised& j) {
 }
 
 void Host::on_signal(const signalfd_siginfo& si) {
-  if (static_cast<int>(si.ssi_signo) == SIGCHLD) return reap();
+  // Ends are reaped after every signal read with them: a cancel that came with its
+  // predecessor's end then stops a hand-off before it would have started.
+  if (static_cast<int>(si.ssi_signo) == SIGCHLD) return;
   const auto id = static_cast<std::int64_t>(si.ssi_ptr);
   const int sig = static_cast<int>(si.ssi_signo);
   if (handed_behind_.count(id)) {  // handed off, not started yet: it never will be
