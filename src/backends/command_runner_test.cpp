@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 
 namespace yard {
@@ -41,19 +43,39 @@ TEST(CommandRunner, AMissingProgramIsReportedNotThrown) {
   EXPECT_NE(r.err.find("no-such-program-yard-test"), std::string::npos);
 }
 
-TEST(CommandWorker, RunsPostedCommandsInOrderAndSignalsTheEventFd) {
-  CommandWorker w;
-  w.post({1, {"echo", "one"}, 5});
-  w.post({2, {"echo", "two"}, 5});
+std::vector<CompletedCommand> collect(CommandWorker& w, std::size_t n) {
   std::vector<CompletedCommand> got;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (got.size() < 2 && std::chrono::steady_clock::now() < deadline) {
+  while (got.size() < n && std::chrono::steady_clock::now() < deadline) {
     pollfd p{w.event_fd(), POLLIN, 0};
     ::poll(&p, 1, 1000);
     for (auto& c : w.take_completed()) got.push_back(std::move(c));
   }
+  return got;
+}
+
+TEST(CommandWorker, OneThreadRunsPostedCommandsInOrderAndSignalsTheEventFd) {
+  CommandWorker w(1);
+  w.post({1, {"echo", "one"}, 5});
+  w.post({2, {"echo", "two"}, 5});
+  auto got = collect(w, 2);
   ASSERT_EQ(got.size(), 2u);
   EXPECT_EQ(got[0].command.tag, 1u);
+  EXPECT_EQ(got[0].result.out, "one\n");
+  EXPECT_EQ(got[1].result.out, "two\n");
+}
+
+TEST(CommandWorker, SeveralThreadsRunCommandsSideBySideEachResultWithItsTag) {
+  CommandWorker w(3);
+  // The first waits until the second has run: only side by side can both end.
+  const std::string flag = "/tmp/yard-worker-test-" + std::to_string(::getpid());
+  ::unlink(flag.c_str());
+  w.post({1, {"sh", "-c", "while [ ! -e " + flag + " ]; do sleep 0.01; done; echo one"}, 20});
+  w.post({2, {"sh", "-c", "touch " + flag + "; echo two"}, 20});
+  auto got = collect(w, 2);
+  ::unlink(flag.c_str());
+  ASSERT_EQ(got.size(), 2u);
+  std::sort(got.begin(), got.end(), [](auto& a, auto& b) { return a.command.tag < b.command.tag; });
   EXPECT_EQ(got[0].result.out, "one\n");
   EXPECT_EQ(got[1].result.out, "two\n");
 }
