@@ -47,7 +47,8 @@ Result<ArraySpec> parse_array_spec(std::string_view text, std::int64_t max_eleme
     }
     if ((hi - lo) / step + 1 + static_cast<std::int64_t>(spec.indices.size()) > max_elements)
       return bad("more than " + std::to_string(max_elements) + " elements");
-    for (std::int64_t i = lo; i <= hi; i += step) spec.indices.push_back(i);
+    // Counted, not `i += step` up to hi: near the top of the integers that would overflow.
+    for (std::int64_t k = 0, n = (hi - lo) / step; k <= n; ++k) spec.indices.push_back(lo + k * step);
   }
   std::sort(spec.indices.begin(), spec.indices.end());
   spec.indices.erase(std::unique(spec.indices.begin(), spec.indices.end()), spec.indices.end());

@@ -25,4 +25,14 @@ TEST(ArraySpec, RejectsBadInput) {
   EXPECT_FALSE(parse_array_spec("0-99999999999").ok());
 }
 
+TEST(ArraySpec, IndicesAtTheTopOfTheIntegersEndTheRange) {
+  // Found by the fuzzer: `i += step` past the largest index overflowed and never ended.
+  auto a = parse_array_spec("9223372036854775807", 10);
+  ASSERT_TRUE(a) << a.error();
+  EXPECT_EQ(a->indices, std::vector<std::int64_t>{9223372036854775807});
+  auto b = parse_array_spec("9223372036854775805-9223372036854775807:2", 10);
+  ASSERT_TRUE(b) << b.error();
+  EXPECT_EQ(b->indices, (std::vector<std::int64_t>{9223372036854775805, 9223372036854775807}));
+}
+
 }  // namespace yard
