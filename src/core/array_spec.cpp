@@ -45,7 +45,9 @@ Result<ArraySpec> parse_array_spec(std::string_view text, std::int64_t max_eleme
       if (!to_int(part, lo)) return bad("'" + std::string(part) + "' is not a non-negative number");
       hi = lo;
     }
-    if ((hi - lo) / step + 1 + static_cast<std::int64_t>(spec.indices.size()) > max_elements)
+    // (hi - lo) / step + 1 elements, compared without adding: 0-9223372036854775807 is
+    // one more than the largest integer.
+    if ((hi - lo) / step >= max_elements - static_cast<std::int64_t>(spec.indices.size()))
       return bad("more than " + std::to_string(max_elements) + " elements");
     // Counted, not `i += step` up to hi: near the top of the integers that would overflow.
     for (std::int64_t k = 0, n = (hi - lo) / step; k <= n; ++k) spec.indices.push_back(lo + k * step);

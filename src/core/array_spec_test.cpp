@@ -33,6 +33,8 @@ TEST(ArraySpec, IndicesAtTheTopOfTheIntegersEndTheRange) {
   auto b = parse_array_spec("9223372036854775805-9223372036854775807:2", 10);
   ASSERT_TRUE(b) << b.error();
   EXPECT_EQ(b->indices, (std::vector<std::int64_t>{9223372036854775805, 9223372036854775807}));
+  // The whole range of the integers is one element more than fits in one: refused.
+  EXPECT_FALSE(parse_array_spec("0-9223372036854775807", 10).ok());
 }
 
 }  // namespace yard
