@@ -52,6 +52,8 @@ Result<Line> parse_line(std::string_view text) {
   auto id = need("JobId");
   if (!id) return Error{id.error()};
   a.job_id = std::string(*id);
+  if (a.job_id.empty() || a.job_id.find_first_not_of("0123456789") != std::string::npos)
+    return err("scontrol show job: JobId=" + a.job_id + " is not a job id in " + excerpt(text));
   auto state = need("JobState");
   if (!state) return Error{state.error()};
   a.state = std::string(*state);
@@ -69,6 +71,8 @@ Result<Line> parse_line(std::string_view text) {
   Line line;
   if (auto h = kv.find("HetJobId"); h != kv.end()) {
     line.het_job_id = std::string(h->second);
+    if (line.het_job_id.empty() || line.het_job_id.find_first_not_of("0123456789") != std::string::npos)
+      return err("scontrol show job: HetJobId=" + line.het_job_id + " is not a job id in " + excerpt(text));
     auto off = kv.find("HetJobOffset");
     if (off == kv.end() || !to_int(off->second, line.het_offset))
       return err("scontrol show job: HetJobId without a HetJobOffset number in " + excerpt(text));

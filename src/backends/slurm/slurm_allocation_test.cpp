@@ -156,4 +156,13 @@ TEST(SlurmAllocation, StepsAskForExactlyTheJobsResources) {
 }
 
 }  // namespace
+TEST(SlurmAllocation, AJobIdThatIsNotANumberIsNamed) {
+  // Found by the fuzzer: an empty JobId was taken as an allocation.
+  auto a = parse_scontrol_job("JobId= JobState=RUNNING NumNodes=1 NumCPUs=2");
+  ASSERT_FALSE(a);
+  EXPECT_NE(a.error().find("JobId= is not a job id"), std::string::npos) << a.error();
+  EXPECT_FALSE(parse_scontrol_job("JobId=x1 JobState=RUNNING NumNodes=1 NumCPUs=2"));
+  EXPECT_FALSE(parse_scontrol_job("JobId=9 HetJobId= HetJobOffset=0 JobState=RUNNING NumNodes=1 NumCPUs=2"));
+}
+
 }  // namespace yard
