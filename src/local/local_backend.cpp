@@ -32,13 +32,6 @@ constexpr off_t kRecordFileMax = 64 * 1024;
 
 int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
 
-std::string read_all(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 void log_error(const std::string& what) { std::cerr << "yard daemon: " << what << std::endl; }
 
 }  // namespace
@@ -304,82 +297,17 @@ LocalBackend::Planned LocalBackend::plan_for(const QueuedJob& q, const Allocatio
   return p;
 }
 
-void LocalBackend::plan_handoffs() {
-  // Only where it cannot change what starts when: the plain policy (no tiers, so no
-  // preemption; order is --priority, submit second, id), and a successor of the same
-  // array (same spec, so the same resources) as the job whose CPUs it takes. The head
-  // keeps its place: it starts when its predecessor ends, or goes back after
-  // handoff_wait seconds (revoked) and competes again.
-  if (handoff_wait_s_ <= 0 || !host_ || !scheduler_.plain()) return;
-  // Predecessors: array elements running, or starting in this iteration, that nobody
-  // waits for yet.
-  struct Candidate {
-    std::int64_t id, spec_id, array_job_id;
-    Allocation alloc;
-  };
-  std::vector<Candidate> free;
-  std::unordered_set<std::int64_t> awaited;
-  for (auto& p : planned_)
-    if (p.after) awaited.insert(p.after);
-  for (auto& [id, r] : running_)
-    if (r.owns_alloc && !r.adopted && r.successor == 0 && !r.requeueing && !r.long_running && r.array_job_id != 0 &&
-        !awaited.count(id))
-      free.push_back({id, r.spec_id, r.array_job_id, r.alloc});
-  for (auto& p : planned_)
-    if (p.after == 0 && p.array_job_id != 0 && !awaited.count(p.id)) free.push_back({p.id, p.spec_id, p.array_job_id, p.alloc});
-  if (free.empty()) return;
-  // The oldest first: the likeliest to end first.
-  std::sort(free.begin(), free.end(), [](const Candidate& a, const Candidate& b) { return a.id < b.id; });
-  const double now = wall_now();
-  for (std::size_t taken = 0; taken < free.size();) {
-    const auto& order = queue_.plain_order();
-    if (order.empty()) return;
-    const std::int64_t head = order.begin()->id;
-    const QueuedJob& q = queue_.ready().at(head);
-    if (pool_.free_cpus() >= q.cpus) return;  // it may start on its own: no hand-off
-    std::size_t found = free.size();
-    for (std::size_t i = taken; i < free.size() && found == free.size(); ++i)
-      if (free[i].spec_id == q.spec_id && free[i].array_job_id == q.array_job_id) found = i;
-    if (found == free.size()) return;  // the head is of another kind: it waits for CPUs like any job
-    std::swap(free[found], free[taken]);
-    const Candidate& pred = free[taken++];
-    auto spec = spec_for(q.spec_id);
-    if (!spec) return;
-    const QueuedJob job = q;
-    queue_.started(head);
-    pending_.erase(head);
-    Planned p = plan_for(job, pred.alloc, **spec, now);
-    p.after = pred.id;
-    planned_.push_back(std::move(p));
-  }
-}
-
-void LocalBackend::tick(double now) {
-  for (auto& [id, r] : running_)
-    if (r.predecessor && !r.revoking && now - r.handed_at >= handoff_wait_s_) {
-      r.revoking = signal_job(r, revoke_signal());  // the host hands it back, if not started
-      if (auto p = running_.find(r.predecessor); p != running_.end()) p->second.long_running = true;
-    }
-}
-
-double LocalBackend::next_wakeup_s(double now) const {
-  double wake = 3600;
-  for (auto& [id, r] : running_)
-    if (r.predecessor && !r.revoking) wake = std::min(wake, std::max(0.0, r.handed_at + handoff_wait_s_ - now));
-  return wake;
-}
-
 bool LocalBackend::signal_job(Running& r, int sig) {
   if (!r.adopted) return host_ && host_->signal_job(r.id, sig);
   if (r.host_pidfd < 0) {
     // The host of an earlier daemon: its pid is in the record. Opened, then checked that
     // the record is still locked (its host alive), so the pid cannot be another's.
     const std::string path = records_.path(r.slot);
-    RunRecord rec = parse_run_record(read_all(path));
+    RunRecord rec = parse_run_record(read_record_file(path));
     // A hand-off not started yet waits in its predecessor's host.
     if (rec.supervisor_pid <= 0 && r.predecessor)
       if (auto p = running_.find(r.predecessor); p != running_.end())
-        rec.supervisor_pid = parse_run_record(read_all(records_.path(p->second.slot))).supervisor_pid;
+        rec.supervisor_pid = parse_run_record(read_record_file(records_.path(p->second.slot))).supervisor_pid;
     if (rec.supervisor_pid <= 0) return false;
     int pidfd = pidfd_open(rec.supervisor_pid);
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -518,7 +446,7 @@ void LocalBackend::fd_ready(int fd) {
 void LocalBackend::finalize_from_file(std::int64_t id) {
   auto it = running_.find(id);
   if (it == running_.end()) return;
-  finalize(id, parse_run_record(read_all(records_.path(it->second.slot))));
+  finalize(id, parse_run_record(read_record_file(records_.path(it->second.slot))));
 }
 
 void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
@@ -600,117 +528,6 @@ void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
 
 void LocalBackend::cancel_all_running() {
   for (auto& [id, r] : running_) signal_job(r, cancel_signal());
-}
-
-Status LocalBackend::adopt(const JobRecord& r, std::unordered_map<std::int64_t, int>& records) {
-  auto alloc = Allocation::from_json(r.alloc);
-  Allocation a = alloc ? *alloc : Allocation{};
-  auto requeue = [&](const char* why) {
-    Transition t;
-    t.reason = why;
-    set_state(r.id, JobState::Pending, t);
-    JobRecord p = r;
-    p.state = JobState::Pending;
-    return p;
-  };
-  auto found = records.find(r.id);
-  const int slot = found == records.end() ? -1 : found->second;
-  if (found != records.end()) records.erase(found);  // what is left is released by recover()
-  const std::string path = slot >= 0 ? records_.path(slot) : std::string();
-  int fd = slot >= 0 ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC) : -1;
-  if (fd < 0) {
-    records_.release(slot);
-    // Marked RUNNING, but the daemon stopped before creating the record: never launched.
-    enqueue_pending(requeue("requeued: the daemon stopped before launching it"));
-    return {};
-  }
-  // Watched before the lock is tested, so an end between the two is not missed.
-  if (inotify_fd_ < 0) inotify_fd_ = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-  if (inotify_fd_ < 0) return err(std::string("inotify: ") + std::strerror(errno));
-  const int wd = ::inotify_add_watch(inotify_fd_, path.c_str(), IN_CLOSE_WRITE);
-  const bool alive = ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
-  ::close(fd);
-  // A hand-off whose predecessor still runs (adopted just before: ids grow) holds the
-  // predecessor's CPUs, not CPUs of its own.
-  const RunRecord first_look = parse_run_record(read_all(path));
-  Running* pred = nullptr;
-  if (alive && first_look.after > 0)
-    if (auto p = running_.find(first_look.after); p != running_.end() && p->second.successor == 0) pred = &p->second;
-  if (!pred) pool_.claim(a);
-  if (r.array_job_id) queue_.element_running(*r.array_job_id, r.array_max_running);
-  Running run;
-  run.id = r.id;
-  run.slot = slot;
-  run.alloc = a;
-  run.adopted = true;
-  if (pred) {
-    pred->successor = r.id;
-    run.predecessor = pred->id;
-    run.owns_alloc = false;
-    run.handed_at = wall_now();
-  }
-  run.array_job_id = r.array_job_id.value_or(0);
-  run.spec_id = r.spec_id;
-  run.view = RunningJobView{r.id, account_of(r.spec_id), r.start_time.value_or(0), r.cpus, r.walltime_s};
-  if (alive && wd >= 0) {
-    // Its host (of an earlier daemon) holds the record: it supervises the job still.
-    run.watch = wd;
-    by_watch_[wd] = r.id;
-    running_[r.id] = std::move(run);
-    return {};
-  }
-  if (wd >= 0) ::inotify_rm_watch(inotify_fd_, wd);
-  if (alive) return err("cannot watch run record " + path + ": " + std::strerror(errno));
-  RunRecord rec = parse_run_record(read_all(path));
-  if (!rec.outcome && rec.supervisor_pid == 0) {
-    // The record exists but no host ever wrote to it: never launched.
-    if (!pred) pool_.release(a);
-    if (r.array_job_id) queue_.element_ended(*r.array_job_id);
-    records_.release(slot);
-    enqueue_pending(requeue("requeued: the daemon stopped before launching it"));
-    return {};
-  }
-  running_[r.id] = std::move(run);
-  finalize(r.id, rec);
-  return {};
-}
-
-Status LocalBackend::recover() {
-  // The ledger: the policy's accounts plus every charge recorded so far.
-  auto usage = store_.usage();
-  if (!usage) return Error{usage.error()};
-  scheduler_.accounts() = sched::Accounts::from_config(scheduler_.config());
-  for (auto& c : *usage)
-    scheduler_.accounts().charge(c.account, c.core_seconds, static_cast<sched::Time>(c.time));
-  auto active = store_.active_jobs_of(name_);
-  if (!active) return Error{active.error()};
-  auto records = records_.scan();
-  for (auto& r : *active)
-    if (r.state == JobState::Running && mine(r))
-      if (auto s = adopt(r, records); !s) return s;
-  for (auto& [job, slot] : records) records_.release(slot);  // records of jobs settled before
-  // Dependencies, judged on the parents' states after adoption settled them.
-  auto edges = store_.dependencies_of_active();
-  if (!edges) return Error{edges.error()};
-  std::unordered_map<std::int64_t, JobState> parent_state;
-  std::unordered_map<std::int64_t, std::vector<std::pair<Dependency, JobState>>> deps;
-  for (auto& e : *edges) {
-    auto it = parent_state.find(e.parent_id);
-    if (it == parent_state.end()) {
-      auto p = store_.job(e.parent_id);
-      JobState st = p && p->has_value() ? (*p)->state : JobState::Unknown;
-      it = parent_state.emplace(e.parent_id, st).first;
-    }
-    deps[e.job_id].push_back({Dependency{e.kind, e.parent_id}, it->second});
-  }
-  auto again = store_.active_jobs_of(name_);
-  if (!again) return Error{again.error()};
-  for (auto& r : *again) {
-    if (r.state != JobState::Pending || !mine(r)) continue;
-    if (!pending_.count(r.id)) enqueue_pending(r);
-    add_dependencies(r.id, deps[r.id]);
-  }
-  return {};
 }
 
 }  // namespace yard

@@ -4,6 +4,8 @@
 
 #include <charconv>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 
 #include "core/text.h"
 
@@ -67,6 +69,13 @@ std::string format_outcome(const RunOutcome& o) {
                 static_cast<long long>(o.exit_code), static_cast<long long>(o.signal), o.end_time, o.cpu_seconds,
                 static_cast<long long>(o.max_rss_bytes));
   return "state=" + std::string(to_string(o.state)) + "\n" + buf + "reason=" + reason + "\ndone=1\n";
+}
+
+std::string read_record_file(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
 }
 
 bool append_record(int fd, const std::string& line) {

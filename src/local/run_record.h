@@ -39,6 +39,9 @@ struct RunRecord {
 RunRecord parse_run_record(std::string_view text);
 std::string format_outcome(const RunOutcome& o);
 
+// The whole text of a record file ("" if it cannot be read).
+std::string read_record_file(const std::string& path);
+
 // Appends `line` to the record with one write(2), so a reader sees whole lines.
 bool append_record(int fd, const std::string& line);
 

@@ -1,0 +1,127 @@
+// LocalBackend at daemon start: the ledger rebuilt from the store, running jobs adopted
+// from their run records (their host outlived the daemon) or settled, pending ones queued
+// with their dependencies (docs/ARCHITECTURE.md, The job host and crash survival).
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/inotify.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "local/local_backend.h"
+
+namespace yard {
+
+Status LocalBackend::adopt(const JobRecord& r, std::unordered_map<std::int64_t, int>& records) {
+  auto alloc = Allocation::from_json(r.alloc);
+  Allocation a = alloc ? *alloc : Allocation{};
+  auto requeue = [&](const char* why) {
+    Transition t;
+    t.reason = why;
+    set_state(r.id, JobState::Pending, t);
+    JobRecord p = r;
+    p.state = JobState::Pending;
+    return p;
+  };
+  auto found = records.find(r.id);
+  const int slot = found == records.end() ? -1 : found->second;
+  if (found != records.end()) records.erase(found);  // what is left is released by recover()
+  const std::string path = slot >= 0 ? records_.path(slot) : std::string();
+  int fd = slot >= 0 ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC) : -1;
+  if (fd < 0) {
+    records_.release(slot);
+    // Marked RUNNING, but the daemon stopped before creating the record: never launched.
+    enqueue_pending(requeue("requeued: the daemon stopped before launching it"));
+    return {};
+  }
+  // Watched before the lock is tested, so an end between the two is not missed.
+  if (inotify_fd_ < 0) inotify_fd_ = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  if (inotify_fd_ < 0) return err(std::string("inotify: ") + std::strerror(errno));
+  const int wd = ::inotify_add_watch(inotify_fd_, path.c_str(), IN_CLOSE_WRITE);
+  const bool alive = ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  ::close(fd);
+  // A hand-off whose predecessor still runs (adopted just before: ids grow) holds the
+  // predecessor's CPUs, not CPUs of its own.
+  const RunRecord first_look = parse_run_record(read_record_file(path));
+  Running* pred = nullptr;
+  if (alive && first_look.after > 0)
+    if (auto p = running_.find(first_look.after); p != running_.end() && p->second.successor == 0) pred = &p->second;
+  if (!pred) pool_.claim(a);
+  if (r.array_job_id) queue_.element_running(*r.array_job_id, r.array_max_running);
+  Running run;
+  run.id = r.id;
+  run.slot = slot;
+  run.alloc = a;
+  run.adopted = true;
+  if (pred) {
+    pred->successor = r.id;
+    run.predecessor = pred->id;
+    run.owns_alloc = false;
+    run.handed_at = wall_now();
+  }
+  run.array_job_id = r.array_job_id.value_or(0);
+  run.spec_id = r.spec_id;
+  run.view = RunningJobView{r.id, account_of(r.spec_id), r.start_time.value_or(0), r.cpus, r.walltime_s};
+  if (alive && wd >= 0) {
+    // Its host (of an earlier daemon) holds the record: it supervises the job still.
+    run.watch = wd;
+    by_watch_[wd] = r.id;
+    running_[r.id] = std::move(run);
+    return {};
+  }
+  if (wd >= 0) ::inotify_rm_watch(inotify_fd_, wd);
+  if (alive) return err("cannot watch run record " + path + ": " + std::strerror(errno));
+  RunRecord rec = parse_run_record(read_record_file(path));
+  if (!rec.outcome && rec.supervisor_pid == 0) {
+    // The record exists but no host ever wrote to it: never launched.
+    if (!pred) pool_.release(a);
+    if (r.array_job_id) queue_.element_ended(*r.array_job_id);
+    records_.release(slot);
+    enqueue_pending(requeue("requeued: the daemon stopped before launching it"));
+    return {};
+  }
+  running_[r.id] = std::move(run);
+  finalize(r.id, rec);
+  return {};
+}
+
+Status LocalBackend::recover() {
+  // The ledger: the policy's accounts plus every charge recorded so far.
+  auto usage = store_.usage();
+  if (!usage) return Error{usage.error()};
+  scheduler_.accounts() = sched::Accounts::from_config(scheduler_.config());
+  for (auto& c : *usage)
+    scheduler_.accounts().charge(c.account, c.core_seconds, static_cast<sched::Time>(c.time));
+  auto active = store_.active_jobs_of(name_);
+  if (!active) return Error{active.error()};
+  auto records = records_.scan();
+  for (auto& r : *active)
+    if (r.state == JobState::Running && mine(r))
+      if (auto s = adopt(r, records); !s) return s;
+  for (auto& [job, slot] : records) records_.release(slot);  // records of jobs settled before
+  // Dependencies, judged on the parents' states after adoption settled them.
+  auto edges = store_.dependencies_of_active();
+  if (!edges) return Error{edges.error()};
+  std::unordered_map<std::int64_t, JobState> parent_state;
+  std::unordered_map<std::int64_t, std::vector<std::pair<Dependency, JobState>>> deps;
+  for (auto& e : *edges) {
+    auto it = parent_state.find(e.parent_id);
+    if (it == parent_state.end()) {
+      auto p = store_.job(e.parent_id);
+      JobState st = p && p->has_value() ? (*p)->state : JobState::Unknown;
+      it = parent_state.emplace(e.parent_id, st).first;
+    }
+    deps[e.job_id].push_back({Dependency{e.kind, e.parent_id}, it->second});
+  }
+  auto again = store_.active_jobs_of(name_);
+  if (!again) return Error{again.error()};
+  for (auto& r : *again) {
+    if (r.state != JobState::Pending || !mine(r)) continue;
+    if (!pending_.count(r.id)) enqueue_pending(r);
+    add_dependencies(r.id, deps[r.id]);
+  }
+  return {};
+}
+
+}  // namespace yard
