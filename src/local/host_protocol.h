@@ -3,8 +3,9 @@
 // Over a SOCK_SEQPACKET socketpair (message boundaries kept):
 //   daemon -> host: "<job id>[ <predecessor id>]\n<launch plan as JSON>", with the job's
 //                   locked run record attached (SCM_RIGHTS); the host answers nothing, it
-//                   starts the job, or, given a predecessor that still runs, starts it the
-//                   moment the predecessor ends, on its CPUs (a hand-off, see job_host.h).
+//                   starts the job, or, given a predecessor that still runs (or waits as
+//                   a hand-off itself), starts it the moment the predecessor ends, on its
+//                   CPUs (a hand-off, see job_host.h).
 //   host -> daemon: "id=<job id>\n" followed by the run record's text (job_pid=...,
 //                   then the outcome ending in done=1) when the job has ended.
 // Cancel and preemption go as queued signals carrying the job id (sigqueue value), so

@@ -87,9 +87,11 @@ class Host {
 
  private:
   void launch(const std::string& request, int record_fd);
-  void start(std::int64_t id, const LaunchPlan& p, int record_fd);
+  // False if it could not be started (its failure is recorded and reported).
+  bool start(std::int64_t id, const LaunchPlan& p, int record_fd);
   // A hand-off that will not start: its record says why, the daemon is told.
   void drop_handed(std::int64_t id, JobState state, const std::string& reason);
+  void end_unstarted(std::int64_t id, int record_fd, JobState state, const std::string& reason);
   void fail_launch(std::int64_t id, int record_fd, const std::string& why);
   void reap();
   void finish(Supervised& j, int status, const rusage& ru, double end_time);
@@ -113,6 +115,10 @@ class Host {
   };
   std::unordered_map<std::int64_t, Handed> handed_;
   std::unordered_map<std::int64_t, std::int64_t> handed_behind_;  // job id -> predecessor id
+  // Hand-offs dropped before they started, and the job each waited for: one sent behind
+  // them before the daemon heard of it waits for that job instead. The latest few.
+  std::unordered_map<std::int64_t, std::int64_t> dropped_;
+  std::deque<std::int64_t> dropped_order_;
   std::deque<std::string> outbox_;        // to the daemon, when its socket is full
   std::vector<MemoryCgroup> to_remove_;  // groups not yet empty enough to remove
   std::string self_ = "supervisor_pid=" + std::to_string(::getpid()) + "\n";
@@ -158,9 +164,19 @@ void Host::launch(const std::string& request, int record_fd) {
   auto d = decode_launch(request);
   if (!d.plan) return fail_launch(d.job_id, record_fd, d.plan.error());
   if (record_fd < 0) return fail_launch(d.job_id, record_fd, "no run record was passed");
-  if (d.after > 0 && by_id_.count(d.after) && !handed_.count(d.after)) {
-    handed_behind_[d.job_id] = d.after;
-    handed_[d.after] = Handed{d.job_id, std::move(*d.plan), record_fd};
+  dropped_.erase(d.job_id);  // sent again after the daemon heard of its drop: that is past
+  std::int64_t after = d.after;
+  for (auto x = dropped_.find(after); x != dropped_.end() && !by_id_.count(after); x = dropped_.find(after))
+    after = x->second;
+  if (after > 0 && (by_id_.count(after) || handed_behind_.count(after))) {
+    if (handed_.count(after)) {
+      // Someone waits for it already: the CPUs are not this job's to take.
+      return end_unstarted(d.job_id, record_fd, JobState::Pending, "handed back: another job waits for the same CPUs");
+    }
+    // Behind a running job, or behind a hand-off itself (a chain: each starts as the
+    // one before it ends).
+    handed_behind_[d.job_id] = after;
+    handed_[after] = Handed{d.job_id, std::move(*d.plan), record_fd};
     return;
   }
   start(d.job_id, *d.plan, record_fd);  // no predecessor, or it has ended already
@@ -169,21 +185,40 @@ void Host::launch(const std::string& request, int record_fd) {
 void Host::drop_handed(std::int64_t id, JobState state, const std::string& reason) {
   auto b = handed_behind_.find(id);
   if (b == handed_behind_.end()) return;
-  auto h = handed_.find(b->second);
+  const std::int64_t pred = b->second;
   handed_behind_.erase(b);
+  auto h = handed_.find(pred);
   if (h == handed_.end()) return;
+  Handed gone = std::move(h->second);
+  handed_.erase(h);
+  // Whoever waited behind it waits for its predecessor now (as the daemon sees it).
+  if (auto s = handed_.find(id); s != handed_.end()) {
+    Handed next = std::move(s->second);
+    handed_.erase(s);
+    handed_behind_[next.id] = pred;
+    handed_[pred] = std::move(next);
+  }
+  dropped_[id] = pred;
+  dropped_order_.push_back(id);
+  if (dropped_order_.size() > 4096) {
+    dropped_.erase(dropped_order_.front());
+    dropped_order_.pop_front();
+  }
+  end_unstarted(id, gone.record, state, reason);
+}
+
+void Host::end_unstarted(std::int64_t id, int record_fd, JobState state, const std::string& reason) {
   RunOutcome o;
   o.state = state;
   o.reason = reason;
   o.end_time = now_s();
   const std::string text = format_outcome(o);  // no host pid, no job pid: it never started
-  append_record(h->second.record, text);
-  ::close(h->second.record);
+  append_record(record_fd, text);
+  ::close(record_fd);
   tell_daemon(encode_ended(id, text));
-  handed_.erase(h);
 }
 
-void Host::start(std::int64_t id, const LaunchPlan& p, int record_fd) {
+bool Host::start(std::int64_t id, const LaunchPlan& p, int record_fd) {
   Supervised j;
   j.id = id;
   j.record = record_fd;
@@ -204,7 +239,8 @@ void Host::start(std::int64_t id, const LaunchPlan& p, int record_fd) {
   if (procs >= 0) ::close(procs);
   if (s.pid < 0) {
     if (j.cgroup) j.cgroup->remove();
-    return fail_launch(id, record_fd, s.error);
+    fail_launch(id, record_fd, s.error);
+    return false;
   }
   j.pid = s.pid;
   j.launch_error = std::move(s.error);
@@ -215,6 +251,7 @@ void Host::start(std::int64_t id, const LaunchPlan& p, int record_fd) {
   append_record(record_fd, j.started);
   by_id_[j.id] = j.pid;
   jobs_.emplace(j.pid, std::move(j));
+  return true;
 }
 
 void Host::stop(Supervised& j) {
@@ -258,14 +295,17 @@ void Host::reap() {
     if (it == jobs_.end()) continue;
     // Its successor first, on the CPUs it leaves (and starting after it ended): what the
     // hand-off is for. The daemon hears of the end after the successor started.
-    if (auto h = handed_.find(it->second.id); h != handed_.end()) {
+    // One that cannot start at all leaves the CPUs to the next of the chain.
+    std::int64_t freed = it->second.id;
+    for (auto h = handed_.find(freed); h != handed_.end(); h = handed_.find(freed)) {
       Handed next = std::move(h->second);
       handed_.erase(h);
       handed_behind_.erase(next.id);
       ::killpg(pid, SIGKILL);  // nothing of the predecessor shares its CPUs
-      start(next.id, next.plan, next.record);
-      it = jobs_.find(pid);  // start() may have rehashed the table
+      if (start(next.id, next.plan, next.record)) break;
+      freed = next.id;
     }
+    it = jobs_.find(pid);  // start() may have rehashed the table
     finish(it->second, status, ru, end);
     by_id_.erase(it->second.id);
     jobs_.erase(it);

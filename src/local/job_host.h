@@ -17,8 +17,9 @@
 //     appends the outcome to the record, closes it (the lock goes), and tells the daemon.
 // A job may be handed off: sent before its predecessor (a job of the same array, on the
 // same CPUs) has ended, to start the moment the predecessor is reaped, with no round trip
-// to the daemon between them. A hand-off not started yet goes back on revoke_signal()
-// (recorded PENDING), or ends CANCELLED on cancel_signal().
+// to the daemon between them; a hand-off may itself have one behind it (a chain). A
+// hand-off not started yet goes back on revoke_signal() (recorded PENDING), or ends
+// CANCELLED on cancel_signal(); whoever waited behind it then waits for its predecessor.
 // When the daemon goes away the host keeps supervising its jobs, and exits after the last.
 #pragma once
 

@@ -208,6 +208,7 @@ Result<std::vector<std::int64_t>> LocalBackend::cancel(const std::vector<std::in
   for (auto& j : *jobs) {
     if (auto it = running_.find(j.id); it != running_.end()) {
       signal_job(it->second, cancel_signal());  // the host reports CANCELLED
+      it->second.cancel_sent = true;
       acted.push_back(j.id);
     } else if (pending_.count(j.id)) {
       queue_.remove(j.id);
@@ -304,10 +305,10 @@ bool LocalBackend::signal_job(Running& r, int sig) {
     // the record is still locked (its host alive), so the pid cannot be another's.
     const std::string path = records_.path(r.slot);
     RunRecord rec = parse_run_record(read_record_file(path));
-    // A hand-off not started yet waits in its predecessor's host.
-    if (rec.supervisor_pid <= 0 && r.predecessor)
-      if (auto p = running_.find(r.predecessor); p != running_.end())
-        rec.supervisor_pid = parse_run_record(read_record_file(records_.path(p->second.slot))).supervisor_pid;
+    // A hand-off not started yet waits in the host of the first of its chain that runs.
+    for (auto p = running_.find(r.predecessor); rec.supervisor_pid <= 0 && p != running_.end();
+         p = running_.find(p->second.predecessor))
+      rec.supervisor_pid = parse_run_record(read_record_file(records_.path(p->second.slot))).supervisor_pid;
     if (rec.supervisor_pid <= 0) return false;
     int pidfd = pidfd_open(rec.supervisor_pid);
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -461,19 +462,35 @@ void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
   }
   records_.release(run.slot);
   // Hand-offs: a successor that was waiting for this job's CPUs has them now (the host
-  // started it as this one ended); a successor that ends before its predecessor (handed
-  // back, cancelled) leaves them with the predecessor.
+  // started it as this one ended), and the one behind it waits for a running job from
+  // now on. A hand-off that ends without having had the CPUs (handed back, cancelled,
+  // failed to start) leaves them with its predecessor, and whoever waited behind it
+  // waits for that predecessor instead, as in the host.
   bool release = run.owns_alloc;
-  if (run.successor)
-    if (auto s = running_.find(run.successor); s != running_.end() && s->second.predecessor == id) {
-      s->second.predecessor = 0;
-      s->second.owns_alloc = true;
+  auto next = running_.find(run.successor);
+  if (next != running_.end() && next->second.predecessor != id) next = running_.end();
+  if (run.owns_alloc) {
+    if (next != running_.end()) {
+      next->second.predecessor = 0;
+      next->second.owns_alloc = true;
       release = false;
+      if (auto after = running_.find(next->second.successor);
+          after != running_.end() && after->second.predecessor == next->first)
+        after->second.handed_at = wall_now();
     }
-  if (run.predecessor)
-    if (auto p = running_.find(run.predecessor); p != running_.end() && p->second.successor == id)
-      p->second.successor = 0;
+  } else {
+    auto p = running_.find(run.predecessor);
+    if (p != running_.end() && p->second.successor == id) p->second.successor = next != running_.end() ? next->first : 0;
+    if (next != running_.end()) {
+      next->second.predecessor = p != running_.end() ? p->first : 0;
+      next->second.handed_at = wall_now();
+    }
+  }
   if (rec.start_time > 0) run.view.start_time = rec.start_time;  // the host's, not the plan's
+  if (run.array_job_id && rec.job_pid > 0 && rec.outcome && rec.outcome->end_time > 0) {
+    if (element_run_s_.size() > 1024) element_run_s_.clear();  // a hint, not a record
+    element_run_s_[run.array_job_id] = std::max(0.0, rec.outcome->end_time - run.view.start_time);
+  }
   const bool ran = rec.job_pid > 0;
   Transition t;
   if (ran && rec.start_time > 0) t.start_time = rec.start_time;
@@ -527,7 +544,10 @@ void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
 }
 
 void LocalBackend::cancel_all_running() {
-  for (auto& [id, r] : running_) signal_job(r, cancel_signal());
+  for (auto& [id, r] : running_) {
+    signal_job(r, cancel_signal());
+    r.cancel_sent = true;
+  }
 }
 
 }  // namespace yard

@@ -100,6 +100,9 @@ class LocalBackend {
 
   std::vector<int> watched_fds() const;
   std::size_t running() const { return running_.size(); }
+  // Every job holding CPUs has a hand-off waiting behind it: they stay busy however long
+  // the daemon takes to hear of ends (true too when nothing runs).
+  bool cpus_covered() const;
   std::size_t pending() const { return pending_.size(); }
   const Machine& machine() const { return machine_; }
   const LocalScheduler& scheduler() const { return scheduler_; }
@@ -120,19 +123,23 @@ class LocalBackend {
     bool requeueing = false;  // told to stop for preemption; reports PENDING
     // Hand-offs (see plan_handoffs): `successor` waits in the host for this job's CPUs;
     // a successor not started yet has its `predecessor`, does not own `alloc` (the
-    // predecessor's, until that ends), and is revoked if it waits too long.
+    // predecessor's, until that ends), and is revoked if it waits too long for a running
+    // predecessor (`handed_at`: since when it does). A successor may have one of its own:
+    // a chain.
     std::int64_t successor = 0, predecessor = 0;
     bool owns_alloc = true;
     double handed_at = 0;
     bool revoking = false;
     bool long_running = false;  // a hand-off behind it waited too long: no more of them
+    bool cancel_sent = false;   // nothing is handed behind a job told to stop
   };
   struct Planned {
     std::int64_t id, spec_id, array_job_id;
     Allocation alloc;
     LaunchPlan plan;
     RunningJobView view;
-    std::int64_t after = 0;  // a hand-off behind this running job
+    std::int64_t after = 0;  // a hand-off behind this running job (or hand-off)
+    int depth = 0;           // hand-offs not started before it, itself included
   };
 
   std::string script_path(std::int64_t spec_id) const;
@@ -149,6 +156,15 @@ class LocalBackend {
   // Plans hand-offs: when the queue's first job cannot start now, it is given to the host
   // behind a running job of the same array, to start on its CPUs the moment it ends.
   void plan_handoffs();
+  // How many hand-offs not started yet a running job is behind, itself included (0: it runs).
+  int handoff_depth(const Running& r) const;
+  // How long a chain of hand-offs an array may have: one, unless its elements are seen to
+  // end quickly.
+  int handoff_chain_limit(std::int64_t array_job_id) const;
+  // Revokes a hand-off and the ones behind it.
+  void revoke_chain(Running& r);
+  // A hand-off's wait (handoff_wait) counts only once its predecessor runs.
+  bool waits_for_running(const Running& r) const;
   Planned plan_for(const QueuedJob& q, const Allocation& alloc, const JobSpec& spec, double start);
   void finalize_from_file(std::int64_t id);
   bool signal_job(Running& r, int sig);
@@ -174,6 +190,7 @@ class LocalBackend {
   std::map<std::int64_t, std::shared_ptr<const JobSpec>> specs_;
   std::vector<Planned> planned_;
   double handoff_wait_s_ = machine_.handoff_wait_s;  // 0: no hand-offs
+  std::unordered_map<std::int64_t, double> element_run_s_;  // array -> its last element's run time
   JobHostLink* host_ = nullptr;
   std::string name_ = "local";
   int component_ = -1;

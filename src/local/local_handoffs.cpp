@@ -7,6 +7,31 @@
 
 namespace yard {
 
+namespace {
+// The longest chain of hand-offs behind one running job. Each link is a round trip to the
+// daemon saved while the CPUs would otherwise wait; four cover the daemon's busiest
+// moments at jobs of a millisecond.
+constexpr int kMaxHandoffChain = 4;
+}  // namespace
+
+int LocalBackend::handoff_depth(const Running& r) const {
+  int depth = 0;
+  for (const Running* x = &r; !x->owns_alloc && x->predecessor && depth <= kMaxHandoffChain;) {
+    ++depth;
+    auto p = running_.find(x->predecessor);
+    if (p == running_.end()) break;
+    x = &p->second;
+  }
+  return depth;
+}
+
+int LocalBackend::handoff_chain_limit(std::int64_t array_job_id) const {
+  // A chain behind a long job only waits to be revoked: deeper chains only for arrays
+  // whose last element ended well within the wait that the whole chain may take.
+  auto it = element_run_s_.find(array_job_id);
+  return it != element_run_s_.end() && it->second * kMaxHandoffChain * 4 < handoff_wait_s_ ? kMaxHandoffChain : 1;
+}
+
 void LocalBackend::plan_handoffs() {
   // Only where it cannot change what starts when: the plain policy (no tiers, so no
   // preemption; order is --priority, submit second, id), and a successor of the same
@@ -14,25 +39,27 @@ void LocalBackend::plan_handoffs() {
   // keeps its place: it starts when its predecessor ends, or goes back after
   // handoff_wait seconds (revoked) and competes again.
   if (handoff_wait_s_ <= 0 || !host_ || !scheduler_.plain()) return;
-  // Predecessors: array elements running, or starting in this iteration, that nobody
-  // waits for yet.
+  // Predecessors: array elements running, starting in this iteration, or handed off
+  // themselves (up to the chain's limit), that nobody waits for yet.
   struct Candidate {
     std::int64_t id, spec_id, array_job_id;
     Allocation alloc;
+    int depth;
   };
   std::vector<Candidate> free;
   std::unordered_set<std::int64_t> awaited;
   for (auto& p : planned_)
     if (p.after) awaited.insert(p.after);
-  for (auto& [id, r] : running_)
-    if (r.owns_alloc && !r.adopted && r.successor == 0 && !r.requeueing && !r.long_running && r.array_job_id != 0 &&
-        !awaited.count(id))
-      free.push_back({id, r.spec_id, r.array_job_id, r.alloc});
+  for (auto& [id, r] : running_) {
+    if (r.adopted || r.successor != 0 || r.requeueing || r.long_running || r.revoking || r.cancel_sent ||
+        r.array_job_id == 0 || awaited.count(id))
+      continue;
+    const int depth = handoff_depth(r);
+    if (depth < handoff_chain_limit(r.array_job_id)) free.push_back({id, r.spec_id, r.array_job_id, r.alloc, depth});
+  }
   for (auto& p : planned_)
-    if (p.after == 0 && p.array_job_id != 0 && !awaited.count(p.id)) free.push_back({p.id, p.spec_id, p.array_job_id, p.alloc});
-  if (free.empty()) return;
-  // The oldest first: the likeliest to end first.
-  std::sort(free.begin(), free.end(), [](const Candidate& a, const Candidate& b) { return a.id < b.id; });
+    if (p.array_job_id != 0 && !awaited.count(p.id) && p.depth < handoff_chain_limit(p.array_job_id))
+      free.push_back({p.id, p.spec_id, p.array_job_id, p.alloc, p.depth});
   const double now = wall_now();
   for (std::size_t taken = 0; taken < free.size();) {
     const auto& order = queue_.plain_order();
@@ -40,12 +67,15 @@ void LocalBackend::plan_handoffs() {
     const std::int64_t head = order.begin()->id;
     const QueuedJob& q = queue_.ready().at(head);
     if (pool_.free_cpus() >= q.cpus) return;  // it may start on its own: no hand-off
+    // The shortest chain first, then the oldest job: the likeliest to free its CPUs first.
     std::size_t found = free.size();
-    for (std::size_t i = taken; i < free.size() && found == free.size(); ++i)
-      if (free[i].spec_id == q.spec_id && free[i].array_job_id == q.array_job_id) found = i;
+    for (std::size_t i = taken; i < free.size(); ++i)
+      if (free[i].spec_id == q.spec_id && free[i].array_job_id == q.array_job_id &&
+          (found == free.size() || std::pair(free[i].depth, free[i].id) < std::pair(free[found].depth, free[found].id)))
+        found = i;
     if (found == free.size()) return;  // the head is of another kind: it waits for CPUs like any job
     std::swap(free[found], free[taken]);
-    const Candidate& pred = free[taken++];
+    const Candidate pred = free[taken++];
     auto spec = spec_for(q.spec_id);
     if (!spec) return;
     const QueuedJob job = q;
@@ -53,14 +83,37 @@ void LocalBackend::plan_handoffs() {
     pending_.erase(head);
     Planned p = plan_for(job, pred.alloc, **spec, now);
     p.after = pred.id;
+    p.depth = pred.depth + 1;
+    if (p.depth < handoff_chain_limit(p.array_job_id)) free.push_back({p.id, p.spec_id, p.array_job_id, p.alloc, p.depth});
     planned_.push_back(std::move(p));
   }
 }
 
+void LocalBackend::revoke_chain(Running& r) {
+  // The host hands each back if not started; one behind a revoked job waits for that
+  // job's predecessor meanwhile, so all are revoked together.
+  for (Running* x = &r; x && !x->revoking;) {
+    x->revoking = signal_job(*x, revoke_signal());
+    auto s = running_.find(x->successor);
+    x = s != running_.end() && s->second.predecessor == x->id ? &s->second : nullptr;
+  }
+}
+
+bool LocalBackend::waits_for_running(const Running& r) const {
+  auto p = running_.find(r.predecessor);
+  return p == running_.end() || p->second.owns_alloc;
+}
+
+bool LocalBackend::cpus_covered() const {
+  for (auto& [id, r] : running_)
+    if (r.owns_alloc && r.successor == 0) return false;
+  return true;
+}
+
 void LocalBackend::tick(double now) {
   for (auto& [id, r] : running_)
-    if (r.predecessor && !r.revoking && now - r.handed_at >= handoff_wait_s_) {
-      r.revoking = signal_job(r, revoke_signal());  // the host hands it back, if not started
+    if (r.predecessor && !r.revoking && now - r.handed_at >= handoff_wait_s_ && waits_for_running(r)) {
+      revoke_chain(r);
       if (auto p = running_.find(r.predecessor); p != running_.end()) p->second.long_running = true;
     }
 }
@@ -68,7 +121,8 @@ void LocalBackend::tick(double now) {
 double LocalBackend::next_wakeup_s(double now) const {
   double wake = 3600;
   for (auto& [id, r] : running_)
-    if (r.predecessor && !r.revoking) wake = std::min(wake, std::max(0.0, r.handed_at + handoff_wait_s_ - now));
+    if (r.predecessor && !r.revoking && waits_for_running(r))
+      wake = std::min(wake, std::max(0.0, r.handed_at + handoff_wait_s_ - now));
   return wake;
 }
 

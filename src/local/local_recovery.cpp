@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <unordered_set>
 
 #include "local/local_backend.h"
 
@@ -41,8 +42,8 @@ Status LocalBackend::adopt(const JobRecord& r, std::unordered_map<std::int64_t, 
   const int wd = ::inotify_add_watch(inotify_fd_, path.c_str(), IN_CLOSE_WRITE);
   const bool alive = ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
   ::close(fd);
-  // A hand-off whose predecessor still runs (adopted just before: ids grow) holds the
-  // predecessor's CPUs, not CPUs of its own.
+  // A hand-off whose predecessor still runs, or waits itself (adopted before it, see
+  // recover()), holds the predecessor's CPUs, not CPUs of its own.
   const RunRecord first_look = parse_run_record(read_record_file(path));
   Running* pred = nullptr;
   if (alive && first_look.after > 0)
@@ -96,9 +97,36 @@ Status LocalBackend::recover() {
   auto active = store_.active_jobs_of(name_);
   if (!active) return Error{active.error()};
   auto records = records_.scan();
+  // Predecessors before their hand-offs: usually ids grow along a chain, but an element
+  // handed back may later be handed behind a younger one.
+  std::vector<const JobRecord*> running;
+  std::unordered_map<std::int64_t, std::int64_t> after;
   for (auto& r : *active)
-    if (r.state == JobState::Running && mine(r))
-      if (auto s = adopt(r, records); !s) return s;
+    if (r.state == JobState::Running && mine(r)) {
+      running.push_back(&r);
+      if (auto f = records.find(r.id); f != records.end())
+        after[r.id] = parse_run_record(read_record_file(records_.path(f->second))).after;
+    }
+  std::unordered_set<std::int64_t> waiting;
+  for (auto* r : running) waiting.insert(r->id);
+  while (!running.empty()) {
+    std::vector<const JobRecord*> later;
+    for (auto* r : running) {
+      if (waiting.count(after[r->id]) && after[r->id] != r->id) {
+        later.push_back(r);
+        continue;
+      }
+      waiting.erase(r->id);
+      if (auto s = adopt(*r, records); !s) return s;
+    }
+    if (later.size() == running.size()) {  // a cycle no daemon writes: in id order
+      for (auto* r : later) waiting.erase(r->id);
+      for (auto* r : later)
+        if (auto s = adopt(*r, records); !s) return s;
+      later.clear();
+    }
+    running = std::move(later);
+  }
   for (auto& [job, slot] : records) records_.release(slot);  // records of jobs settled before
   // Dependencies, judged on the parents' states after adoption settled them.
   auto edges = store_.dependencies_of_active();

@@ -16,21 +16,26 @@ class CrashRecovery : public YardWorld {};
 TEST_F(CrashRecovery, SigkillOfTheDaemonWithAHundredJobs) {
   configure("cpus: 8\nkill_grace: 1\n");
   std::vector<long> ids;
+  // Every fourth job ends at once; the others hold their CPU until `go` exists, so that
+  // however slow the machine, the kill finds jobs finished, running and pending.
   for (int i = 0; i < 100; ++i)
     ids.push_back(submit({"--", "sh", "-c",
-                          "echo $YARD_JOB_ID >> ran.log; sleep 0.$((YARD_JOB_ID % 4)); exit $((YARD_JOB_ID % 4))"}));
+                          "echo $YARD_JOB_ID >> ran.log; [ $((YARD_JOB_ID % 4)) = 0 ] || "
+                          "while [ ! -e go ]; do sleep 0.05; done; exit $((YARD_JOB_ID % 4))"}));
   long pid = daemon_pid();
   ASSERT_GT(pid, 0);
-  // Kill it while jobs run: some finished, some running, most pending.
   ASSERT_TRUE(wait_until([&] {
-    auto s = status();
-    int running = 0;
-    for (auto& j : s) running += j["state"] == "RUNNING";
-    return running > 0;
+    int running = 0, ended = 0;
+    for (auto& j : status()) {
+      running += j["state"] == "RUNNING";
+      ended += j["state"] == "COMPLETED" || j["state"] == "FAILED";
+    }
+    return running == 8 && ended > 0;
   }, 30));
   ASSERT_EQ(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
   ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 10));
   // Outcomes arriving while no daemon runs must wait for the next one.
+  write("go", "");
   ASSERT_EQ(yard({"server", "start"}).rc, 0);
   ASSERT_NE(daemon_pid(), pid);
 

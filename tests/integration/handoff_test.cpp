@@ -1,7 +1,8 @@
 // Hand-offs: an array element given to the job host behind a running sibling, to start on
 // its CPUs the moment it ends. It never shares CPUs with it, records its true start, goes
 // back to the queue when it waits too long, can be cancelled before it starts, and
-// survives a crash of the daemon like any running job.
+// survives a crash of the daemon like any running job. Arrays whose elements end quickly
+// get chains of hand-offs (one behind another): the same holds for every link.
 #include <signal.h>
 
 #include <algorithm>
@@ -13,7 +14,10 @@
 namespace yard::test {
 namespace {
 
-class Handoff : public YardWorld {};
+class Handoff : public YardWorld {
+ protected:
+  void expect_one_after_another(long id);
+};
 
 // The store's [start, end] of every element, in start order.
 std::vector<std::pair<double, double>> spans(YardWorld& w, nlohmann::json jobs) {
@@ -22,6 +26,15 @@ std::vector<std::pair<double, double>> spans(YardWorld& w, nlohmann::json jobs) 
   for (auto& j : jobs) out.push_back({seconds(j["start_time"]), seconds(j["end_time"])});
   std::sort(out.begin(), out.end());
   return out;
+}
+
+void Handoff::expect_one_after_another(long id) {
+  nlohmann::json ran = nlohmann::json::array();
+  for (auto& j : status({id}))
+    if (j["state"] != "CANCELLED") ran.push_back(j);  // cancelled before it started
+  auto s = spans(*this, ran);
+  for (std::size_t k = 1; k < s.size(); ++k)
+    EXPECT_GE(s[k].first, s[k - 1].second) << "element starting at " << s[k].first << " overlaps the one before";
 }
 
 TEST_F(Handoff, ElementsOnOneCpuFollowEachOtherWithTheirTrueStartTimes) {
@@ -103,6 +116,68 @@ TEST_F(Handoff, ADaemonCrashWithAHandedOffElementLosesNothingAndRunsNothingTwice
   EXPECT_EQ(read("ran.log"), "0\n1\n2\n3\n");  // each once, in order: one CPU
   auto s = spans(*this, status({id}));
   for (std::size_t k = 1; k < s.size(); ++k) EXPECT_GE(s[k].first, s[k - 1].second);
+}
+
+
+// An array whose element 0 ends at once (so its elements are known to be short) and whose
+// element 1 then holds the one CPU until told: elements 2.. are chained behind it.
+const char* kChainScript =
+    "echo $YARD_ARRAY_TASK_ID >> ran.log; [ $YARD_ARRAY_TASK_ID != 1 ] || while [ ! -e go ]; do sleep 0.05; done; "
+    "exit $(( YARD_ARRAY_TASK_ID % 3 ))";
+
+
+TEST_F(Handoff, AChainBehindARunningElementStartsInOrderAndACancelInItsMiddleSkipsOnlyThatOne) {
+  configure("cpus: 1\nhandoff_wait: 600\n");
+  long id = submit({"-a", "0-5", "--", "sh", "-c", kChainScript});
+  // Element 3 shows RUNNING while element 1 still holds the CPU: a chain 1 <- 2 <- 3.
+  ASSERT_TRUE(wait_until([&] { return job(id + 3)["state"] == "RUNNING"; }, 20)) << job(id + 3).dump();
+  EXPECT_EQ(read("ran.log"), "0\n1\n");
+  ASSERT_EQ(yard({"cancel", std::to_string(id + 2)}).rc, 0);
+  ASSERT_TRUE(wait_until([&] { return job(id + 2)["state"] == "CANCELLED"; }, 20)) << job(id + 2).dump();
+  EXPECT_EQ(job(id + 3)["state"], "RUNNING");  // now behind element 1
+  write("go", "");
+  wait({id});
+  EXPECT_EQ(read("ran.log"), "0\n1\n3\n4\n5\n");  // each once, in order; element 2 never ran
+  for (int k : {0, 1, 3, 4, 5}) {
+    auto j = job(id + k);
+    EXPECT_EQ(j["exit_code"], k % 3) << j.dump();
+    EXPECT_EQ(j["state"], k % 3 == 0 ? "COMPLETED" : "FAILED") << j.dump();
+  }
+  expect_one_after_another(id);
+}
+
+TEST_F(Handoff, AChainWaitingTooLongGoesBackToTheQueueWhole) {
+  configure("cpus: 1\nhandoff_wait: 1\n");
+  long id = submit({"-a", "0-5", "--", "sh", "-c", kChainScript});
+  ASSERT_TRUE(wait_until([&] { return job(id + 3)["state"] == "RUNNING"; }, 20)) << job(id + 3).dump();
+  // Handed back after a second of element 1: every link, not only the first.
+  ASSERT_TRUE(wait_until(
+      [&] {
+        for (int k = 2; k <= 5; ++k)
+          if (job(id + k)["state"] != "PENDING") return false;
+        return true;
+      },
+      20));
+  EXPECT_EQ(job(id + 1)["state"], "RUNNING");
+  write("go", "");
+  wait({id});
+  EXPECT_EQ(read("ran.log"), "0\n1\n2\n3\n4\n5\n");
+  expect_one_after_another(id);
+}
+
+TEST_F(Handoff, ADaemonCrashWithAChainLosesNothingAndRunsNothingTwice) {
+  configure("cpus: 1\nhandoff_wait: 600\n");
+  long id = submit({"-a", "0-5", "--", "sh", "-c", kChainScript});
+  ASSERT_TRUE(wait_until([&] { return job(id + 3)["state"] == "RUNNING"; }, 20)) << job(id + 3).dump();
+  long pid = daemon_pid();
+  ASSERT_EQ(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
+  ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 10));
+  ASSERT_EQ(yard({"server", "start"}).rc, 0);
+  write("go", "");
+  wait({id});
+  EXPECT_EQ(read("ran.log"), "0\n1\n2\n3\n4\n5\n");
+  for (int k = 0; k < 6; ++k) EXPECT_EQ(job(id + k)["exit_code"], k % 3) << job(id + k).dump();
+  expect_one_after_another(id);
 }
 
 }  // namespace
