@@ -537,7 +537,8 @@ void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
     t.end_time = wall_now();
   }
   const UsageCharge used = charge(run.view, t.end_time.value_or(wall_now()));
-  set_state(id, to, t, ran ? &used : nullptr);  // a hand-off cancelled before it started used nothing
+  t.never_started = rec.outcome && !ran;  // a hand-off cancelled before it started: no start, no usage
+  set_state(id, to, t, ran ? &used : nullptr);
   if (release) pool_.release(run.alloc);
   if (run.array_job_id) queue_.element_ended(run.array_job_id);
   resolve_dependents(id, to);

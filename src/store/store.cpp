@@ -170,9 +170,10 @@ Status Store::transition(std::int64_t id, JobState to, const Transition& t, doub
 
   auto* upd = cached("upd_job",
                      "UPDATE jobs SET state = ?, reason = ?, native_state = COALESCE(?, native_state), "
-                     "start_time = COALESCE(?, start_time), end_time = COALESCE(?, end_time), "
-                     "stdout_path = COALESCE(?, stdout_path), stderr_path = COALESCE(?, stderr_path), "
-                     "alloc = COALESCE(?, alloc) WHERE id = ?");
+                     "start_time = CASE WHEN ?10 THEN NULL ELSE COALESCE(?4, start_time) END, "
+                     "end_time = CASE WHEN ?11 THEN NULL ELSE COALESCE(?5, end_time) END, "
+                     "stdout_path = COALESCE(?6, stdout_path), stderr_path = COALESCE(?7, stderr_path), "
+                     "alloc = COALESCE(?8, alloc) WHERE id = ?9");
   upd->bind(1, to_string(to))
       .bind(2, t.reason)
       .bind(3, t.native_state)
@@ -181,7 +182,9 @@ Status Store::transition(std::int64_t id, JobState to, const Transition& t, doub
       .bind(6, t.stdout_path)
       .bind(7, t.stderr_path)
       .bind(8, t.alloc)
-      .bind(9, id);
+      .bind(9, id)
+      .bind(10, std::int64_t{to == JobState::Pending || t.never_started})
+      .bind(11, std::int64_t{to == JobState::Pending});
   if (auto s = upd->run(); !s) return s;
   auto* ev = cached("ins_event", "INSERT INTO events(job_id, time, state, detail) VALUES (?,?,?,?)");
   ev->bind(1, id).bind(2, now).bind(3, to_string(to)).bind(4, t.reason);

@@ -57,6 +57,9 @@ struct Transition {
   std::string reason;  // also the event's detail
   std::optional<std::string> native_state;
   std::optional<double> start_time, end_time;
+  // It never ran after all (a hand-off ended before it started): its planned start goes.
+  // A job going back to PENDING loses its start and end times anyway.
+  bool never_started = false;
   std::optional<std::string> stdout_path, stderr_path, alloc;
   // Accounting: written when any of these is set.
   std::optional<std::int64_t> exit_code, signal;

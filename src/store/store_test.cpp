@@ -103,6 +103,25 @@ TEST_F(StoreTest, TransitionsAreCheckedAndRecorded) {
   EXPECT_EQ((*ev)[2].state, JobState::Completed);
 }
 
+TEST_F(StoreTest, AJobBackToPendingHasNoStartAndOneThatNeverStartedLosesItsPlannedStart) {
+  auto st = Store::open(path_);
+  auto ids = *st->insert_jobs(spec(), 1.0);
+  auto second = st->insert_jobs(spec(), 1.0)->front();
+  Transition run;
+  run.start_time = 2.0;
+  ASSERT_TRUE(st->transition(ids.front(), JobState::Running, run, 2.0).ok());
+  ASSERT_TRUE(st->transition(ids.front(), JobState::Pending, {}, 3.0).ok());  // requeued
+  EXPECT_FALSE((**st->job(ids.front())).start_time.has_value());
+  ASSERT_TRUE(st->transition(second, JobState::Running, run, 2.0).ok());
+  Transition cancelled;
+  cancelled.end_time = 3.0;
+  cancelled.never_started = true;
+  ASSERT_TRUE(st->transition(second, JobState::Cancelled, cancelled, 3.0).ok());
+  auto j = **st->job(second);
+  EXPECT_FALSE(j.start_time.has_value());
+  EXPECT_EQ(j.end_time, 3.0);
+}
+
 TEST_F(StoreTest, ReaderSeesCommittedDataWhileWriterHoldsATransaction) {
   auto writer = Store::open(path_);
   auto id = writer->insert_jobs(spec(), 1.0)->front();

@@ -31,7 +31,7 @@ std::vector<std::pair<double, double>> spans(YardWorld& w, nlohmann::json jobs) 
 void Handoff::expect_one_after_another(long id) {
   nlohmann::json ran = nlohmann::json::array();
   for (auto& j : status({id}))
-    if (j["state"] != "CANCELLED") ran.push_back(j);  // cancelled before it started
+    if (!j["start_time"].is_null()) ran.push_back(j);  // not one cancelled before it started
   auto s = spans(*this, ran);
   for (std::size_t k = 1; k < s.size(); ++k)
     EXPECT_GE(s[k].first, s[k - 1].second) << "element starting at " << s[k].first << " overlaps the one before";
@@ -79,6 +79,7 @@ TEST_F(Handoff, AHandedOffElementCanBeCancelledBeforeItStarts) {
   ASSERT_TRUE(wait_until([&] { return job(id + 1)["state"] == "RUNNING"; }, 20));  // handed off behind element 0
   ASSERT_EQ(yard({"cancel", second}).rc, 0);
   ASSERT_TRUE(wait_until([&] { return job(id + 1)["state"] == "CANCELLED"; }, 20)) << job(id + 1).dump();
+  EXPECT_TRUE(job(id + 1)["start_time"].is_null()) << job(id + 1).dump();  // it never started
   write("go", "");
   wait({id});
   EXPECT_EQ(job(id)["state"], "COMPLETED");
@@ -159,6 +160,7 @@ TEST_F(Handoff, AChainWaitingTooLongGoesBackToTheQueueWhole) {
       },
       20));
   EXPECT_EQ(job(id + 1)["state"], "RUNNING");
+  for (int k = 2; k <= 5; ++k) EXPECT_TRUE(job(id + k)["start_time"].is_null()) << job(id + k).dump();  // pending again
   write("go", "");
   wait({id});
   EXPECT_EQ(read("ran.log"), "0\n1\n2\n3\n4\n5\n");

@@ -326,17 +326,17 @@ TEST_F(SlurmWorld, ControllerDown20sWith100JobsNoneLostNoneTwice) {
   const std::string state = state_dir();
   ASSERT_FALSE(state.empty());
   std::vector<long> ids;
-  // 100 jobs of 10 s on 32 CPUs: several waves, so some run while others queue (even when
-  // submitting takes a while, as under the sanitizers).
-  for (int i = 0; i < 100; ++i) ids.push_back(slurm_submit({"-o", "/dev/null", "--", "sleep", "10"}));
+  // 100 jobs on 32 CPUs that hold them until `go` exists: some run while others queue,
+  // however long submitting takes (as under the sanitizers on a slow machine).
+  for (int i = 0; i < 100; ++i)
+    ids.push_back(slurm_submit({"-o", "/dev/null", "--", "sh", "-c", "while [ ! -e go ]; do sleep 0.2; done"}));
   // Some queued, some running: then the controller goes away for 20 s.
   auto count = [&](const std::string& wanted) {
     int n = 0;
     for (auto& j : status()) n += j["state"] == wanted;
     return n;
   };
-  ASSERT_TRUE(wait_until([&] { return count("RUNNING") > 0; }, 120)) << diag();
-  EXPECT_GT(count("PENDING"), 0);
+  ASSERT_TRUE(wait_until([&] { return count("RUNNING") > 0 && count("PENDING") > 0; }, 120)) << diag();
   std::string ctld_pid = sh("cat " + state + "/run/slurmctld.pid");
   ASSERT_FALSE(ctld_pid.empty());
   ASSERT_EQ(::kill(static_cast<pid_t>(std::stol(ctld_pid)), SIGTERM), 0);
@@ -348,6 +348,7 @@ TEST_F(SlurmWorld, ControllerDown20sWith100JobsNoneLostNoneTwice) {
   int rc = 0;
   sh("bash " YARD_SOURCE_DIR "/scripts/slurm/start.sh " + state + " >/dev/null 2>&1", &rc);
   ASSERT_EQ(rc, 0) << "the controller did not come back";
+  write("go", "");
   ASSERT_TRUE(wait_until(
       [&] {
         for (auto& j : status())
