@@ -11,6 +11,13 @@
 #include <nlohmann/json.hpp>
 
 namespace yard {
+
+sigset_t host_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int s : {SIGCHLD, cancel_signal(), preempt_signal(), revoke_signal()}) sigaddset(&set, s);
+  return set;
+}
 namespace {
 
 std::int64_t leading_id(std::string_view& text, std::string_view prefix) {

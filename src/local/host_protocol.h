@@ -30,6 +30,9 @@ namespace yard {
 inline int cancel_signal() { return SIGRTMIN; }
 inline int preempt_signal() { return SIGRTMIN + 1; }
 inline int revoke_signal() { return SIGRTMIN + 2; }
+// What the host reads from its signalfd: SIGCHLD and the three above. Blocked from the
+// host's very start (see JobHostLink::start), so none can kill it while it loads.
+sigset_t host_signals();
 
 // Plans carry a job's whole environment; a message must fit the socket buffer.
 constexpr int kMaxHostMessage = 4 << 20;

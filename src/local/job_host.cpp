@@ -86,6 +86,7 @@ class Host {
   int run();
 
  private:
+  void read_requests();  // every launch waiting on the socket
   void launch(const std::string& request, int record_fd);
   // False if it could not be started (its failure is recorded and reported).
   bool start(std::int64_t id, const LaunchPlan& p, int record_fd);
@@ -412,6 +413,23 @@ int Host::poll_timeout_ms() const {
   return static_cast<int>(std::clamp(wake * 1000 + 1, 1.0, 3.6e6));
 }
 
+void Host::read_requests() {
+  // Everything waiting, then back to reaping: a burst of launches is one wake-up.
+  std::string request;
+  while (sock_ >= 0) {
+    int record_fd = -1;
+    errno = 0;
+    if (!recv_with_fd(sock_, request, record_fd)) {
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return;
+      ::close(sock_);  // the daemon is gone: supervise what runs, then leave
+      sock_ = -1;
+      outbox_.clear();
+      return;
+    }
+    launch(request, record_fd);
+  }
+}
+
 int Host::run() {
   // One record open per running job: as many as the hard limit allows, the jobs keeping
   // the usual limit.
@@ -420,8 +438,7 @@ int Host::run() {
     raised.rlim_cur = raised.rlim_max;
     raised_nofile_ = ::setrlimit(RLIMIT_NOFILE, &raised) == 0;
   }
-  sigemptyset(&mask_);
-  for (int s : {SIGCHLD, cancel_signal(), preempt_signal(), revoke_signal()}) sigaddset(&mask_, s);
+  mask_ = host_signals();
   ::sigprocmask(SIG_SETMASK, &mask_, nullptr);
   sigfd_ = ::signalfd(-1, &mask_, SFD_CLOEXEC | SFD_NONBLOCK);
   // The daemon decides when jobs end; a terminal's or a careless killall's signals do not.
@@ -430,31 +447,21 @@ int Host::run() {
     std::cerr << "yard job host: no signalfd: " << std::strerror(errno) << std::endl;
     return 1;
   }
-  std::string request;
   while (sock_ >= 0 || !jobs_.empty() || !handed_.empty()) {
     pollfd fds[2] = {{sigfd_, POLLIN, 0}, {sock_, static_cast<short>(POLLIN | (outbox_.empty() ? 0 : POLLOUT)), 0}};
     if (::poll(fds, sock_ >= 0 ? 2 : 1, poll_timeout_ms()) < 0 && errno != EINTR) return 1;
     if (fds[0].revents) {
+      std::vector<signalfd_siginfo> got;
       signalfd_siginfo si;
-      while (::read(sigfd_, &si, sizeof si) == sizeof si) on_signal(si);
+      while (::read(sigfd_, &si, sizeof si) == sizeof si) got.push_back(si);
+      // The daemon signals about a job only after sending it: the launches waiting now
+      // are taken first, so that a cancel or revoke finds its job, however fast it came.
+      read_requests();
+      for (auto& one : got) on_signal(one);
       reap();  // SIGCHLDs coalesce: reap whatever has ended
     }
     if (sock_ >= 0 && (fds[1].revents & POLLOUT)) flush_to_daemon();
-    if (sock_ >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
-      // Everything waiting, then back to reaping: a burst of launches is one wake-up.
-      for (;;) {
-        int record_fd = -1;
-        errno = 0;
-        if (!recv_with_fd(sock_, request, record_fd)) {
-          if (errno == EAGAIN || errno == EWOULDBLOCK) break;
-          ::close(sock_);  // the daemon is gone: supervise what runs, then leave
-          sock_ = -1;
-          outbox_.clear();
-          break;
-        }
-        launch(request, record_fd);
-      }
-    }
+    if (sock_ >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) read_requests();
     check_deadlines();
   }
   return 0;

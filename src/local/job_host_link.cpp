@@ -31,9 +31,11 @@ Result<JobHostLink> JobHostLink::start() {
   posix_spawn_file_actions_adddup2(&actions, sv[1], 3);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
-  sigset_t none;
-  sigemptyset(&none);
-  posix_spawnattr_setsigmask(&attr, &none);
+  // The host starts with its signals blocked (the mask survives exec): a cancel or revoke
+  // sent while it still loads, before its signalfd exists, waits for it instead of
+  // killing it (their default action), however slowly it starts.
+  const sigset_t held = host_signals();
+  posix_spawnattr_setsigmask(&attr, &held);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
   char arg0[] = "yard", arg1[] = "__job-host", arg2[] = "3";
   char* argv[] = {arg0, arg1, arg2, nullptr};

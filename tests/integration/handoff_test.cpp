@@ -17,7 +17,16 @@ namespace {
 class Handoff : public YardWorld {
  protected:
   void expect_one_after_another(long id);
+  // SIGKILL of the daemon, then a new one: the job host and its jobs live on.
+  void crash_and_restart_daemon();
 };
+
+void Handoff::crash_and_restart_daemon() {
+  long pid = daemon_pid();
+  ASSERT_EQ(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
+  ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 10));
+  ASSERT_EQ(yard({"server", "start"}).rc, 0);
+}
 
 // The store's [start, end] of every element, in start order.
 std::vector<std::pair<double, double>> spans(YardWorld& w, nlohmann::json jobs) {
@@ -103,10 +112,7 @@ TEST_F(Handoff, ADaemonCrashWithAHandedOffElementLosesNothingAndRunsNothingTwice
                     "echo $YARD_ARRAY_TASK_ID >> ran.log; [ $YARD_ARRAY_TASK_ID != 0 ] || while [ ! -e go ]; do sleep 0.05; done; "
                     "exit $YARD_ARRAY_TASK_ID"});
   ASSERT_TRUE(wait_until([&] { return job(id + 1)["state"] == "RUNNING"; }, 20));  // handed off behind element 0
-  long pid = daemon_pid();
-  ASSERT_EQ(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
-  ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 10));
-  ASSERT_EQ(yard({"server", "start"}).rc, 0);
+  ASSERT_NO_FATAL_FAILURE(crash_and_restart_daemon());
   write("go", "");
   wait({id});
   for (int k = 0; k < 4; ++k) {
@@ -171,10 +177,7 @@ TEST_F(Handoff, ADaemonCrashWithAChainLosesNothingAndRunsNothingTwice) {
   configure("cpus: 1\nhandoff_wait: 600\n");
   long id = submit({"-a", "0-5", "--", "sh", "-c", kChainScript});
   ASSERT_TRUE(wait_until([&] { return job(id + 3)["state"] == "RUNNING"; }, 20)) << job(id + 3).dump();
-  long pid = daemon_pid();
-  ASSERT_EQ(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
-  ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 10));
-  ASSERT_EQ(yard({"server", "start"}).rc, 0);
+  ASSERT_NO_FATAL_FAILURE(crash_and_restart_daemon());
   write("go", "");
   wait({id});
   EXPECT_EQ(read("ran.log"), "0\n1\n2\n3\n4\n5\n");
