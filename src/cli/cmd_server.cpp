@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/daemon_client.h"
 #include "server/daemon.h"
+#include "server/daemon_lock.h"
 #include "server/protocol.h"
 
 namespace yard {
@@ -38,6 +39,10 @@ void add_server_command(CLI::App& app, int& rc) {
       std::cout << "already running, pid " << r->value("pid", 0L) << "\n";
       return;
     }
+    if (auto holder = daemon_lock_holder(p.lock)) {
+      std::cout << "already running, pid " << *holder << " (not answering on " << p.socket << " yet)\n";
+      return;
+    }
     auto pid = start_daemon(p);
     if (!pid) {
       std::cerr << "yard server start: " << pid.error() << "\n";
@@ -54,15 +59,23 @@ void add_server_command(CLI::App& app, int& rc) {
   stop->callback([&rc] {
     Paths p = default_paths();
     auto ping = call_daemon(p.socket, {{"op", "ping"}}, 2000);
-    if (!ping) {
+    pid_t pid = 0;
+    if (ping) {
+      pid = static_cast<pid_t>(ping->value("pid", 0L));
+      auto r = call_daemon(p.socket, {{"op", "shutdown"}, {"kill_jobs", kill_jobs}});
+      if (!r) {
+        std::cerr << "yard server stop: " << r.error() << "\n";
+        rc = 1;
+        return;
+      }
+    } else if (auto holder = daemon_lock_holder(p.lock)) {
+      // Not answering on its socket, but alive: found through its lock, stopped by signal
+      // (SIGTERM is its orderly stop; --kill-jobs needs its socket).
+      pid = *holder;
+      if (kill_jobs) std::cerr << "yard server stop: the daemon does not answer; stopping it without --kill-jobs\n";
+      ::kill(pid, SIGTERM);
+    } else {
       std::cout << "not running\n";
-      return;
-    }
-    const pid_t pid = static_cast<pid_t>(ping->value("pid", 0L));
-    auto r = call_daemon(p.socket, {{"op", "shutdown"}, {"kill_jobs", kill_jobs}});
-    if (!r) {
-      std::cerr << "yard server stop: " << r.error() << "\n";
-      rc = 1;
       return;
     }
     // Wait on the condition "the daemon's process is gone", with a deadline.
@@ -84,9 +97,17 @@ void add_server_command(CLI::App& app, int& rc) {
     Paths p = default_paths();
     auto r = call_daemon(p.socket, {{"op", "ping"}}, 5000);
     if (!r) {
+      rc = 1;
+      if (auto holder = daemon_lock_holder(p.lock)) {
+        if (json)
+          std::cout << nlohmann::json{{"running", true}, {"answering", false}, {"pid", *holder}, {"socket", p.socket}}.dump()
+                    << "\n";
+        else
+          std::cout << "running, pid " << *holder << ", but not answering on " << p.socket << ": " << r.error() << "\n";
+        return;
+      }
       if (json) std::cout << nlohmann::json{{"running", false}, {"socket", p.socket}}.dump() << "\n";
       else std::cout << "not running (socket " << p.socket << ")\n";
-      rc = 1;
       return;
     }
     r->erase("ok");

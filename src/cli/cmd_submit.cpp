@@ -26,11 +26,10 @@ int cmd_submit(const std::vector<std::string>& args, const std::vector<std::stri
   auto reply = ask_daemon(default_paths(), request, true);
   if (!reply) {
     std::cerr << "yard submit: " << reply.error() << "\n";
-    // The daemon refuses bad requests (unknown dependency, too large) without storing them.
-    return reply.error().find("cannot reach") == std::string::npos &&
-                   reply.error().find("did not start") == std::string::npos
-               ? kExitBadInput
-               : 1;
+    // The daemon refuses bad requests (unknown dependency, too large) without storing
+    // them (2); a daemon that cannot be reached, or a store that cannot record the job
+    // (full disk), is a failure (1), and nothing was submitted either.
+    return exit_code_for(reply.kind());
   }
   auto ids = (*reply)["ids"].get<std::vector<std::int64_t>>();
   if (json)

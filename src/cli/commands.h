@@ -7,9 +7,26 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/result.h"
+
 namespace yard {
 
 constexpr int kExitBadInput = 2;
+
+// The one place an error's kind becomes an exit status: what can never succeed as given
+// is bad input (2); a resource that failed, or a bug, is a failure (1).
+inline int exit_code_for(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::Invalid:
+    case ErrorKind::NotFound:
+    case ErrorKind::Conflict:
+      return kExitBadInput;
+    case ErrorKind::Unavailable:
+    case ErrorKind::Internal:
+      return 1;
+  }
+  return 1;
+}
 
 int cmd_submit(const std::vector<std::string>& args, const std::vector<std::string>& command);
 void add_status_commands(CLI::App& app, int& rc);  // status, wait, logs, cancel

@@ -1,20 +1,54 @@
 #include "cli/daemon_client.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <thread>
 
+#include "core/uid.h"
 #include "server/protocol.h"
+#include "server/start_report.h"
 
 namespace yard {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// How long a request may keep being retried while its daemon restarts (after a crash, or
+// after a store fault it restarts itself from the store).
+constexpr auto kRetryWindow = std::chrono::seconds(60);
+
+// Reads the starting daemon's one line (start_report.h) until `deadline`.
+std::string read_start_report(int fd, Clock::time_point deadline) {
+  std::string line;
+  char buf[4096];
+  while (line.find('\n') == std::string::npos) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) return "timeout";
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, static_cast<int>(left)) <= 0) continue;
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n <= 0) return line.empty() ? "exited" : line;
+    line.append(buf, static_cast<std::size_t>(n));
+  }
+  return line.substr(0, line.find('\n'));
+}
+
+}  // namespace
 
 Result<long> start_daemon(const Paths& paths) {
-  if (auto s = ensure_dirs(paths); !s) return Error{s.error()};
+  if (auto s = ensure_dirs(paths); !s) return s.failure();
+  int report[2];
+  if (::pipe2(report, O_CLOEXEC) != 0) return unavailable("cannot create a pipe to start the daemon");
   pid_t pid = ::fork();
-  if (pid < 0) return err("cannot fork the daemon");
+  if (pid < 0) {
+    ::close(report[0]);
+    ::close(report[1]);
+    return unavailable("cannot fork the daemon");
+  }
   if (pid == 0) {
     ::setsid();
     if (::fork() != 0) ::_exit(0);  // the daemon is nobody's child: no zombie, no terminal
@@ -23,7 +57,11 @@ Result<long> start_daemon(const Paths& paths) {
     ::dup2(null, 0);
     ::dup2(log >= 0 ? log : null, 1);
     ::dup2(log >= 0 ? log : null, 2);
-    ::close_range(3, ~0U, 0);
+    // The report pipe as descriptor 3, kept across exec; everything else closed.
+    if (report[1] == 3) ::fcntl(3, F_SETFD, 0);
+    else ::dup2(report[1], 3);
+    ::close_range(4, ~0U, 0);
+    ::setenv(kStartReportEnv, "3", 1);
     char exe[4096];
     ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n <= 0) ::_exit(127);
@@ -31,29 +69,42 @@ Result<long> start_daemon(const Paths& paths) {
     ::execl(exe, exe, "server", "run", static_cast<char*>(nullptr));
     ::_exit(127);
   }
+  ::close(report[1]);
   ::waitpid(pid, nullptr, 0);
-  // Wait on the condition "the daemon answers", with a deadline.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  const auto deadline = Clock::now() + std::chrono::seconds(10);
+  const std::string said = read_start_report(report[0], deadline);
+  ::close(report[0]);
+  if (said.rfind("error ", 0) == 0) return unavailable("the daemon could not start: " + said.substr(6));
+  if (said == "exited") return unavailable("the daemon exited as it started; see " + paths.log);
+  // "ready", or "busy" (another daemon, starting too, serves this directory): it answers soon.
   auto delay = std::chrono::milliseconds(2);
-  while (std::chrono::steady_clock::now() < deadline) {
+  while (Clock::now() < deadline) {
     auto r = call_daemon(paths.socket, {{"op", "ping"}}, 2000);
     if (r && r->value("ok", false)) return r->value("pid", 0L);
     std::this_thread::sleep_for(delay);
     delay = std::min(delay * 2, std::chrono::milliseconds(100));
   }
-  return err("the daemon did not start within 10 s; see " + paths.log);
+  return unavailable("the daemon did not start within 10 s; see " + paths.log);
 }
 
-Result<nlohmann::json> ask_daemon(const Paths& paths, const nlohmann::json& request, bool autostart) {
-  auto r = call_daemon(paths.socket, request);
-  if (!r && autostart) {
+Result<nlohmann::json> ask_daemon(const Paths& paths, nlohmann::json request, bool autostart) {
+  // A submission carries a key of its own, so that sending it again after a broken
+  // connection cannot store it twice: the daemon answers a known key with its ids.
+  if (request.value("op", "") == "submit" && !request.contains("key")) request["key"] = new_uid();
+  const auto give_up = Clock::now() + kRetryWindow;
+  for (;;) {
+    auto r = call_daemon(paths.socket, request);
+    if (r) {
+      if (r->value("ok", false)) return r;
+      return Error{r->value("error", std::string("the daemon refused the request")),
+                   error_kind_from_name(r->value("kind", ""))};
+    }
+    // No answer: the daemon is absent, or went away while handling the request (it may
+    // have done it: the request is idempotent, so it is asked again).
+    if (!autostart || Clock::now() > give_up) return r.failure();
     auto started = start_daemon(paths);
-    if (!started) return Error{started.error()};
-    r = call_daemon(paths.socket, request);
+    if (!started) return started.failure();
   }
-  if (!r) return r;
-  if (!r->value("ok", false)) return err(r->value("error", std::string("the daemon refused the request")));
-  return r;
 }
 
 }  // namespace yard

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/byte_json.h"
+
 namespace yard {
 
 std::uint64_t Resources::total_mem_bytes() const {
@@ -98,11 +100,13 @@ int JobSpec::total_ntasks() const {
 }
 
 void to_json(nlohmann::json& j, const JobSpec& s) {
+  // Texts a user or the system chose travel as bytes (core/byte_json.h).
   j = nlohmann::json{
-      {"name", s.name}, {"argv", s.argv}, {"script", s.script}, {"workdir", s.workdir},
-      {"env", s.env}, {"stdout", s.stdout_path}, {"stderr", s.stderr_path},
-      {"partition", s.partition},
-      {"account", s.account}, {"qos", s.qos}, {"backend", s.backend}, {"priority", s.priority},
+      {"name", bytes_to_json(s.name)}, {"argv", byte_list_to_json(s.argv)}, {"script", bytes_to_json(s.script)},
+      {"workdir", bytes_to_json(s.workdir)}, {"env", byte_map_to_json(s.env)},
+      {"stdout", bytes_to_json(s.stdout_path)}, {"stderr", bytes_to_json(s.stderr_path)},
+      {"partition", bytes_to_json(s.partition)}, {"account", bytes_to_json(s.account)},
+      {"qos", bytes_to_json(s.qos)}, {"backend", bytes_to_json(s.backend)}, {"priority", s.priority},
   };
   j.update(resources_json(s.res));
   if (!s.launcher.empty()) j["launcher"] = s.launcher;
@@ -111,8 +115,8 @@ void to_json(nlohmann::json& j, const JobSpec& s) {
     auto comps = nlohmann::json::array();
     for (auto& c : s.components) {
       auto cj = resources_json(c.res);
-      cj["partition"] = c.partition;
-      if (!c.argv.empty()) cj["argv"] = c.argv;
+      cj["partition"] = bytes_to_json(c.partition);
+      if (!c.argv.empty()) cj["argv"] = byte_list_to_json(c.argv);
       comps.push_back(std::move(cj));
     }
     j["components"] = std::move(comps);
@@ -125,13 +129,14 @@ void to_json(nlohmann::json& j, const JobSpec& s) {
 
 void from_json(const nlohmann::json& j, JobSpec& s) {
   s = JobSpec{};
-  s.name = j.value("name", "");
-  s.argv = j.value("argv", std::vector<std::string>{});
-  s.script = j.value("script", "");
-  s.workdir = j.value("workdir", "");
-  s.env = j.value("env", std::map<std::string, std::string>{});
-  s.stdout_path = j.value("stdout", "");
-  s.stderr_path = j.value("stderr", "");
+  auto text = [&j](const char* key) { return j.contains(key) ? bytes_from_json(j[key]) : std::string(); };
+  s.name = text("name");
+  if (j.contains("argv")) s.argv = byte_list_from_json(j["argv"]);
+  s.script = text("script");
+  s.workdir = text("workdir");
+  if (j.contains("env")) s.env = byte_map_from_json(j["env"]);
+  s.stdout_path = text("stdout");
+  s.stderr_path = text("stderr");
   resources_from_json(j, s.res);
   s.launcher = j.value("launcher", "");
   s.het_group = j.value("het_group", -1);
@@ -139,14 +144,14 @@ void from_json(const nlohmann::json& j, JobSpec& s) {
     for (auto& cj : j.at("components")) {
       Component c;
       resources_from_json(cj, c.res);
-      c.partition = cj.value("partition", "");
-      c.argv = cj.value("argv", std::vector<std::string>{});
+      if (cj.contains("partition")) c.partition = bytes_from_json(cj["partition"]);
+      if (cj.contains("argv")) c.argv = byte_list_from_json(cj["argv"]);
       s.components.push_back(std::move(c));
     }
-  s.partition = j.value("partition", "");
-  s.account = j.value("account", "");
-  s.qos = j.value("qos", "");
-  s.backend = j.value("backend", "");
+  s.partition = text("partition");
+  s.account = text("account");
+  s.qos = text("qos");
+  s.backend = text("backend");
   s.priority = j.value("priority", 0);
   if (j.contains("dependencies"))
     for (auto& d : j.at("dependencies")) {

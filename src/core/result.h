@@ -1,15 +1,27 @@
-// Result<T>: a value or an Error carrying a message a user can act on.
+// Result<T>: a value or an Error carrying a message a user can act on, and its kind.
 // Errors are values in Switchyard's core; exceptions never cross a component boundary.
+// The kind, not the message, decides what a caller does (the CLI's exit status): a
+// message may be reworded freely.
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
 namespace yard {
 
+enum class ErrorKind {
+  Invalid,      // bad input: the request can never succeed as given (exit 2)
+  NotFound,     // it names something that does not exist
+  Unavailable,  // a resource failed (store full or broken, daemon unreachable): retry later
+  Conflict,     // the request clashes with the current state
+  Internal,     // a bug
+};
+
 struct Error {
   std::string message;
+  ErrorKind kind = ErrorKind::Invalid;
 };
 
 template <typename T>
@@ -28,6 +40,8 @@ class [[nodiscard]] Result {
   const T* operator->() const { return &value(); }
   T* operator->() { return &value(); }
   const std::string& error() const { return std::get<Error>(v_).message; }
+  ErrorKind kind() const { return std::get<Error>(v_).kind; }
+  const Error& failure() const { return std::get<Error>(v_); }
 
  private:
   std::variant<T, Error> v_;
@@ -37,17 +51,38 @@ class [[nodiscard]] Result {
 class [[nodiscard]] Status {
  public:
   Status() = default;
-  Status(Error e) : error_(std::move(e.message)), failed_(true) {}  // NOLINT
+  Status(Error e) : error_(std::move(e.message)), kind_(e.kind), failed_(true) {}  // NOLINT
   static Status Ok() { return {}; }
   bool ok() const { return !failed_; }
   explicit operator bool() const { return ok(); }
   const std::string& error() const { return error_; }
+  ErrorKind kind() const { return kind_; }
+  Error failure() const { return Error{error_, kind_}; }
 
  private:
   std::string error_;
+  ErrorKind kind_ = ErrorKind::Invalid;
   bool failed_ = false;
 };
 
+// The kind as it travels in the daemon's replies ("invalid", "not_found", ...).
+inline const char* error_kind_name(ErrorKind k) {
+  switch (k) {
+    case ErrorKind::Invalid: return "invalid";
+    case ErrorKind::NotFound: return "not_found";
+    case ErrorKind::Unavailable: return "unavailable";
+    case ErrorKind::Conflict: return "conflict";
+    case ErrorKind::Internal: return "internal";
+  }
+  return "internal";
+}
+inline ErrorKind error_kind_from_name(std::string_view name) {
+  for (auto k : {ErrorKind::Invalid, ErrorKind::NotFound, ErrorKind::Unavailable, ErrorKind::Conflict})
+    if (name == error_kind_name(k)) return k;
+  return name.empty() ? ErrorKind::Invalid : ErrorKind::Internal;
+}
+
 inline Error err(std::string message) { return Error{std::move(message)}; }
+inline Error unavailable(std::string message) { return Error{std::move(message), ErrorKind::Unavailable}; }
 
 }  // namespace yard

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "core/byte_json.h"
+
 namespace yard {
 
 sigset_t host_signals() {
@@ -35,12 +37,13 @@ std::int64_t leading_id(std::string_view& text, std::string_view prefix) {
 
 std::string encode_launch(std::int64_t job_id, const LaunchPlan& p, std::int64_t after) {
   return std::to_string(job_id) + (after > 0 ? " " + std::to_string(after) : std::string()) + "\n" +
+         // Arguments, environment and paths are bytes (core/byte_json.h).
          nlohmann::json{{"uid", p.uid},
-                        {"argv", p.argv},
-                        {"env", p.env},
-                        {"workdir", p.workdir},
-                        {"stdout", p.stdout_path},
-                        {"stderr", p.stderr_path},
+                        {"argv", byte_list_to_json(p.argv)},
+                        {"env", byte_list_to_json(p.env)},
+                        {"workdir", bytes_to_json(p.workdir)},
+                        {"stdout", bytes_to_json(p.stdout_path)},
+                        {"stderr", bytes_to_json(p.stderr_path)},
                         {"pus", p.pus},
                         {"mem_limit_bytes", p.mem_limit_bytes},
                         {"memory_poll", p.memory_poll},
@@ -64,11 +67,11 @@ DecodedLaunch decode_launch(std::string_view text) {
     LaunchPlan p;
     p.job_id = d.job_id;
     j.at("uid").get_to(p.uid);
-    j.at("argv").get_to(p.argv);
-    j.at("env").get_to(p.env);
-    j.at("workdir").get_to(p.workdir);
-    j.at("stdout").get_to(p.stdout_path);
-    j.at("stderr").get_to(p.stderr_path);
+    p.argv = byte_list_from_json(j.at("argv"));
+    p.env = byte_list_from_json(j.at("env"));
+    p.workdir = bytes_from_json(j.at("workdir"));
+    p.stdout_path = bytes_from_json(j.at("stdout"));
+    p.stderr_path = bytes_from_json(j.at("stderr"));
     j.at("pus").get_to(p.pus);
     j.at("mem_limit_bytes").get_to(p.mem_limit_bytes);
     p.memory_poll = j.value("memory_poll", false);

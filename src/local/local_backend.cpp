@@ -27,12 +27,7 @@
 namespace yard {
 namespace {
 
-// A reused record file is emptied when it grows past this.
-constexpr off_t kRecordFileMax = 64 * 1024;
-
 int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
-
-void log_error(const std::string& what) { std::cerr << "yard daemon: " << what << std::endl; }
 
 }  // namespace
 
@@ -103,20 +98,6 @@ QueuedJob LocalBackend::queued(const JobRecord& r) {
                    r.array_index};
 }
 
-void LocalBackend::set_state(std::int64_t id, JobState to, const Transition& t, const UsageCharge* charge) {
-  sql::Transaction tx(store_.db());
-  auto s = store_.transition(id, to, t, wall_now());
-  if (s && charge) s = store_.add_usage(*charge);
-  if (s) s = tx.commit();
-  if (!s) log_error("job " + std::to_string(id) + ": " + s.error());
-}
-
-UsageCharge LocalBackend::charge(const RunningJobView& v, double end) {
-  const double seconds = v.start_time > 0 ? std::max(0.0, end - v.start_time) : 0.0;
-  UsageCharge c{v.id, v.account, end, seconds * v.cpus};
-  scheduler_.accounts().charge(c.account, c.core_seconds, static_cast<sched::Time>(end));
-  return c;
-}
 
 Result<std::vector<std::int64_t>> LocalBackend::submit(JobSpec spec) {
   if (spec.backend.empty()) spec.backend = "local";
@@ -144,7 +125,7 @@ Result<std::vector<std::int64_t>> LocalBackend::submit(JobSpec spec) {
                (machine_.nodes == 1 ? " node" : " nodes"));
 
   sql::Transaction tx(store_.db());
-  if (!tx.begun()) return Error{tx.begun().error()};
+  if (!tx.begun()) return tx.begun().failure();
   auto ids = store_.insert_jobs(spec, wall_now());
   if (!ids) return ids;
   auto first = store_.job(ids->front());
@@ -155,9 +136,9 @@ Result<std::vector<std::int64_t>> LocalBackend::submit(JobSpec spec) {
     std::ofstream f(path, std::ios::binary | std::ios::trunc);
     f << spec.script;
     f.close();
-    if (!f || ::chmod(path.c_str(), 0700) != 0) return err("cannot save the job script to " + path);
+    if (!f || ::chmod(path.c_str(), 0700) != 0) return unavailable("cannot save the job script to " + path);
   }
-  if (auto s = tx.commit(); !s) return Error{s.error()};
+  if (auto s = tx.commit(); !s) return s.failure();
   specs_[rec.spec_id] = std::make_shared<const JobSpec>(spec);
 
   // Parent states, looked up once for the whole array.
@@ -323,226 +304,6 @@ bool LocalBackend::signal_job(Running& r, int sig) {
   return r.host_pidfd >= 0 && signal_host(r.host_pidfd, sig, r.id);
 }
 
-void LocalBackend::launch() {
-  auto planned = std::move(planned_);
-  planned_.clear();
-  for (auto& p : planned) {
-    auto fail = [&](const std::string& why) {
-      Transition t;
-      t.reason = why;
-      t.end_time = wall_now();
-      set_state(p.id, JobState::Failed, t);
-      if (p.after == 0) {
-        pool_.release(p.alloc);
-      } else if (auto pred = running_.find(p.after); pred != running_.end()) {
-        pred->second.successor = 0;  // its CPUs stay the predecessor's
-      }
-      if (p.array_job_id) queue_.element_ended(p.array_job_id);
-      resolve_dependents(p.id, JobState::Failed);
-    };
-    if (!host_) {
-      fail("no job host to run it");
-      continue;
-    }
-    if (p.after) {
-      auto pred = running_.find(p.after);
-      if (pred == running_.end() || pred->second.successor != 0) {
-        // Its predecessor could not be started (or is taken): back to the queue, with
-        // no CPUs of its own.
-        Transition t;
-        t.reason = "requeued: the job it was to follow did not start";
-        set_state(p.id, JobState::Pending, t);
-        if (p.array_job_id) queue_.element_ended(p.array_job_id);
-        if (auto r = store_.job(p.id); r && r->has_value()) {
-          pending_[p.id] = queued(**r);
-          queue_.push(pending_[p.id]);
-        }
-        continue;
-      }
-      pred->second.successor = p.id;
-    }
-    const int slot = records_.acquire();
-    const std::string path = records_.path(slot);
-    // Appended to what earlier jobs wrote (a job_id= line starts a new record): freeing
-    // the file's blocks for every job costs a synchronous discard on some filesystems.
-    int fd = ::open(path.c_str(), O_CREAT | O_RDWR | O_APPEND | O_CLOEXEC, 0600);
-    struct stat st{};
-    const bool ok = fd >= 0 && ::flock(fd, LOCK_EX) == 0 && ::fstat(fd, &st) == 0 &&
-                    (st.st_size < kRecordFileMax || ::ftruncate(fd, 0) == 0) &&
-                    append_record(fd, "job_id=" + std::to_string(p.id) + "\n" +
-                                          (p.after ? "after=" + std::to_string(p.after) + "\n" : std::string()));
-    if (!ok) {
-      const std::string why = std::strerror(errno);
-      if (fd >= 0) ::close(fd);
-      records_.release(slot);
-      fail("cannot create run record " + path + ": " + why);
-      continue;
-    }
-    auto sent = host_->launch(p.id, p.plan, fd, p.after);
-    ::close(fd);
-    if (!sent) {
-      records_.release(slot);
-      fail(sent.error());
-      continue;
-    }
-    Running run;
-    run.id = p.id;
-    run.slot = slot;
-    run.alloc = std::move(p.alloc);
-    run.array_job_id = p.array_job_id;
-    run.spec_id = p.spec_id;
-    run.view = p.view;
-    if (p.after) {
-      run.predecessor = p.after;
-      run.owns_alloc = false;
-      run.handed_at = wall_now();
-    }
-    running_[p.id] = std::move(run);
-  }
-}
-
-std::vector<int> LocalBackend::watched_fds() const {
-  if (by_watch_.empty()) return {};
-  return {inotify_fd_};
-}
-
-bool LocalBackend::job_ended(const Ended& report) {
-  auto it = running_.find(report.job_id);
-  if (it == running_.end() || it->second.adopted) return false;
-  finalize(report.job_id, report.record);
-  return true;
-}
-
-void LocalBackend::host_died() {
-  std::vector<std::int64_t> ids;
-  for (auto& [id, r] : running_)
-    if (!r.adopted) ids.push_back(id);
-  for (auto id : ids) finalize_from_file(id);
-}
-
-void LocalBackend::fd_ready(int fd) {
-  if (fd != inotify_fd_ || fd < 0) return;
-  alignas(inotify_event) char buf[4096];
-  std::vector<std::int64_t> closed;
-  ssize_t n;
-  while ((n = ::read(inotify_fd_, buf, sizeof buf)) > 0) {
-    for (char* p = buf; p < buf + n;) {
-      auto* e = reinterpret_cast<inotify_event*>(p);
-      if (auto w = by_watch_.find(e->wd); w != by_watch_.end() && (e->mask & IN_CLOSE_WRITE))
-        closed.push_back(w->second);
-      p += sizeof(inotify_event) + e->len;
-    }
-  }
-  for (auto id : closed) {
-    auto it = running_.find(id);
-    if (it == running_.end()) continue;
-    // The host closes a job's record once, after writing its outcome (or dies, closing all).
-    int rfd = ::open(records_.path(it->second.slot).c_str(), O_RDONLY | O_CLOEXEC);
-    const bool locked = rfd >= 0 && ::flock(rfd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
-    if (rfd >= 0) ::close(rfd);
-    if (!locked) finalize_from_file(id);
-  }
-}
-
-void LocalBackend::finalize_from_file(std::int64_t id) {
-  auto it = running_.find(id);
-  if (it == running_.end()) return;
-  finalize(id, parse_run_record(read_record_file(records_.path(it->second.slot))));
-}
-
-void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
-  auto it = running_.find(id);
-  if (it == running_.end()) return;
-  Running run = std::move(it->second);
-  running_.erase(it);
-  if (run.host_pidfd >= 0) ::close(run.host_pidfd);
-  if (run.watch >= 0) {
-    ::inotify_rm_watch(inotify_fd_, run.watch);
-    by_watch_.erase(run.watch);
-  }
-  records_.release(run.slot);
-  // Hand-offs: a successor that was waiting for this job's CPUs has them now (the host
-  // started it as this one ended), and the one behind it waits for a running job from
-  // now on. A hand-off that ends without having had the CPUs (handed back, cancelled,
-  // failed to start) leaves them with its predecessor, and whoever waited behind it
-  // waits for that predecessor instead, as in the host.
-  bool release = run.owns_alloc;
-  auto next = running_.find(run.successor);
-  if (next != running_.end() && next->second.predecessor != id) next = running_.end();
-  if (run.owns_alloc) {
-    if (next != running_.end()) {
-      next->second.predecessor = 0;
-      next->second.owns_alloc = true;
-      release = false;
-      if (auto after = running_.find(next->second.successor);
-          after != running_.end() && after->second.predecessor == next->first)
-        after->second.handed_at = wall_now();
-    }
-  } else {
-    auto p = running_.find(run.predecessor);
-    if (p != running_.end() && p->second.successor == id) p->second.successor = next != running_.end() ? next->first : 0;
-    if (next != running_.end()) {
-      next->second.predecessor = p != running_.end() ? p->first : 0;
-      next->second.handed_at = wall_now();
-    }
-  }
-  if (rec.start_time > 0) run.view.start_time = rec.start_time;  // the host's, not the plan's
-  if (run.array_job_id && rec.job_pid > 0 && rec.outcome && rec.outcome->end_time > 0) {
-    if (element_run_s_.size() > 1024) element_run_s_.clear();  // a hint, not a record
-    element_run_s_[run.array_job_id] = std::max(0.0, rec.outcome->end_time - run.view.start_time);
-  }
-  const bool ran = rec.job_pid > 0;
-  Transition t;
-  if (ran && rec.start_time > 0) t.start_time = rec.start_time;
-  JobState to;
-  const bool never_started = !rec.outcome && rec.supervisor_pid == 0;
-  if (never_started || (rec.outcome && rec.outcome->state == JobState::Pending)) {
-    // Preempted: charged what it ran, and back in the queue with its id and submit time.
-    // Never started (its host ended before taking it, or a hand-off handed back): back in
-    // the queue as it was.
-    if (never_started || !ran) {
-      t.reason = never_started ? "requeued: the job host ended before starting it"
-                               : "requeued: " + rec.outcome->reason;
-      set_state(id, JobState::Pending, t);
-    } else {
-      t.reason = "preempted: requeued";
-      t.exit_code = rec.outcome->exit_code;
-      t.signal = rec.outcome->signal;
-      const UsageCharge used = charge(run.view, rec.outcome->end_time > 0 ? rec.outcome->end_time : wall_now());
-      set_state(id, JobState::Pending, t, &used);
-    }
-    if (release) pool_.release(run.alloc);
-    if (run.array_job_id) queue_.element_ended(run.array_job_id);
-    auto r = store_.job(id);
-    if (r && r->has_value() && (*r)->state == JobState::Pending) {
-      pending_[id] = queued(**r);
-      queue_.push(pending_[id]);
-    }
-    return;
-  }
-  if (rec.outcome) {
-    const RunOutcome& o = *rec.outcome;
-    to = o.state;
-    t.reason = o.reason;
-    t.end_time = o.end_time;
-    t.exit_code = o.exit_code;
-    t.signal = o.signal;
-    t.cpu_seconds = o.cpu_seconds;
-    t.max_rss_bytes = o.max_rss_bytes;
-  } else {
-    // Its host died without a word: whatever is left of the job goes too.
-    if (rec.job_pid > 0) ::killpg(rec.job_pid, SIGKILL);
-    to = JobState::Lost;
-    t.reason = "the job host ended without recording the job's outcome";
-    t.end_time = wall_now();
-  }
-  const UsageCharge used = charge(run.view, t.end_time.value_or(wall_now()));
-  t.never_started = rec.outcome && !ran;  // a hand-off cancelled before it started: no start, no usage
-  set_state(id, to, t, ran ? &used : nullptr);
-  if (release) pool_.release(run.alloc);
-  if (run.array_job_id) queue_.element_ended(run.array_job_id);
-  resolve_dependents(id, to);
-}
 
 void LocalBackend::cancel_all_running() {
   for (auto& [id, r] : running_) {

@@ -27,7 +27,10 @@
 #include "backends/slurm/slurm_pilot.h"
 #include "local/local_backend.h"
 #include "server/direct_mode.h"
+#include "server/daemon_lock.h"
+#include "server/listener.h"
 #include "server/pilot.h"
+#include "server/start_report.h"
 #include "store/sqlite.h"
 #include "store/store.h"
 
@@ -45,34 +48,26 @@ std::string user_name() {
   return std::to_string(::getuid());
 }
 
-int listen_on(const std::string& path) {
-  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-  if (fd < 0) return -1;
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  if (path.size() >= sizeof addr.sun_path) return -1;
-  std::strcpy(addr.sun_path, path.c_str());
-  ::unlink(path.c_str());  // a stale socket of a dead daemon (we hold the lock)
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::chmod(path.c_str(), 0600) != 0 ||
-      ::listen(fd, 512) != 0) {
-    ::close(fd);
-    return -1;
-  }
-  return fd;
+nlohmann::json fail(const std::string& message, ErrorKind kind = ErrorKind::Invalid) {
+  return {{"ok", false}, {"error", message}, {"kind", error_kind_name(kind)}};
 }
+nlohmann::json fail(const Error& e) { return fail(e.message, e.kind); }
 
-void send_line(int fd, const nlohmann::json& reply) {
-  std::string out = reply.dump() + "\n";
-  int flags = ::fcntl(fd, F_GETFL);
-  ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-  for (std::size_t off = 0; off < out.size();) {
-    ssize_t n = ::send(fd, out.data() + off, out.size() - off, MSG_NOSIGNAL);
-    if (n <= 0) break;
-    off += static_cast<std::size_t>(n);
+// After a store fault the daemon's memory may hold what the store does not (jobs queued,
+// started, ended): it starts again from the store, as after a crash, whose recovery is
+// proven. This process image is replaced; the job host goes on supervising its jobs and
+// the new daemon adopts them.
+[[noreturn]] void restart_from_store() {
+  std::cerr << "yard daemon: restarting from what the store holds" << std::endl;
+  char exe[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    ::execl(exe, exe, "server", "run", static_cast<char*>(nullptr));
   }
+  std::cerr << "yard daemon: cannot restart: " << std::strerror(errno) << std::endl;
+  ::_exit(1);
 }
-
-nlohmann::json fail(const std::string& message) { return {{"ok", false}, {"error", message}}; }
 
 // Component 0's figures (the allocation's, when it is not heterogeneous), and every
 // component's when there are several.
@@ -122,44 +117,35 @@ int run_daemon(const Paths& paths) {
   // page faults on the next — a tenth of its time.
   ::mallopt(M_TRIM_THRESHOLD, 32 << 20);
   ::mallopt(M_TOP_PAD, 4 << 20);
-  if (auto s = ensure_dirs(paths); !s) {
-    std::cerr << "yard daemon: " << s.error() << "\n";
+  // Whoever started this daemon waits for "ready" or the reason it could not start.
+  StartReport start_report = StartReport::from_environment();
+  auto refuse = [&start_report](const std::string& why) {
+    std::cerr << "yard daemon: " << why << std::endl;
+    start_report.failed(why);
     return 1;
-  }
-  int lock = ::open(paths.lock.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0600);
-  if (lock < 0 || ::flock(lock, LOCK_EX | LOCK_NB) != 0) {
-    std::cerr << "yard daemon: another daemon already serves " << paths.state_dir << "\n";
+  };
+  if (auto s = ensure_dirs(paths); !s) return refuse(s.error());
+  auto lock = take_daemon_lock(paths.lock);
+  if (!lock) {
+    std::cerr << "yard daemon: " << lock.error() << "\n";
+    if (lock.kind() != ErrorKind::Conflict) return refuse(lock.error());
+    start_report.busy();
     return 3;
   }
   // The process that starts and supervises the jobs (it outlives the daemon while they run).
   auto started_host = JobHostLink::start();
-  if (!started_host) {
-    std::cerr << "yard daemon: " << started_host.error() << "\n";
-    return 1;
-  }
+  if (!started_host) return refuse(started_host.error());
   JobHostLink host = std::move(*started_host);
   auto store = Store::open(paths.store);
-  if (!store) {
-    std::cerr << "yard daemon: " << store.error() << "\n";
-    return 1;
-  }
+  if (!store) return refuse(store.error());
   auto machine = load_machine(paths.config);
-  if (!machine) {
-    std::cerr << "yard daemon: " << machine.error() << "\n";
-    return 1;
-  }
+  if (!machine) return refuse(machine.error());
   LocalBackend backend(*store, *machine, paths.state_dir, user_name());
   auto policy = load_local_policy(paths.policy);
-  if (!policy) {
-    std::cerr << "yard daemon: " << policy.error() << "\n";
-    return 1;
-  }
+  if (!policy) return refuse(policy.error());
   backend.use_policy(std::move(*policy));
   backend.use_host(&host);
-  if (auto s = backend.recover(); !s) {
-    std::cerr << "yard daemon: recovery failed: " << s.error() << "\n";
-    return 1;
-  }
+  if (auto s = backend.recover(); !s) return refuse("recovery failed: " + s.error());
 
   sigset_t mask;
   sigemptyset(&mask);
@@ -174,17 +160,11 @@ int run_daemon(const Paths& paths) {
   ::unsetenv("SLURM_TIME_FORMAT");
   const std::string config_dir = std::filesystem::path(paths.config).parent_path().string();
   auto slurm_config = load_indirect_config(config_dir + "/slurm.yaml");
-  if (!slurm_config) {
-    std::cerr << "yard daemon: " << slurm_config.error() << "\n";
-    return 1;
-  }
+  if (!slurm_config) return refuse(slurm_config.error());
   SlurmDialect slurm_dialect;
   CommandWorker slurm_commands;
   IndirectBackend slurm(*store, slurm_dialect, slurm_commands, *slurm_config, paths.state_dir, user_name());
-  if (auto s = slurm.recover(wall_now()); !s) {
-    std::cerr << "yard daemon: slurm recovery failed: " << s.error() << "\n";
-    return 1;
-  }
+  if (auto s = slurm.recover(wall_now()); !s) return refuse("slurm recovery failed: " + s.error());
   std::string steps_problem;
   // allocation: pilot: the daemon obtains the allocation itself (a pilot batch job).
   std::unique_ptr<Pilot> pilot;
@@ -197,10 +177,7 @@ int run_daemon(const Paths& paths) {
   if (!steps_problem.empty()) std::cerr << "yard daemon: slurm-steps: " << steps_problem << "\n";
   for (std::size_t k = 0; k < steps.size(); ++k) {
     steps[k]->use_host(&host);
-    if (auto s = steps[k]->recover(); !s) {
-      std::cerr << "yard daemon: slurm-steps recovery failed: " << s.error() << "\n";
-      return 1;
-    }
+    if (auto s = steps[k]->recover(); !s) return refuse("slurm-steps recovery failed: " + s.error());
     std::cerr << "yard daemon: slurm-steps: " << steps[k]->machine().cpus << " cpus on " << steps[k]->machine().nodes
               << " nodes of allocation "
               << (pilot ? "(pilot " + pilot->name() + ")"
@@ -221,26 +198,23 @@ int run_daemon(const Paths& paths) {
   std::vector<LocalBackend*> locals{&backend};
   for (auto& s : steps) locals.push_back(s.get());
   ::signal(SIGPIPE, SIG_IGN);
+  // Recovery's writes failed (a full disk): serving now would answer from a memory the
+  // store does not hold.
+  if (!store->fault().empty()) return refuse(store->fault());
 
-  if (paths.socket.size() >= sizeof(sockaddr_un::sun_path)) {
-    std::cerr << "yard daemon: socket path " << paths.socket << " is " << paths.socket.size()
-              << " bytes long; Unix sockets allow at most " << sizeof(sockaddr_un::sun_path) - 1
-              << " (set XDG_RUNTIME_DIR to a shorter directory)\n";
-    return 1;
-  }
-  int listener = listen_on(paths.socket);
-  if (listener < 0) {
-    std::cerr << "yard daemon: cannot listen on " << paths.socket << ": " << std::strerror(errno) << "\n";
-    return 1;
-  }
+  auto listening = Listener::open(paths.socket);
+  if (!listening) return refuse(listening.error());
+  Listener listener = std::move(*listening);
   std::cerr << "yard daemon: pid " << ::getpid() << " serving " << paths.socket << " (" << machine->cpus
             << " cpus, " << machine->mem_bytes << " bytes, " << machine->gpus << " gpus)" << std::endl;
+  start_report.ready();
 
   std::map<int, Client> clients;
   bool stopping = false, draining = false;
   while (!stopping) {
     std::vector<pollfd> fds;
-    if (!draining) fds.push_back({listener, POLLIN, 0});
+    if (!draining) fds.push_back({listener.fd(), POLLIN, 0});
+    if (listener.watch_fd() >= 0) fds.push_back({listener.watch_fd(), POLLIN, 0});
     fds.push_back({sigfd, POLLIN, 0});
     for (auto& [fd, c] : clients) fds.push_back({fd, POLLIN, 0});
     fds.push_back({host.socket_fd(), POLLIN, 0});
@@ -260,18 +234,10 @@ int run_daemon(const Paths& paths) {
     sql::Transaction tx(store->db());
     for (auto& p : fds) {
       if (!p.revents) continue;
-      if (p.fd == listener) {
-        for (;;) {
-          int c = ::accept4(listener, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
-          if (c < 0) break;
-          ucred cred{};
-          socklen_t len = sizeof cred;
-          if (::getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != ::getuid()) {
-            ::close(c);  // not the owner: no word, no access
-            continue;
-          }
-          clients[c];
-        }
+      if (p.fd == listener.fd()) {
+        for (int c : listener.accept_owner_clients()) clients[c];
+      } else if (p.fd == listener.watch_fd()) {
+        if (auto what = listener.check_socket(); !what.empty()) std::cerr << "yard daemon: " << what << std::endl;
       } else if (p.fd == sigfd) {
         signalfd_siginfo si;
         while (::read(sigfd, &si, sizeof si) > 0) stopping = true;
@@ -298,8 +264,17 @@ int run_daemon(const Paths& paths) {
         }
         const std::string op = req.value("op", "");
         if (op == "submit") {
-          if (draining) {
-            reply = fail("the daemon is shutting down");
+          // A submission carries the client's key: a client that lost its connection
+          // sends it again, and gets the ids its first try stored (exactly once).
+          const std::string key = req.value("key", "");
+          auto earlier = key.empty() ? Result<std::optional<std::vector<std::int64_t>>>(std::nullopt)
+                                     : store->submission(key);
+          if (!earlier) {
+            reply = fail(earlier.failure());
+          } else if (*earlier) {
+            reply = {{"ok", true}, {"ids", **earlier}};
+          } else if (draining) {
+            reply = fail("the daemon is shutting down", ErrorKind::Unavailable);
           } else {
             try {
               auto spec = req.at("spec").get<JobSpec>();
@@ -318,7 +293,9 @@ int run_daemon(const Paths& paths) {
                   : to_steps ? submit_step(std::move(spec))
                              : Result<std::vector<std::int64_t>>(
                                    err("unknown backend '" + spec.backend + "' (known: local, slurm, slurm-steps)"));
-              reply = ids ? nlohmann::json{{"ok", true}, {"ids", *ids}} : fail(ids.error());
+              if (ids && !key.empty())
+                if (auto s = store->record_submission(key, *ids, wall_now()); !s) ids = s.failure();
+              reply = ids ? nlohmann::json{{"ok", true}, {"ids", *ids}} : fail(ids.failure());
             } catch (const std::exception& e) {
               reply = fail(std::string("malformed job spec: ") + e.what());
             }
@@ -391,13 +368,31 @@ int run_daemon(const Paths& paths) {
     if (!draining && !stopping)
       for (auto* b : locals)
         if (b == &backend || !pilot || pilot->ready()) b->plan_starts();  // a pilot's steps wait for it
-    if (auto s = tx.commit(); !s) std::cerr << "yard daemon: " << s.error() << std::endl;
+    // The store is the commit point: nothing is answered or started before this commit,
+    // and if it fails, nothing of this iteration is (see restart_from_store).
+    auto committed = tx.commit();
+    if (committed && !store->fault().empty()) committed = unavailable(store->fault());
+    if (!committed) {
+      std::cerr << "yard daemon: " << committed.error() << std::endl;
+      for (auto& [fd, reply] : replies) {
+        if (reply.value("ok", false) && reply.contains("ids")) reply = fail(committed.error() + "; nothing was changed", ErrorKind::Unavailable);
+        send_line(fd, reply);
+        ::close(fd);
+      }
+      if (stopping) break;
+      restart_from_store();
+    }
     for (auto& [fd, reply] : replies) {
       send_line(fd, reply);
       ::close(fd);
       clients.erase(fd);
     }
     for (auto* b : locals) b->launch();
+    // A start or requeue that could not be recorded after the commit: the same.
+    if (!store->fault().empty()) {
+      std::cerr << "yard daemon: " << store->fault() << std::endl;
+      restart_from_store();
+    }
     slurm.dispatch();
     std::size_t running = 0;
     for (auto* b : locals) running += b->running();
@@ -406,8 +401,7 @@ int run_daemon(const Paths& paths) {
   for (auto& [fd, c] : clients) ::close(fd);
   // The allocation this daemon obtained ends with it (after a crash it is found again).
   if (pilot) pilot->cancel(slurm_config->command_timeout_s);
-  ::close(listener);
-  ::unlink(paths.socket.c_str());
+  listener.close_and_unlink();
   std::cerr << "yard daemon: stopped; " << backend.running() << " running jobs stay with the job host"
             << std::endl;
   return 0;

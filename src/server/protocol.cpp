@@ -24,14 +24,15 @@ Result<nlohmann::json> call_daemon(const std::string& socket_path, const nlohman
   if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
     std::string m = std::strerror(errno);
     ::close(fd);
-    return err("cannot reach the daemon at " + socket_path + ": " + m);
+    return unavailable("cannot reach the daemon at " + socket_path + ": " + m);
   }
-  std::string out = request.dump() + "\n";
+  // Job texts travel encoded (core/byte_json.h); anything else is replaced, not thrown.
+  std::string out = request.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   for (std::size_t off = 0; off < out.size();) {
     ssize_t n = ::send(fd, out.data() + off, out.size() - off, MSG_NOSIGNAL);
     if (n < 0) {
       ::close(fd);
-      return err(std::string("sending to the daemon: ") + std::strerror(errno));
+      return unavailable(std::string("sending to the daemon: ") + std::strerror(errno));
     }
     off += static_cast<std::size_t>(n);
   }
@@ -42,14 +43,14 @@ Result<nlohmann::json> call_daemon(const std::string& socket_path, const nlohman
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       ::close(fd);
-      return err("the daemon did not answer within " + std::to_string(timeout_ms / 1000) + " s");
+      return unavailable("the daemon did not answer within " + std::to_string(timeout_ms / 1000) + " s");
     }
     pollfd p{fd, POLLIN, 0};
     if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
     ssize_t n = ::read(fd, buf, sizeof buf);
     if (n <= 0) {
       ::close(fd);
-      return err("the daemon closed the connection without answering");
+      return unavailable("the daemon closed the connection without answering");
     }
     in.append(buf, static_cast<std::size_t>(n));
   }
@@ -57,7 +58,7 @@ Result<nlohmann::json> call_daemon(const std::string& socket_path, const nlohman
   try {
     return nlohmann::json::parse(in.substr(0, in.find('\n')));
   } catch (const std::exception& e) {
-    return err(std::string("bad reply from the daemon: ") + e.what());
+    return Error{std::string("bad reply from the daemon: ") + e.what(), ErrorKind::Internal};
   }
 }
 

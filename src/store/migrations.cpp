@@ -83,6 +83,23 @@ CREATE TABLE usage(
   core_seconds REAL NOT NULL
 );
 )sql",
+    // 4: submissions by the client's key, so that a client whose connection broke can ask
+    // again and get the jobs its first request stored, never a second copy; and
+    // environments stored once, however many specs share one (specs.env_id; a spec
+    // without one carries its environment in its own json).
+    R"sql(
+CREATE TABLE submissions(
+  key TEXT PRIMARY KEY,
+  ids TEXT NOT NULL,
+  time REAL NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE environments(
+  id INTEGER PRIMARY KEY,
+  digest TEXT NOT NULL UNIQUE,
+  json TEXT NOT NULL
+);
+ALTER TABLE specs ADD COLUMN env_id INTEGER REFERENCES environments(id);
+)sql",
 };
 
 }  // namespace

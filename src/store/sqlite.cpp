@@ -1,6 +1,36 @@
 #include "store/sqlite.h"
 
 namespace yard::sql {
+namespace {
+
+// Failures that say nothing about the store itself: the statement broke a rule (a
+// constraint) or asked for something absent; the store can take further writes.
+bool is_fault(int rc) {
+  switch (rc & 0xff) {
+    case SQLITE_OK:
+    case SQLITE_ROW:
+    case SQLITE_DONE:
+    case SQLITE_CONSTRAINT:
+    case SQLITE_MISMATCH:
+    case SQLITE_RANGE:
+    case SQLITE_ERROR:  // an SQL error (a bug, or a missing table): reported, not latched
+      return false;
+    default:
+      return true;
+  }
+}
+
+std::string fault_text(const std::string& path, const std::string& what) {
+  return "the store " + path + " cannot record changes: " + what;
+}
+
+}  // namespace
+
+void Db::note_failure(int rc, bool in_transaction_before) {
+  if (!fault_->message.empty()) return;
+  const bool rolled_back = in_transaction_before && sqlite3_get_autocommit(db_) != 0;
+  if (is_fault(rc) || rolled_back) fault_->message = fault_text(path_, sqlite3_errmsg(db_));
+}
 
 Db::~Db() {
   finalize_fixed();
@@ -18,6 +48,8 @@ Db& Db::operator=(Db&& o) noexcept {
     if (db_) sqlite3_close_v2(db_);
     db_ = o.db_;
     fixed_ = std::move(o.fixed_);
+    fault_ = std::move(o.fault_);
+    path_ = std::move(o.path_);
     o.db_ = nullptr;
   }
   return *this;
@@ -25,6 +57,7 @@ Db& Db::operator=(Db&& o) noexcept {
 
 Result<Db> Db::open(const std::string& path, bool read_only) {
   Db db;
+  db.path_ = path;
   const int flags = (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
                     SQLITE_OPEN_NOMUTEX;
   if (sqlite3_open_v2(path.c_str(), &db.db_, flags, nullptr) != SQLITE_OK)
@@ -37,10 +70,12 @@ Result<Db> Db::open(const std::string& path, bool read_only) {
 Status Db::exec(std::string_view sql) {
   char* msg = nullptr;
   std::string s(sql);
-  if (sqlite3_exec(db_, s.c_str(), nullptr, nullptr, &msg) != SQLITE_OK) {
+  const bool in_tx = sqlite3_get_autocommit(db_) == 0;
+  if (const int rc = sqlite3_exec(db_, s.c_str(), nullptr, nullptr, &msg); rc != SQLITE_OK) {
     std::string m = msg ? msg : "unknown error";
     sqlite3_free(msg);
-    return err("store: " + m + " (in: " + s.substr(0, 80) + ")");
+    note_failure(rc, in_tx);
+    return Error{"store: " + m + " (in: " + s.substr(0, 80) + ")", is_fault(rc) ? ErrorKind::Unavailable : ErrorKind::Internal};
   }
   return {};
 }
@@ -53,9 +88,14 @@ Status Db::run_fixed(const char* sql) {
     if (sqlite3_prepare_v2(db_, sql, -1, &st, nullptr) != SQLITE_OK) return err("store: " + std::string(sql) + ": " + last_error());
     fixed_.push_back({sql, st});
   }
+  const bool in_tx = sqlite3_get_autocommit(db_) == 0;
   const int rc = sqlite3_step(st);
   sqlite3_reset(st);
-  if (rc != SQLITE_DONE && rc != SQLITE_ROW) return err("store: " + std::string(sql) + ": " + last_error());
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+    note_failure(rc, in_tx);
+    if (!fault().empty()) return unavailable(fault());
+    return err("store: " + std::string(sql) + ": " + last_error());
+  }
   return {};
 }
 
@@ -63,7 +103,7 @@ Result<Statement> Db::prepare(std::string_view sql) {
   sqlite3_stmt* s = nullptr;
   if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &s, nullptr) != SQLITE_OK)
     return err("store: cannot prepare '" + std::string(sql.substr(0, 80)) + "': " + last_error());
-  return Statement(s);
+  return Statement(s, fault_, path_);
 }
 
 Statement::~Statement() {
@@ -74,6 +114,8 @@ Statement& Statement::operator=(Statement&& o) noexcept {
   if (this != &o) {
     if (s_) sqlite3_finalize(s_);
     s_ = o.s_;
+    fault_ = std::move(o.fault_);
+    path_ = std::move(o.path_);
     o.s_ = nullptr;
   }
   return *this;
@@ -97,10 +139,19 @@ Statement& Statement::bind_null(int i) {
 }
 
 Result<bool> Statement::step() {
+  const bool writes = sqlite3_stmt_readonly(s_) == 0;
+  // After a fault nothing more is written: it could commit on its own.
+  if (writes && fault_ && !fault_->message.empty()) return unavailable(fault_->message);
+  sqlite3* db = sqlite3_db_handle(s_);
+  const bool in_tx = sqlite3_get_autocommit(db) == 0;
   const int rc = sqlite3_step(s_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  return err(std::string("store: ") + sqlite3_errmsg(sqlite3_db_handle(s_)));
+  if (writes && fault_ && fault_->message.empty() &&
+      (is_fault(rc) || (in_tx && sqlite3_get_autocommit(db) != 0)))
+    fault_->message = fault_text(path_, sqlite3_errmsg(db));
+  if (fault_ && !fault_->message.empty()) return unavailable(fault_->message);
+  return Error{std::string("store: ") + sqlite3_errmsg(db), is_fault(rc) ? ErrorKind::Unavailable : ErrorKind::Internal};
 }
 
 Status Statement::run() {
@@ -128,6 +179,10 @@ std::string Statement::text(int col) const {
 }
 
 Transaction::Transaction(Db& db) : db_(db), nested_(sqlite3_get_autocommit(db.raw()) == 0) {
+  if (!db_.fault().empty()) {
+    begun_ = unavailable(db_.fault());
+    return;
+  }
   // Inside an open transaction a savepoint gives the same all-or-nothing for this part.
   begun_ = db_.run_fixed(nested_ ? "SAVEPOINT nested" : "BEGIN IMMEDIATE");
   open_ = begun_.ok();
@@ -140,6 +195,12 @@ Transaction::~Transaction() {
 Status Transaction::commit() {
   if (!open_) return begun_.ok() ? Status(err("store: transaction already finished")) : begun_;
   open_ = false;
+  // A fault since BEGIN: what this transaction holds may be missing a part; none of it
+  // is kept.
+  if (!db_.fault().empty()) {
+    (void)db_.exec(nested_ ? "ROLLBACK TO nested; RELEASE nested" : "ROLLBACK");
+    return unavailable(db_.fault());
+  }
   auto s = db_.run_fixed(nested_ ? "RELEASE nested" : "COMMIT");
   if (!s) (void)db_.exec(nested_ ? "ROLLBACK TO nested; RELEASE nested" : "ROLLBACK");
   return s;

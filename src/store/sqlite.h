@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,11 +19,23 @@ namespace yard::sql {
 
 class Statement;
 
+// The first failure of a write (disk full, I/O error, a transaction SQLite rolled back
+// by itself): from then on the connection refuses every write and every transaction,
+// so nothing after the failure can commit on its own (after SQLITE_FULL, SQLite may
+// roll the open transaction back and run later statements in autocommit mode). The
+// owner reads it, acts (the daemon fails the requests of the iteration and restarts
+// from what the store holds), and opens a new connection.
+struct Fault {
+  std::string message;  // empty: no fault
+};
+
 class Db {
  public:
   Db() = default;
   ~Db();
-  Db(Db&& o) noexcept : db_(o.db_), fixed_(std::move(o.fixed_)) { o.db_ = nullptr; }
+  Db(Db&& o) noexcept : db_(o.db_), fixed_(std::move(o.fixed_)), fault_(std::move(o.fault_)), path_(std::move(o.path_)) {
+    o.db_ = nullptr;
+  }
   Db& operator=(Db&& o) noexcept;
   Db(const Db&) = delete;
   Db& operator=(const Db&) = delete;
@@ -37,19 +50,32 @@ class Db {
   int changes() const { return sqlite3_changes(db_); }
   std::string last_error() const { return db_ ? sqlite3_errmsg(db_) : "no database"; }
   sqlite3* raw() const { return db_; }
+  const std::string& path() const { return path_; }
+  // The first write failure (see Fault), or empty.
+  const std::string& fault() const { return fault_->message; }
 
  private:
+  friend class Statement;
+  friend class Transaction;
   void finalize_fixed();
+  // Records `rc` of a write (or of BEGIN/COMMIT) as the fault when it is one.
+  void note_failure(int rc, bool in_transaction_before);
   sqlite3* db_ = nullptr;
   std::vector<std::pair<const char*, sqlite3_stmt*>> fixed_;  // keyed by the literal's address
+  // Shared with this connection's statements, so it survives moves of the Db.
+  std::shared_ptr<Fault> fault_ = std::make_shared<Fault>();
+  std::string path_;
 };
 
 class Statement {
  public:
   Statement() = default;
-  explicit Statement(sqlite3_stmt* s) : s_(s) {}
+  Statement(sqlite3_stmt* s, std::shared_ptr<Fault> fault, std::string path)
+      : s_(s), fault_(std::move(fault)), path_(std::move(path)) {}
   ~Statement();
-  Statement(Statement&& o) noexcept : s_(o.s_) { o.s_ = nullptr; }
+  Statement(Statement&& o) noexcept : s_(o.s_), fault_(std::move(o.fault_)), path_(std::move(o.path_)) {
+    o.s_ = nullptr;
+  }
   Statement& operator=(Statement&& o) noexcept;
   Statement(const Statement&) = delete;
   Statement& operator=(const Statement&) = delete;
@@ -82,6 +108,8 @@ class Statement {
 
  private:
   sqlite3_stmt* s_ = nullptr;
+  std::shared_ptr<Fault> fault_;
+  std::string path_;
 };
 
 // BEGIN IMMEDIATE on construction (a SAVEPOINT when a transaction is already open);

@@ -1,5 +1,7 @@
 #include "store/store.h"
 
+#include <sys/stat.h>
+
 #include <nlohmann/json.hpp>
 
 #include "core/uid.h"
@@ -65,6 +67,11 @@ Result<std::vector<JobRecord>> read_jobs(sql::Statement& st) {
 }  // namespace
 
 Result<Store> Store::open(const std::string& path, Mode mode) {
+  // SQLite takes an empty file for a new database: a store truncated to 0 bytes would
+  // silently start again at job 1 (and old jobs' output files be appended to).
+  if (struct stat st{}; ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+    return unavailable("the store " + path + " is empty (0 bytes): it was truncated or never finished being created. "
+                       "Restore it from a backup, or remove it to start again from job 1");
   auto db = sql::Db::open(path, mode == Mode::ReadOnly);
   if (!db) return Error{db.error()};
   if (mode == Mode::ReadWrite) {
@@ -100,10 +107,9 @@ Result<std::vector<std::int64_t>> Store::insert_jobs(const JobSpec& spec, double
     if (!*row) return err("dependency on unknown job " + std::to_string(d.job_id));
   }
 
-  auto* ins_spec = cached("ins_spec", "INSERT INTO specs(json) VALUES (?)");
-  ins_spec->bind(1, nlohmann::json(spec).dump());
-  if (auto s = ins_spec->run(); !s) return Error{s.error()};
-  const std::int64_t spec_id = db_.last_insert_id();
+  auto inserted_spec = insert_spec(spec);
+  if (!inserted_spec) return inserted_spec.failure();
+  const std::int64_t spec_id = *inserted_spec;
 
   auto* ins_job = cached("ins_job",
                          "INSERT INTO jobs(uid, spec_id, name, backend, array_job_id, array_index, "
@@ -284,23 +290,6 @@ Result<std::vector<DependencyEdge>> Store::dependencies_of_active() {
     out.push_back({st->i64(0), st->i64(1), parse_dependency_kind(st->text(2)).value()});
   }
   return out;
-}
-
-Result<JobSpec> Store::spec(std::int64_t spec_id) {
-  auto* st = cached("get_spec", "SELECT json FROM specs WHERE id = ?");
-  st->bind(1, spec_id);
-  auto row = st->step();
-  if (!row || !*row) {
-    st->reset();
-    return err("no spec " + std::to_string(spec_id));
-  }
-  std::string text = st->text(0);
-  st->reset();
-  try {
-    return nlohmann::json::parse(text).get<JobSpec>();
-  } catch (const std::exception& e) {
-    return err("spec " + std::to_string(spec_id) + " is corrupt: " + e.what());
-  }
 }
 
 Result<std::int64_t> Store::count_jobs() {

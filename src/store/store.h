@@ -112,6 +112,15 @@ class Store {
   Status add_usage(const UsageCharge& c);
   Result<std::vector<UsageCharge>> usage();  // every charge, oldest first
 
+  // Submissions by the client's key (a retry after a broken connection gets the same
+  // ids; see migration 4). Record one in the transaction that stored its jobs.
+  Result<std::optional<std::vector<std::int64_t>>> submission(const std::string& key);
+  Status record_submission(const std::string& key, const std::vector<std::int64_t>& ids, double now);
+
+  // The first write failure since this store was opened (sql::Fault), or "": after one,
+  // nothing more is written through this connection.
+  const std::string& fault() const { return db_.fault(); }
+
   // Groups many changes into one transaction (one fsync-free WAL commit).
   sql::Db& db() { return db_; }
 
@@ -119,6 +128,8 @@ class Store {
   explicit Store(sql::Db db) : db_(std::move(db)) {}
   Result<std::vector<JobRecord>> query(const std::string& where, const std::vector<std::int64_t>& args);
   sql::Statement* cached(const char* key, const char* sql_text);
+  // A spec row, its environment stored once in `environments` (spec_rows.cpp).
+  Result<std::int64_t> insert_spec(const JobSpec& spec);
 
   sql::Db db_;
   std::map<std::string, std::unique_ptr<sql::Statement>> stmts_;

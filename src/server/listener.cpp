@@ -1,0 +1,117 @@
+#include "server/listener.h"
+
+#include <fcntl.h>
+#include <sys/inotify.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+namespace yard {
+namespace {
+
+Result<int> bind_socket(const std::string& path, unsigned long& inode) {
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (path.size() >= sizeof addr.sun_path)
+    return err("socket path " + path + " is " + std::to_string(path.size()) + " bytes long; Unix sockets allow at most " +
+               std::to_string(sizeof addr.sun_path - 1) + " (set XDG_RUNTIME_DIR to a shorter directory)");
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd < 0) return err(std::string("socket: ") + std::strerror(errno));
+  std::strcpy(addr.sun_path, path.c_str());
+  ::unlink(path.c_str());
+  struct stat st{};
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::chmod(path.c_str(), 0600) != 0 ||
+      ::listen(fd, 512) != 0 || ::stat(path.c_str(), &st) != 0) {
+    const std::string why = std::strerror(errno);
+    ::close(fd);
+    return err("cannot listen on " + path + ": " + why);
+  }
+  inode = st.st_ino;
+  return fd;
+}
+
+}  // namespace
+
+Result<Listener> Listener::open(const std::string& path) {
+  unsigned long inode = 0;
+  auto fd = bind_socket(path, inode);
+  if (!fd) return fd.failure();
+  // Removal or replacement of the socket file shows as an event on its directory.
+  int in = ::inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+  if (in >= 0 &&
+      ::inotify_add_watch(in, std::filesystem::path(path).parent_path().c_str(), IN_DELETE | IN_MOVED_FROM | IN_CREATE) < 0) {
+    ::close(in);
+    in = -1;
+  }
+  Listener l(path, *fd, in);
+  l.inode_ = inode;
+  return l;
+}
+
+Listener::Listener(Listener&& o) noexcept : path_(std::move(o.path_)), fd_(o.fd_), inotify_(o.inotify_), inode_(o.inode_) {
+  o.fd_ = o.inotify_ = -1;
+}
+
+Listener::~Listener() {
+  if (fd_ >= 0) ::close(fd_);
+  if (inotify_ >= 0) ::close(inotify_);
+}
+
+std::vector<int> Listener::accept_owner_clients() {
+  std::vector<int> out;
+  for (;;) {
+    int c = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+    if (c < 0) break;
+    ucred cred{};
+    socklen_t len = sizeof cred;
+    if (::getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != ::getuid()) {
+      ::close(c);  // not the owner: no word, no access
+      continue;
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::string Listener::check_socket() {
+  char buf[4096];
+  while (::read(inotify_, buf, sizeof buf) > 0) {
+  }
+  struct stat st{};
+  if (::stat(path_.c_str(), &st) == 0 && st.st_ino == inode_ && S_ISSOCK(st.st_mode)) return "";
+  unsigned long inode = 0;
+  auto fd = bind_socket(path_, inode);
+  if (!fd) return fd.error();
+  ::close(fd_);
+  fd_ = *fd;
+  inode_ = inode;
+  return "the socket " + path_ + " was removed or replaced; listening on it again";
+}
+
+void Listener::close_and_unlink() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  struct stat st{};
+  if (::stat(path_.c_str(), &st) == 0 && st.st_ino == inode_) ::unlink(path_.c_str());
+}
+
+void send_line(int fd, const nlohmann::json& reply) {
+  // Replies never carry bytes that are not UTF-8 (job texts travel encoded); replace
+  // rather than throw if one ever did.
+  std::string out = reply.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  int flags = ::fcntl(fd, F_GETFL);
+  ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  for (std::size_t off = 0; off < out.size();) {
+    ssize_t n = ::send(fd, out.data() + off, out.size() - off, MSG_NOSIGNAL);
+    if (n <= 0) break;
+    off += static_cast<std::size_t>(n);
+  }
+}
+
+}  // namespace yard
