@@ -39,10 +39,8 @@ void add_server_command(CLI::App& app, int& rc) {
       std::cout << "already running, pid " << r->value("pid", 0L) << "\n";
       return;
     }
-    if (auto holder = daemon_lock_holder(p.lock)) {
-      std::cout << "already running, pid " << *holder << " (not answering on " << p.socket << " yet)\n";
-      return;
-    }
+    // A daemon still starting (or restarting from its store) is waited for; one that
+    // cannot start says why.
     auto pid = start_daemon(p);
     if (!pid) {
       std::cerr << "yard server start: " << pid.error() << "\n";

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/uid.h"
+#include "server/daemon_lock.h"
 #include "server/protocol.h"
 #include "server/start_report.h"
 
@@ -37,10 +38,8 @@ std::string read_start_report(int fd, Clock::time_point deadline) {
   return line.substr(0, line.find('\n'));
 }
 
-}  // namespace
-
-Result<long> start_daemon(const Paths& paths) {
-  if (auto s = ensure_dirs(paths); !s) return s.failure();
+// Spawns `yard server run`, detached, and returns what it reported (start_report.h).
+Result<std::string> spawn_daemon(const Paths& paths, Clock::time_point deadline) {
   int report[2];
   if (::pipe2(report, O_CLOEXEC) != 0) return unavailable("cannot create a pipe to start the daemon");
   pid_t pid = ::fork();
@@ -71,18 +70,32 @@ Result<long> start_daemon(const Paths& paths) {
   }
   ::close(report[1]);
   ::waitpid(pid, nullptr, 0);
-  const auto deadline = Clock::now() + std::chrono::seconds(10);
-  const std::string said = read_start_report(report[0], deadline);
+  std::string said = read_start_report(report[0], deadline);
   ::close(report[0]);
-  if (said.rfind("error ", 0) == 0) return unavailable("the daemon could not start: " + said.substr(6));
-  if (said == "exited") return unavailable("the daemon exited as it started; see " + paths.log);
-  // "ready", or "busy" (another daemon, starting too, serves this directory): it answers soon.
+  return said;
+}
+
+}  // namespace
+
+Result<long> start_daemon(const Paths& paths) {
+  if (auto s = ensure_dirs(paths); !s) return s.failure();
+  const auto deadline = Clock::now() + std::chrono::seconds(10);
   auto delay = std::chrono::milliseconds(2);
   while (Clock::now() < deadline) {
-    auto r = call_daemon(paths.socket, {{"op", "ping"}}, 2000);
-    if (r && r->value("ok", false)) return r->value("pid", 0L);
-    std::this_thread::sleep_for(delay);
-    delay = std::min(delay * 2, std::chrono::milliseconds(100));
+    auto said = spawn_daemon(paths, deadline);
+    if (!said) return said.failure();
+    if (said->rfind("error ", 0) == 0) return unavailable("the daemon could not start: " + said->substr(6));
+    if (*said == "exited") return unavailable("the daemon exited as it started; see " + paths.log);
+    // "ready"; or "busy": another daemon, starting or restarting, holds this state
+    // directory. Wait for it to answer; if it goes away instead (it could not start
+    // either), start one again to learn why.
+    while (Clock::now() < deadline) {
+      auto r = call_daemon(paths.socket, {{"op", "ping"}}, 2000);
+      if (r && r->value("ok", false)) return r->value("pid", 0L);
+      if (!daemon_lock_holder(paths.lock)) break;
+      std::this_thread::sleep_for(delay);
+      delay = std::min(delay * 2, std::chrono::milliseconds(100));
+    }
   }
   return unavailable("the daemon did not start within 10 s; see " + paths.log);
 }

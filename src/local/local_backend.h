@@ -192,6 +192,8 @@ class LocalBackend {
   double handoff_wait_s_ = machine_.handoff_wait_s;  // 0: no hand-offs
   std::unordered_map<std::int64_t, double> element_run_s_;  // array -> its last element's run time
   JobHostLink* host_ = nullptr;
+  // When to try again jobs that could not be launched for want of disk space (0: none).
+  double launch_retry_at_ = 0;
   std::string name_ = "local";
   int component_ = -1;
   PlanWrapper wrap_;

@@ -22,6 +22,8 @@ namespace {
 
 // A reused record file is emptied when it grows past this.
 constexpr off_t kRecordFileMax = 64 * 1024;
+// How soon jobs that found no room for their run record are tried again.
+constexpr double kLaunchRetryS = 1.0;
 
 }  // namespace
 
@@ -86,8 +88,13 @@ void LocalBackend::launch() {
       records_.release(slot);
       const std::string why = "cannot create run record " + path + ": " + std::strerror(error);
       // A full or failing disk is the daemon's trouble, not the job's: it waits for room.
-      if (error == ENOSPC || error == EDQUOT || error == EIO || error == EROFS || error == ENOMEM) requeue(why);
-      else fail(why);
+      if (error == ENOSPC || error == EDQUOT || error == EIO || error == EROFS || error == ENOMEM) {
+        if (launch_retry_at_ == 0) std::cerr << "yard daemon: job " << p.id << " waits: " << why << std::endl;
+        requeue(why);
+        launch_retry_at_ = wall_now() + kLaunchRetryS;
+      } else {
+        fail(why);
+      }
       continue;
     }
     auto sent = host_->launch(p.id, p.plan, fd, p.after);

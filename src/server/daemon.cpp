@@ -210,7 +210,7 @@ int run_daemon(const Paths& paths) {
   start_report.ready();
 
   std::map<int, Client> clients;
-  bool stopping = false, draining = false;
+  bool stopping = false, draining = false, first_pass = true;
   while (!stopping) {
     std::vector<pollfd> fds;
     if (!draining) fds.push_back({listener.fd(), POLLIN, 0});
@@ -226,7 +226,10 @@ int run_daemon(const Paths& paths) {
     double wake_s = slurm.next_wakeup_s(wall_now());
     if (pilot) wake_s = std::min(wake_s, pilot->next_wakeup_s(wall_now()));
     for (auto* b : locals) wake_s = std::min(wake_s, b->next_wakeup_s(wall_now()));
-    const int timeout_ms = wake_s >= 3600 ? -1 : static_cast<int>(wake_s * 1000) + 1;
+    // The first pass runs at once: jobs that recovery queued start without waiting for
+    // some request to wake the loop.
+    const int timeout_ms = first_pass ? 0 : wake_s >= 3600 ? -1 : static_cast<int>(wake_s * 1000) + 1;
+    first_pass = false;
     if (::poll(fds.data(), fds.size(), timeout_ms) < 0 && errno != EINTR) break;
     coalesce_host_reports(fds, host.socket_fd(), locals);
 
