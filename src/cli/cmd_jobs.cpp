@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/daemon_client.h"
 #include "cli/job_view.h"
+#include "core/json_text.h"
 #include "server/paths.h"
 #include "store/store.h"
 
@@ -61,7 +62,7 @@ void add_status_commands(CLI::App& app, int& rc) {
     if (status_json) {
       auto arr = nlohmann::json::array();
       for (auto& j : *jobs) arr.push_back(job_json(j));
-      std::cout << arr.dump(2) << "\n";
+      std::cout << dump_json(arr, 2) << "\n";
     } else {
       print_job_table(std::cout, *jobs);
     }

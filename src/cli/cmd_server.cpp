@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/daemon_client.h"
+#include "core/json_text.h"
 #include "server/daemon.h"
 #include "server/protocol.h"
 
@@ -84,14 +85,14 @@ void add_server_command(CLI::App& app, int& rc) {
     Paths p = default_paths();
     auto r = call_daemon(p.socket, {{"op", "ping"}}, 5000);
     if (!r) {
-      if (json) std::cout << nlohmann::json{{"running", false}, {"socket", p.socket}}.dump() << "\n";
+      if (json) std::cout << dump_json({{"running", false}, {"socket", p.socket}}) << "\n";
       else std::cout << "not running (socket " << p.socket << ")\n";
       rc = 1;
       return;
     }
     r->erase("ok");
     if (json) {
-      std::cout << r->dump() << "\n";
+      std::cout << dump_json(*r) << "\n";
     } else {
       std::cout << "running, pid " << r->value("pid", 0L) << ", socket " << p.socket << ", store " << p.store << ", "
                 << r->value("running", 0) << " running, " << r->value("pending", 0) << " pending jobs\n";
