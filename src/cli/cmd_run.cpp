@@ -12,7 +12,7 @@
 #include "cli/commands.h"
 #include "cli/daemon_client.h"
 #include "cli/job_view.h"
-#include "cli/submit_options.h"
+#include "core/environment.h"
 #include "flow/run_file.h"
 #include "store/store.h"
 
@@ -23,10 +23,10 @@ void add_run_command(CLI::App& app, int& rc) {
   static std::string file;
   run->add_option("file", file, "Run file (see examples/)")->required();
   run->callback([&rc] {
-    auto env = export_environment("ALL");
+    const Environment env = current_environment();
     std::error_code ec;
     const std::string base = std::filesystem::absolute(std::filesystem::path(file), ec).parent_path().string();
-    auto jobs = load_run_file(file, base, *env);
+    auto jobs = load_run_file(file, base, env);
     if (!jobs) {
       std::cerr << "yard run: " << jobs.error() << "\n";
       rc = kExitBadInput;

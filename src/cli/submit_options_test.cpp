@@ -39,13 +39,17 @@ TEST(SubmitOptions, BadValuesNameTheFlagAndValue) {
 }
 
 TEST(SubmitOptions, ExportLists) {
-  ::setenv("YARD_TEST_VAR", "v1", 1);
-  auto e = export_environment("NONE,FOO=bar,YARD_TEST_VAR");
+  const Environment submitting{{"YARD_TEST_VAR", "v1"}, {"HOME", "/h"}, {"OTHER", "x"}};
+  auto e = export_environment("NONE,FOO=bar,YARD_TEST_VAR", submitting);
   ASSERT_TRUE(e.ok());
   EXPECT_EQ(e->at("FOO"), "bar");
   EXPECT_EQ(e->at("YARD_TEST_VAR"), "v1");
+  EXPECT_EQ(e->at("HOME"), "/h");
+  EXPECT_EQ(e->count("OTHER"), 0u);
   EXPECT_EQ(e->count("YARD_NOT_SET"), 0u);
-  EXPECT_EQ(export_environment("ALL")->at("YARD_TEST_VAR"), "v1");
+  EXPECT_EQ(export_environment("ALL", submitting)->at("OTHER"), "x");
+  ::setenv("YARD_TEST_VAR", "v2", 1);
+  EXPECT_EQ(current_environment().at("YARD_TEST_VAR"), "v2");
 }
 
 }  // namespace
