@@ -182,7 +182,8 @@ std::vector<std::string> mpirun_environment(const SlurmAllocation& alloc, const 
   if (nodes - r > 0) per_node += (per_node.empty() ? "" : ",") + std::to_string(q) + "(x" + std::to_string(nodes - r) + ")";
   // mpirun starts one daemon per node with srun; the ranks are its children, so that
   // step holds the job's CPUs (spread over the nodes) and is named like any yard step.
-  const int cpus = (spec.total_cpus() + nodes - 1) / nodes;
+  // The job was validated: its CPUs in all fit an int (kMaxJobCount).
+  const int cpus = static_cast<int>((spec.total_cpus() + nodes - 1) / nodes);
   // Open MPI splits the srun arguments at spaces: the name keeps only plain characters.
   std::string name = step_name;
   for (char& c : name)
