@@ -26,6 +26,14 @@ std::optional<T> checked_add(T a, T b) {
   return r;
 }
 
+// a / b rounded up, for unsigned a and b > 0, without the a + b - 1 that wraps near
+// the top (a --mem of 2^64 - 1 bytes became 0M).
+template <typename T>
+T ceil_div(T a, T b) {
+  static_assert(std::is_unsigned_v<T>);
+  return a / b + (a % b != 0 ? 1 : 0);
+}
+
 // For totals whose overflow validation refuses: an overflowing total is "more than any
 // machine has", never less.
 template <typename T>

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <map>
 
+#include "core/checked.h"
 #include "core/size.h"
 #include "core/text.h"
 
@@ -152,9 +153,10 @@ std::vector<std::string> srun_step_argv(const SlurmAllocation& alloc, const JobS
   if (!alloc.components.empty()) a.push_back("--het-group=" + std::to_string(std::max(0, spec.het_group)));
   // Memory: what the job asked for, else an even share would be a guess; srun's default
   // (the allocation's per-CPU default) applies then.
-  if (r.mem_bytes > 0) a.push_back("--mem=" + std::to_string((r.mem_bytes + (1u << 20) - 1) >> 20) + "M");
+  constexpr std::uint64_t kMiB = 1 << 20;
+  if (r.mem_bytes > 0) a.push_back("--mem=" + std::to_string(ceil_div(r.mem_bytes, kMiB)) + "M");
   else if (r.mem_per_cpu_bytes > 0)
-    a.push_back("--mem-per-cpu=" + std::to_string((r.mem_per_cpu_bytes + (1u << 20) - 1) >> 20) + "M");
+    a.push_back("--mem-per-cpu=" + std::to_string(ceil_div(r.mem_per_cpu_bytes, kMiB)) + "M");
   if (r.gpus > 0) a.push_back("--gres=gpu:" + std::to_string(r.gpus));
   a.push_back("--");
   a.insert(a.end(), argv.begin(), argv.end());

@@ -6,6 +6,7 @@
 #include "backends/slurm/slurm_names.h"
 #include "backends/slurm/slurm_parse.h"
 #include "backends/slurm/slurm_quote.h"
+#include "core/checked.h"
 #include "core/uid.h"
 
 namespace yard {
@@ -13,7 +14,7 @@ namespace {
 
 constexpr std::uint64_t kMiB = 1024 * 1024;
 
-std::string mib(std::uint64_t bytes) { return std::to_string((bytes + kMiB - 1) / kMiB) + "M"; }
+std::string mib(std::uint64_t bytes) { return std::to_string(ceil_div(bytes, kMiB)) + "M"; }
 
 std::string walltime(std::int64_t s) {
   char buf[48];

@@ -306,6 +306,8 @@ TEST(SlurmScript, OptionalDirectives) {
   ASSERT_TRUE(r.ok()) << r.error();
   EXPECT_EQ(directive(*r, "mem-per-cpu"), "1M");
   EXPECT_EQ(directive(*r, "gres"), "gpu:1");
+  s.res.mem_per_cpu_bytes = UINT64_MAX;  // rounded up to MiB without wrapping to 0
+  EXPECT_EQ(directive(*gen(s), "mem-per-cpu"), "17592186044416M");
   for (auto o : {"mem", "gpus", "time", "partition", "account", "qos", "nice", "array", "dependency", "output", "error"})
     EXPECT_EQ(directive(*r, o), "<none>") << o;
   EXPECT_EQ(r->find("#SBATCH --priority"), std::string::npos);
