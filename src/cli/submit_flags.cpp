@@ -2,30 +2,51 @@
 #include "cli/submit_internal.h"
 
 namespace yard {
+namespace {
+
+// An empty value given to a flag whose empty string used to mean "not given" (--mem ""
+// was no limit, -t "" no walltime, -a "" no array) is an error, as sbatch's
+// "Invalid --mem specification" and "Invalid --time specification" are. CLI11 puts
+// the flag's name first: "--mem: the value is empty; give a size such as 500M or 4G".
+CLI::Validator needs_value(const std::string& example) {
+  return CLI::Validator(
+      [example](std::string& v) { return v.empty() ? "the value is empty; give " + example : std::string(); }, "",
+      "needs_value");
+}
+
+}  // namespace
 
 void add_component_flags(CLI::App& app, ComponentFlags& f) {
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("-n,--ntasks", f.ntasks, "Number of tasks");
   app.add_option("-c,--cpus-per-task", f.cpus_per_task, "CPUs per task");
   app.add_option("-N,--nodes", f.nodes, "Number of nodes");
-  app.add_option("--mem", f.mem, "Memory per node, e.g. 500M, 4G (no unit: MB)");
-  app.add_option("--mem-per-cpu", f.mem_per_cpu, "Memory per CPU");
-  app.add_option("-t,--time", f.time, "Walltime: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS");
-  app.add_option("-G,--gpus", f.gpus, "Number of GPUs (N or TYPE:N)");
-  app.add_option("--gres", f.gres, "Generic resources: only gpu[:TYPE][:N] (as --gpus on one node)");
+  const auto size = needs_value("a size such as 500M or 4G (sbatch: Invalid --mem specification)");
+  app.add_option("--mem", f.mem, "Memory per node, e.g. 500M, 4G (no unit: MB)")->check(size);
+  app.add_option("--mem-per-cpu", f.mem_per_cpu, "Memory per CPU")->check(size);
+  app.add_option("-t,--time", f.time, "Walltime: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS")
+      ->check(needs_value("a walltime such as 30, 1:00:00 or 2-00:00:00 (sbatch: Invalid --time specification)"));
+  app.add_option("-G,--gpus", f.gpus, "Number of GPUs (N or TYPE:N)")->check(needs_value("N or TYPE:N"));
+  app.add_option("--gres", f.gres, "Generic resources: only gpu[:TYPE][:N] (as --gpus on one node)")
+      ->check(needs_value("gpu, gpu:N or gpu:TYPE:N"));
   app.add_option("-p,--partition", f.partition, "Partition (queue)");
 }
 
 void add_submit_flags(CLI::App& app, SubmitFlags& f) {
   add_component_flags(app, f);
   app.add_option("-J,--job-name", f.name, "Job name");
-  app.add_option("-o,--output", f.output, "Standard output file (%j job id, %x name, %A/%a array)");
-  app.add_option("-e,--error", f.error, "Standard error file (default: with the output)");
-  app.add_option("-D,--chdir", f.chdir, "Working directory (default: the current one)");
-  app.add_option("--export", f.exports, "Environment: ALL, NONE, or NAME[=value],... (default ALL)");
-  app.add_option("-d,--dependency", f.dependency, "afterok|afterany|afternotok:ID[:ID...][,...]");
+  const auto file = needs_value("a file name or pattern such as out-%j.txt");
+  app.add_option("-o,--output", f.output, "Standard output file (%j job id, %x name, %A/%a array)")->check(file);
+  app.add_option("-e,--error", f.error, "Standard error file (default: with the output)")->check(file);
+  app.add_option("-D,--chdir", f.chdir, "Working directory (default: the current one)")
+      ->check(needs_value("a directory"));
+  app.add_option("--export", f.exports, "Environment: ALL, NONE, or NAME[=value],... (default ALL)")
+      ->check(needs_value("ALL, NONE or NAME[=value],..."));
+  app.add_option("-d,--dependency", f.dependency, "afterok|afterany|afternotok:ID[:ID...][,...]")
+      ->check(needs_value("e.g. afterok:12"));
   app.add_option("--priority", f.priority, "Priority (higher runs first)");
-  app.add_option("-a,--array", f.array, "Array indices, e.g. 0-15, 1,3,5-9:2, 1-1000%50");
+  app.add_option("-a,--array", f.array, "Array indices, e.g. 0-15, 1,3,5-9:2, 1-1000%50")
+      ->check(needs_value("indices such as 0-15 or 1,3,5-9:2"));
   app.add_option("-A,--account", f.account, "Account to charge");
   app.add_option("-q,--qos", f.qos, "Quality of service");
   app.add_option("--backend", f.backend, "Backend to run on (default: local)");
@@ -63,6 +84,14 @@ Error component_error(std::size_t k, const std::string& what) {
   return err("component " + std::to_string(k) + ": " + what +
              " (a component after ':' takes only -n -c -N --mem --mem-per-cpu -t -G -p; "
              "the other flags are the whole job's: give them before the first ':')");
+}
+
+std::string parse_error_text(const CLI::ParseError& e) {
+  const std::string what = e.what();
+  const auto colon = what.find(": ");
+  const bool missing = dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr && colon != std::string::npos &&
+                       what.find(" required ", colon) != std::string::npos && what.ends_with(" missing");
+  return missing ? what.substr(0, colon) + ": needs a value" : what;
 }
 
 void parse_words(CLI::App& app, const std::vector<std::string>& words) {

@@ -32,6 +32,10 @@ std::unique_ptr<CLI::App> submit_app(SubmitFlags& f, bool& json);
 std::unique_ptr<CLI::App> component_app(ComponentFlags& f, std::vector<std::string>& positional);
 Error component_error(std::size_t k, const std::string& what);
 
+// CLI11's message for `e`, with "--mem: 1 required TEXT missing" (a flag given no
+// value: --mem=, or --mem last on its #SBATCH line) said as "--mem: needs a value".
+std::string parse_error_text(const CLI::ParseError& e);
+
 // CLI11 parses argv-style arrays; keep the strings alive while it does. Throws CLI11's
 // exceptions.
 void parse_words(CLI::App& app, const std::vector<std::string>& words);

@@ -18,7 +18,7 @@ Status parse_or_help(CLI::App& app, const std::vector<std::string>& words, bool&
     std::cout << app.help();
     help_shown = true;
   } catch (const CLI::ParseError& e) {
-    return err(e.what());
+    return err(parse_error_text(e));
   }
   return {};
 }
@@ -45,7 +45,7 @@ Result<SubmitFlags> parse_app_contexts(const std::vector<std::string>& args, boo
     try {
       parse_words(*component_app(c, unused), flags);
     } catch (const CLI::ParseError& e) {
-      return component_error(k, e.what());
+      return component_error(k, parse_error_text(e));
     }
     if (program.empty())
       return err("component " + std::to_string(k) + ": no program: --launcher mpirun takes -n 1 ./a : -n 2 ./b");
@@ -72,7 +72,7 @@ Result<SubmitFlags> parse_submit_args(const std::vector<std::string>& args, bool
     try {
       parse_words(*component_app(c, positional), (*groups)[k]);
     } catch (const CLI::ParseError& e) {
-      return component_error(k, e.what());
+      return component_error(k, parse_error_text(e));
     }
     if (!positional.empty()) first.positional = positional;
     first.components.push_back(c);

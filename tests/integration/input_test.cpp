@@ -1,5 +1,7 @@
 // Input that used to be accepted silently or misread: each is refused with exit status 2
 // and a message naming the flag or value, and nothing is stored.
+#include <sys/stat.h>
+
 #include "harness.h"
 
 namespace yard::test {
@@ -37,6 +39,22 @@ TEST_F(Input, JobsLargerThanAnyCountOrTheMachineAreRefused) {
       {{"submit", "--mem-per-cpu", "1T", "-c", "46340", "-n", "46340", "--", "true"}, "--mem-per-cpu"},
       {{"submit", "-t", "307445734561825861", "--", "true"}, "longer than 100 years"},
   });
+}
+
+TEST_F(Input, EmptyValuesDirectoriesAndDanglingDirectivesAreRefused) {
+  ASSERT_EQ(wait({submit({"--", "true"})}), 0);
+  ::mkdir((dir_ + "/adir").c_str(), 0700);
+  write("dangling.sh", "#!/bin/sh\n#SBATCH --mem\n#SBATCH -J x\ntrue\n");
+  write("noname.yaml", "jobs:\n  - name: a\n    command: true\n  - name: \"\"\n    command: true\n");
+  std::vector<Case> cases;
+  for (std::string flag : {"--mem", "-t", "-a", "-o", "-d", "--export"})
+    cases.push_back({{"submit", flag, "", "--", "true"}, "the value is empty"});
+  cases.push_back({{"submit", "--mem", "", "--", "true"}, "--mem: "});
+  cases.push_back({{"submit", "-t", "", "--", "true"}, "--time: "});
+  cases.push_back({{"submit", "adir"}, "script 'adir' is a directory"});
+  cases.push_back({{"submit", "dangling.sh"}, "dangling.sh:2: in #SBATCH directives: --mem: needs a value"});
+  cases.push_back({{"run", "noname.yaml"}, "noname.yaml:4: job name is empty"});
+  expect_refused(cases);
 }
 
 }  // namespace
