@@ -57,6 +57,16 @@ TEST_F(Input, EmptyValuesDirectoriesAndDanglingDirectivesAreRefused) {
   expect_refused(cases);
 }
 
+TEST_F(Input, ARunFileWithNoJobsSubmitsNothingAndReturnsAtOnce) {
+  const long other = submit({"--", "sleep", "300"});  // `run` used to follow every job in the store
+  write("empty.yaml", "jobs: []\n");
+  Output o = yard({"run", "empty.yaml"}, {}, 30);
+  EXPECT_EQ(o.rc, 0) << o.out << o.err;
+  EXPECT_NE(o.out.find("empty.yaml has no jobs: nothing submitted"), std::string::npos) << o.out;
+  EXPECT_EQ(status().size(), 1u);
+  EXPECT_EQ(yard({"cancel", std::to_string(other)}).rc, 0);
+}
+
 TEST_F(Input, ArrayElementsAreNamedAsStatusPrintsThem) {
   const long id = submit({"-a", "1-2", "--", "sh", "-c", "echo element $YARD_ARRAY_TASK_ID"});
   const std::string first = std::to_string(id) + "_1", second = std::to_string(id) + "_2";
