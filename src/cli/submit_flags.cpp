@@ -36,8 +36,20 @@ void add_submit_flags(CLI::App& app, SubmitFlags& f) {
   add_component_flags(app, f);
   app.add_option("-J,--job-name", f.name, "Job name");
   const auto file = needs_value("a file name or pattern such as out-%j.txt");
-  app.add_option("-o,--output", f.output, "Standard output file (%j job id, %x name, %A/%a array)")->check(file);
+  app.add_option("-o,--output", f.output,
+                 "Standard output file, a pattern: %j job id, %x name, %A/%a array, %u user, %N host, %n %t 0, "
+                 "%s batch, %% a %; %3a zero-pads")
+      ->check(file);
   app.add_option("-e,--error", f.error, "Standard error file (default: with the output)")->check(file);
+  app.add_option("--open-mode", f.open_mode,
+                 "append or truncate the output files when the job starts (default: truncate, also on requeue)")
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            // As sbatch: the first letter decides (a/A, t/T), so "append", "a", "Truncate" all work.
+            const bool ok = !v.empty() && (v[0] == 'a' || v[0] == 'A' || v[0] == 't' || v[0] == 'T');
+            return ok ? std::string() : "invalid value '" + v + "' (accepted: append, truncate)";
+          },
+          "", "open_mode"));
   app.add_option("-D,--chdir", f.chdir, "Working directory (default: the current one)")
       ->check(needs_value("a directory"));
   app.add_option("--export", f.exports, "Environment: ALL, NONE, or NAME[=value],... (default ALL)")

@@ -26,6 +26,7 @@ struct ComponentFlags {
 struct SubmitFlags : ComponentFlags {
   int priority = 0;
   std::string name, output, error, chdir, exports = "ALL", dependency, array;
+  std::string open_mode;  // --open-mode: append or truncate ("" = not given)
   std::string account, qos, backend, launcher;
   std::string job_class;  // --class: resolved by the daemon (slurm.yaml classes:)
   int het_group = -1;     // --het-group: a component of the allocation (slurm-steps)

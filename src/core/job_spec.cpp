@@ -106,6 +106,17 @@ Status JobSpec::validate() const {
   return {};
 }
 
+std::optional<OpenMode> JobSpec::open_mode() const {
+  auto it = env.find(kOpenModeVariable);
+  if (it == env.end()) return std::nullopt;
+  return it->second == "append" ? OpenMode::Append : OpenMode::Truncate;
+}
+
+void JobSpec::set_open_mode(std::optional<OpenMode> mode) {
+  if (!mode) env.erase(kOpenModeVariable);
+  else env[kOpenModeVariable] = *mode == OpenMode::Append ? "append" : "truncate";
+}
+
 namespace {
 
 // The sum of `part(r)` over the job's components, saturated.

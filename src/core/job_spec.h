@@ -13,6 +13,7 @@
 #include "core/array_spec.h"
 #include "core/checked.h"
 #include "core/dependency.h"
+#include "core/output_pattern.h"
 #include "core/result.h"
 
 namespace yard {
@@ -77,6 +78,13 @@ struct JobSpec {
   // Checks everything a backend relies on; the message names the field and the value.
   Status validate() const;
 
+  // --open-mode; nullopt when not given (the backend's default: truncate for local jobs,
+  // the cluster's JobFileAppend on Slurm). It travels in `env` as kOpenModeVariable,
+  // because the spec's JSON codec has no field for it yet; backends read it here and
+  // keep the variable out of the job's environment. Only these two know where it is.
+  std::optional<OpenMode> open_mode() const;
+  void set_open_mode(std::optional<OpenMode> mode);
+
   // What the job holds in all, components included (what a scheduler must find). In 64
   // bits and saturated; validate() refuses a job whose totals overflow or exceed
   // kMaxJobCount, so after it they fit an int.
@@ -85,6 +93,9 @@ struct JobSpec {
   std::int64_t total_gpus() const;
   std::int64_t total_ntasks() const;
 };
+
+// The environment variable that carries a spec's open mode ("append" or "truncate").
+inline constexpr const char* kOpenModeVariable = "YARD_OPEN_MODE";
 
 void to_json(nlohmann::json& j, const JobSpec& s);
 void from_json(const nlohmann::json& j, JobSpec& s);

@@ -90,6 +90,17 @@ TEST(JobSpec, TotalsAreComputedIn64BitsAndOverflowIsRefused) {
   EXPECT_FALSE(s.validate().ok());
 }
 
+TEST(JobSpec, OpenModeTravelsWithTheSpec) {
+  auto s = sample();
+  EXPECT_EQ(s.open_mode(), std::nullopt);
+  s.set_open_mode(OpenMode::Append);
+  EXPECT_EQ(nlohmann::json(s).get<JobSpec>().open_mode(), OpenMode::Append);
+  s.set_open_mode(OpenMode::Truncate);
+  EXPECT_EQ(nlohmann::json(s).get<JobSpec>().open_mode(), OpenMode::Truncate);
+  s.set_open_mode(std::nullopt);
+  EXPECT_EQ(s.env.count(kOpenModeVariable), 0u);
+}
+
 TEST(JobSpec, TotalsAndJsonRoundTrip) {
   auto s = sample();
   EXPECT_EQ(s.res.total_cpus(), 6);
@@ -163,7 +174,7 @@ TEST(JobSpec, MpmdAppContextsWithTheMpirunLauncher) {
 }
 
 TEST(OutputPattern, Expands) {
-  PatternValues v{42, "demo", 40, 2, "alice"};
+  PatternValues v{42, "demo", 40, 2, "alice", {}};
   EXPECT_EQ(expand_output_pattern("out-%j-%x-%A_%a-%u-%%-%q", v), "out-42-demo-40_2-alice-%-%q");
 }
 

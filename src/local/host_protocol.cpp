@@ -41,6 +41,7 @@ std::string encode_launch(std::int64_t job_id, const LaunchPlan& p, std::int64_t
                         {"workdir", p.workdir},
                         {"stdout", p.stdout_path},
                         {"stderr", p.stderr_path},
+                        {"append_output", p.append_output},
                         {"pus", p.pus},
                         {"mem_limit_bytes", p.mem_limit_bytes},
                         {"memory_poll", p.memory_poll},
@@ -69,6 +70,7 @@ DecodedLaunch decode_launch(std::string_view text) {
     j.at("workdir").get_to(p.workdir);
     j.at("stdout").get_to(p.stdout_path);
     j.at("stderr").get_to(p.stderr_path);
+    p.append_output = j.value("append_output", false);  // absent from an older daemon's plans
     j.at("pus").get_to(p.pus);
     j.at("mem_limit_bytes").get_to(p.mem_limit_bytes);
     p.memory_poll = j.value("memory_poll", false);

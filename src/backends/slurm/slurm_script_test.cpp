@@ -363,6 +363,19 @@ TEST(SlurmScript, OutputPatterns) {
   EXPECT_EQ(*slurm_output_pattern("/a/%x.out", "my%job"), "/a/my%%job.out");
   EXPECT_EQ(*slurm_output_pattern("/a/%N-%5j-50%", "n"), "/a/%%N-%%5j-50%%");
   EXPECT_FALSE(slurm_output_pattern("/a\\b", "n").ok());
+  EXPECT_EQ(*slurm_output_pattern("/a/%3a-%%3j", "n"), "/a/%3a-%%3j");  // Slurm pads the index
+}
+
+TEST(SlurmScript, OpenModeIsADirectiveNotAVariable) {
+  JobSpec s = basic();
+  auto r = gen(s);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(directive(*r, "open-mode"), "<none>");  // the cluster's JobFileAppend decides
+  s.set_open_mode(OpenMode::Append);
+  r = gen(s);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(directive(*r, "open-mode"), "append");
+  EXPECT_EQ(r->find(kOpenModeVariable), std::string::npos);
 }
 
 TEST(SlurmScript, ArrayText) {
