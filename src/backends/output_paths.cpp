@@ -1,22 +1,32 @@
 #include "backends/output_paths.h"
 
+#include <algorithm>
+
 #include "core/output_pattern.h"
 
 namespace yard {
 namespace {
 
+// In a template, the array index is '\x01' followed by its zero-padding width as one
+// character, '0' + width (core/output_pattern.h: at most 10).
+constexpr char kIndex = '\x01';
+
 // `%a` (and `%j` of an array element, which the scheduler cannot name for us) stay the
-// scheduler's; everything else yard expands itself, so `yard logs` finds the files.
+// scheduler's; everything else yard expands itself, so `yard logs` finds the files. A
+// pattern with a backslash expands nothing (as in Slurm), so it is left whole.
 std::string expand_for(std::string pattern, const JobSpec& spec, std::int64_t head, bool is_array,
                        const std::string& user) {
-  if (is_array) {
+  if (is_array && pattern.find('\\') == std::string::npos) {
     std::string p;
     for (std::size_t i = 0; i < pattern.size(); ++i) {
       if (pattern[i] == '%' && i + 1 < pattern.size()) {
-        char c = pattern[i + 1];
-        if (c == 'a') { p += '\x01'; ++i; continue; }
-        if (c == 'j') { p += "%A_\x01"; ++i; continue; }
-        if (c == '%') { p += "%%"; ++i; continue; }
+        if (pattern[i + 1] == '%') { p += "%%"; ++i; continue; }
+        std::size_t k = i + 1, width = 0;
+        for (; k < pattern.size() && pattern[k] >= '0' && pattern[k] <= '9'; ++k)
+          width = std::min<std::size_t>(width * 10 + static_cast<std::size_t>(pattern[k] - '0'), 10);
+        const char c = k < pattern.size() ? pattern[k] : '\0';
+        if (c == 'a') { p += {kIndex, static_cast<char>('0' + width)}; i = k; continue; }
+        if (c == 'j') { p += std::string("%A_") + kIndex + '0'; i = k; continue; }
       }
       p += pattern[i];
     }
@@ -34,10 +44,16 @@ std::string expand_for(std::string pattern, const JobSpec& spec, std::int64_t he
 
 std::string native_form(const std::string& tmpl) {
   std::string out;
-  for (char c : tmpl) {
-    if (c == '%') out += "%%";
-    else if (c == '\x01') out += "%a";
-    else out += c;
+  for (std::size_t i = 0; i < tmpl.size(); ++i) {
+    const char c = tmpl[i];
+    if (c == '%') {
+      out += "%%";
+    } else if (c == kIndex && i + 1 < tmpl.size()) {
+      const int width = tmpl[++i] - '0';
+      out += width > 0 ? "%" + std::to_string(width) + "a" : std::string("%a");
+    } else {
+      out += c;
+    }
   }
   return out;
 }
@@ -46,9 +62,15 @@ std::string native_form(const std::string& tmpl) {
 
 std::string member_path(const std::string& tmpl, std::optional<std::int64_t> index) {
   std::string out;
-  for (char c : tmpl) {
-    if (c == '\x01') out += index ? std::to_string(*index) : std::string();
-    else out += c;
+  for (std::size_t i = 0; i < tmpl.size(); ++i) {
+    if (tmpl[i] != kIndex || i + 1 == tmpl.size()) {
+      out += tmpl[i];
+      continue;
+    }
+    const auto width = static_cast<std::size_t>(tmpl[++i] - '0');
+    std::string n = index ? std::to_string(*index) : std::string();
+    if (index && n.size() < width) n.insert(0, width - n.size(), '0');
+    out += n;
   }
   return out;
 }

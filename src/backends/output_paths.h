@@ -13,7 +13,7 @@ namespace yard {
 
 struct OutputPaths {
   std::string native_out, native_err;      // native_err empty: merged with stdout
-  std::string out_template, err_template;  // with \x01 where the array index goes
+  std::string out_template, err_template;  // with \x01 and a width where the array index goes
 };
 
 // `head` is the job id (or the array's id); `user` fills %u.

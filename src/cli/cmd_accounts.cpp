@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "core/json_text.h"
+#include "core/text.h"
 #include "local/local_scheduler.h"
 #include "sched/accounts.h"
 #include "sched/engine.h"
@@ -91,22 +93,29 @@ void add_accounts_command(CLI::App& app, int& rc) {
                        {"remaining_core_hours", allocated ? nlohmann::json(s.remaining_core_seconds / 3600)
                                                           : nlohmann::json(nullptr)}});
       }
-      std::cout << arr.dump(2) << "\n";
+      std::cout << dump_json(arr, 2) << "\n";
       return;
     }
-    char line[256];
-    std::snprintf(line, sizeof line, "%-16s %-12s %6s %9s %12s %12s %12s\n", "ACCOUNT", "TIER", "SHARE", "FAIRSHARE",
-                  "USAGE(c-h)", "ALLOC(c-h)", "REMAIN(c-h)");
-    std::cout << line;
+    // Built as strings, not in a fixed buffer: no row is ever cut. Names are cut at
+    // character boundaries and escaped for the terminal (core/text.h).
+    auto row = [](const std::string& account, const std::string& tier, const std::string& share,
+                  const std::string& fairshare, const std::string& usage, const std::string& alloc,
+                  const std::string& remain) {
+      return terminal_cell(account, 16) + " " + terminal_cell(tier, 12) + " " + pad_left(share, 6) + " " +
+             pad_left(fairshare, 9) + " " + pad_left(usage, 12) + " " + pad_left(alloc, 12) + " " +
+             pad_left(remain, 12) + "\n";
+    };
+    std::cout << row("ACCOUNT", "TIER", "SHARE", "FAIRSHARE", "USAGE(c-h)", "ALLOC(c-h)", "REMAIN(c-h)");
     for (auto& r : *rows) {
       const auto& s = r.status;
       const bool allocated = s.allocation_core_seconds > 0;
       const std::string tier = r.tier.empty() ? "-" : r.tier + (r.best_effort ? "*" : "");
-      std::snprintf(line, sizeof line, "%-16.16s %-12.12s %6g %9.3f %12s %12s %12s\n", r.account.c_str(),
-                    tier.c_str(), s.share, s.fairshare, hours(s.used_core_seconds).c_str(),
-                    allocated ? hours(s.allocation_core_seconds).c_str() : "-",
-                    allocated ? hours(s.remaining_core_seconds).c_str() : "-");
-      std::cout << line;
+      char share[32], fairshare[32];  // %g and %.3f of a share stay short; hours() may not
+      std::snprintf(share, sizeof share, "%g", s.share);
+      std::snprintf(fairshare, sizeof fairshare, "%.3f", s.fairshare);
+      std::cout << row(r.account, tier, share, fairshare, hours(s.used_core_seconds),
+                       allocated ? hours(s.allocation_core_seconds) : "-",
+                       allocated ? hours(s.remaining_core_seconds) : "-");
     }
   });
 }

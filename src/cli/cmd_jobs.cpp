@@ -1,5 +1,6 @@
 // yard status | wait | logs | cancel: read the store directly (read-only, WAL: never in
 // the daemon's way); cancel goes through the daemon.
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -8,7 +9,9 @@
 
 #include "cli/commands.h"
 #include "cli/daemon_client.h"
+#include "cli/job_refs.h"
 #include "cli/job_view.h"
+#include "core/json_text.h"
 #include "server/paths.h"
 #include "store/store.h"
 
@@ -21,25 +24,56 @@ Result<Store> open_store() {
   return Store::open(p.store, Store::Mode::ReadOnly);
 }
 
-// Jobs named by `ids` (an array id names all its elements); an error naming unknown ids.
-Result<std::vector<JobRecord>> find_jobs(Store& st, const std::vector<std::int64_t>& ids) {
-  auto jobs = st.jobs(ids);
-  if (!jobs) return jobs;
-  for (auto id : ids) {
-    bool found = false;
-    for (auto& j : *jobs) found = found || j.id == id || j.array_job_id == id;
-    if (!found) return err("no job " + std::to_string(id));
+// The jobs named by `refs` (all jobs when there are none); an error naming every
+// unknown one.
+Result<std::vector<JobRecord>> find_jobs(Store& st, const std::vector<JobRef>& refs) {
+  auto jobs = st.jobs(store_ids(refs));
+  if (!jobs || refs.empty()) return jobs;
+  auto found = resolve_job_refs(refs, *jobs);
+  if (!found.unknown.empty()) {
+    std::string names;
+    for (auto& u : found.unknown) names += (names.empty() ? "" : ", ") + u.text;
+    return err("no job " + names);
   }
-  return jobs;
+  return found.jobs;
+}
+
+Result<std::vector<JobRecord>> find_jobs(Store& st, const std::vector<std::string>& words) {
+  auto refs = parse_job_refs(words);
+  if (!refs) return Error{refs.error()};
+  return find_jobs(st, *refs);
+}
+
+// What `yard cancel` sends the daemon for `ref`, which names `jobs` (its candidates in the
+// store); nullopt with a message in `why` when it cannot be sent.
+std::optional<std::int64_t> cancel_id(const JobRef& ref, const std::vector<JobRecord>& jobs, std::string& why) {
+  if (!ref.index) {
+    if (std::none_of(jobs.begin(), jobs.end(), [&](const JobRecord& j) { return matches(ref, j); })) return std::nullopt;
+    return ref.id;
+  }
+  const JobRecord* element = nullptr;
+  bool others_active = false;
+  for (auto& j : jobs) {
+    if (matches(ref, j)) element = &j;
+    else if (j.array_job_id == ref.id && !is_terminal(j.state)) others_active = true;
+  }
+  if (!element) return std::nullopt;
+  // The daemon takes ids, and an array's first element has the array's own id, which
+  // cancels every element: send it only when no other element would be touched.
+  if (element->id != ref.id || !others_active) return element->id;
+  why = ref.text + " is the first element of array " + std::to_string(ref.id) +
+        ", whose id names the whole array while other elements are pending or running: it cannot be cancelled "
+        "alone (yard cancel " + std::to_string(ref.id) + " cancels them all)";
+  return std::nullopt;
 }
 
 }  // namespace
 
 void add_status_commands(CLI::App& app, int& rc) {
   auto* status = app.add_subcommand("status", "Show jobs (all, or the given ids) as a table or --json");
-  static std::vector<std::int64_t> status_ids;
+  static std::vector<std::string> status_ids;
   static bool status_json = false;
-  status->add_option("ids", status_ids, "Job ids (an array id shows all its elements)");
+  status->add_option("ids", status_ids, "Job ids: ID (an array id shows all its elements) or ID_INDEX");
   status->add_flag("--json", status_json, "Print a JSON array of job objects");
   status->callback([&rc] {
     auto st = open_store();
@@ -61,16 +95,16 @@ void add_status_commands(CLI::App& app, int& rc) {
     if (status_json) {
       auto arr = nlohmann::json::array();
       for (auto& j : *jobs) arr.push_back(job_json(j));
-      std::cout << arr.dump(2) << "\n";
+      std::cout << dump_json(arr, 2) << "\n";
     } else {
       print_job_table(std::cout, *jobs);
     }
   });
 
   auto* wait = app.add_subcommand("wait", "Wait until the jobs end; exit 0 if all COMPLETED, else 1");
-  static std::vector<std::int64_t> wait_ids;
+  static std::vector<std::string> wait_ids;
   static double wait_timeout = 0;
-  wait->add_option("ids", wait_ids, "Job ids")->required();
+  wait->add_option("ids", wait_ids, "Job ids: ID or ID_INDEX")->required();
   wait->add_option("--timeout", wait_timeout, "Give up after this many seconds (exit 3)");
   wait->callback([&rc] {
     auto st = open_store();
@@ -110,11 +144,11 @@ void add_status_commands(CLI::App& app, int& rc) {
   });
 
   auto* logs = app.add_subcommand("logs", "Print a job's output (stdout; stderr to stderr if separate)");
-  static std::int64_t logs_id = 0;
-  logs->add_option("id", logs_id, "Job id")->required();
+  static std::string logs_id;
+  logs->add_option("id", logs_id, "Job id: ID (an array's: every element) or ID_INDEX")->required();
   logs->callback([&rc] {
     auto st = open_store();
-    auto jobs = st ? find_jobs(*st, {logs_id}) : Result<std::vector<JobRecord>>(Error{st.error()});
+    auto jobs = st ? find_jobs(*st, std::vector<std::string>{logs_id}) : Result<std::vector<JobRecord>>(Error{st.error()});
     if (!jobs) {
       std::cerr << "yard logs: " << jobs.error() << "\n";
       rc = kExitBadInput;
@@ -140,15 +174,52 @@ void add_status_commands(CLI::App& app, int& rc) {
     }
   });
 
-  auto* cancel = app.add_subcommand("cancel", "Cancel jobs: pending ones at once, running ones with their whole process tree");
-  static std::vector<std::int64_t> cancel_ids;
-  cancel->add_option("ids", cancel_ids, "Job ids (an array id cancels all its elements)")->required();
+  auto* cancel = app.add_subcommand(
+      "cancel",
+      "Cancel jobs: pending ones at once, running ones with their whole process tree. As scancel, the known ids "
+      "are cancelled and each unknown one is an error (exit 1; exit 2 when no id was known)");
+  static std::vector<std::string> cancel_ids;
+  cancel->add_option("ids", cancel_ids, "Job ids: ID (an array id cancels all its elements) or ID_INDEX")->required();
   cancel->callback([&rc] {
-    auto r = ask_daemon(default_paths(), {{"op", "cancel"}, {"ids", cancel_ids}}, false);
-    if (!r) {
-      std::cerr << "yard cancel: " << r.error() << "\n";
-      rc = r.error().find("no job") != std::string::npos ? kExitBadInput : 1;
+    auto refs = parse_job_refs(cancel_ids);
+    if (!refs) {
+      std::cerr << "yard cancel: " << refs.error() << "\n";
+      rc = kExitBadInput;
+      return;
     }
+    // Which ids are known is read from the store, so that a bad id does not stop the
+    // good ones from being cancelled (scancel cancels those, and reports the others).
+    std::vector<JobRecord> known;
+    if (auto st = open_store()) {
+      auto jobs = st->jobs(store_ids(*refs));
+      if (!jobs) {
+        std::cerr << "yard cancel: " << jobs.error() << "\n";
+        rc = 1;
+        return;
+      }
+      known = std::move(*jobs);
+    }
+    std::vector<std::int64_t> ids;
+    bool failed = false;
+    for (auto& ref : *refs) {
+      std::string why = "no job " + ref.text;
+      auto id = cancel_id(ref, known, why);
+      if (id) {
+        ids.push_back(*id);
+      } else {
+        std::cerr << "yard cancel: " << why << "\n";
+        failed = true;
+      }
+    }
+    if (!ids.empty()) {
+      auto r = ask_daemon(default_paths(), {{"op", "cancel"}, {"ids", ids}}, false);
+      if (!r) {
+        std::cerr << "yard cancel: " << r.error() << "\n";
+        rc = r.error().find("no job") != std::string::npos ? kExitBadInput : 1;
+        return;
+      }
+    }
+    if (failed) rc = ids.empty() ? kExitBadInput : 1;
   });
 }
 

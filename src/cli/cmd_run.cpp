@@ -12,24 +12,33 @@
 #include "cli/commands.h"
 #include "cli/daemon_client.h"
 #include "cli/job_view.h"
-#include "cli/submit_options.h"
+#include "core/environment.h"
+#include "core/text.h"
 #include "flow/run_file.h"
 #include "store/store.h"
 
 namespace yard {
 
 void add_run_command(CLI::App& app, int& rc) {
-  auto* run = app.add_subcommand("run", "Submit the jobs of a YAML run file and follow them to the end");
+  auto* run = app.add_subcommand("run",
+                                 "Submit the jobs of a YAML run file and follow them to the end (a file whose job list "
+                                 "is empty, jobs: [], submits nothing and exits 0 at once)");
   static std::string file;
   run->add_option("file", file, "Run file (see examples/)")->required();
   run->callback([&rc] {
-    auto env = export_environment("ALL");
+    const Environment env = current_environment();
     std::error_code ec;
     const std::string base = std::filesystem::absolute(std::filesystem::path(file), ec).parent_path().string();
-    auto jobs = load_run_file(file, base, *env);
+    auto jobs = load_run_file(file, base, env);
     if (!jobs) {
       std::cerr << "yard run: " << jobs.error() << "\n";
       rc = kExitBadInput;
+      return;
+    }
+    if (jobs->empty()) {
+      // Following no job must not mean following the whole store (Store::jobs of no id is
+      // every job), which waited for all other jobs, or forever.
+      std::cout << "yard run: " << escape_for_terminal(file) << " has no jobs: nothing submitted\n";
       return;
     }
     const Paths paths = default_paths();
@@ -41,14 +50,14 @@ void add_run_command(CLI::App& app, int& rc) {
         for (auto id : ids_by_name[a]) s.dependencies.push_back({DependencyKind::AfterOk, id});
       auto r = ask_daemon(paths, {{"op", "submit"}, {"spec", s}}, true);
       if (!r) {
-        std::cerr << "yard run: job '" << j.name << "': " << r.error() << "\n";
+        std::cerr << "yard run: job '" << escape_for_terminal(j.name) << "': " << r.error() << "\n";
         rc = 1;
         return;
       }
       auto ids = (*r)["ids"].get<std::vector<std::int64_t>>();
       ids_by_name[j.name] = ids;
       all.insert(all.end(), ids.begin(), ids.end());
-      std::cout << "submitted " << j.name << " as " << ids.front() << (ids.size() > 1 ? " (array of " + std::to_string(ids.size()) + ")" : "") << "\n";
+      std::cout << "submitted " << escape_for_terminal(j.name) << " as " << ids.front() << (ids.size() > 1 ? " (array of " + std::to_string(ids.size()) + ")" : "") << "\n";
     }
     auto st = Store::open(paths.store, Store::Mode::ReadOnly);
     if (!st) {
@@ -72,8 +81,8 @@ void add_run_command(CLI::App& app, int& rc) {
         if (j.state == JobState::Running) ++running;
         if (j.state == JobState::Pending) ++pending;
         if (!tty && last[j.id] != j.state) {
-          std::cout << j.name << " " << display_id(j) << " " << to_string(j.state)
-                    << (j.reason.empty() ? "" : " (" + j.reason + ")") << "\n";
+          std::cout << escape_for_terminal(j.name) << " " << display_id(j) << " " << to_string(j.state)
+                    << (j.reason.empty() ? "" : " (" + escape_for_terminal(j.reason) + ")") << "\n";
           last[j.id] = j.state;
         }
       }

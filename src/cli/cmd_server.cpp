@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/daemon_client.h"
+#include "core/json_text.h"
 #include "server/daemon.h"
 #include "server/daemon_lock.h"
 #include "server/protocol.h"
@@ -98,19 +99,19 @@ void add_server_command(CLI::App& app, int& rc) {
       rc = 1;
       if (auto holder = daemon_lock_holder(p.lock)) {
         if (json)
-          std::cout << nlohmann::json{{"running", true}, {"answering", false}, {"pid", *holder}, {"socket", p.socket}}.dump()
+          std::cout << dump_json({{"running", true}, {"answering", false}, {"pid", *holder}, {"socket", p.socket}})
                     << "\n";
         else
           std::cout << "running, pid " << *holder << ", but not answering on " << p.socket << ": " << r.error() << "\n";
         return;
       }
-      if (json) std::cout << nlohmann::json{{"running", false}, {"socket", p.socket}}.dump() << "\n";
+      if (json) std::cout << dump_json({{"running", false}, {"socket", p.socket}}) << "\n";
       else std::cout << "not running (socket " << p.socket << ")\n";
       return;
     }
     r->erase("ok");
     if (json) {
-      std::cout << r->dump() << "\n";
+      std::cout << dump_json(*r) << "\n";
     } else {
       std::cout << "running, pid " << r->value("pid", 0L) << ", socket " << p.socket << ", store " << p.store << ", "
                 << r->value("running", 0) << " running, " << r->value("pending", 0) << " pending jobs\n";

@@ -1,12 +1,14 @@
 #include "cli/job_view.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
 
 #include "core/duration.h"
 #include "core/size.h"
+#include "core/text.h"
 
 namespace yard {
 
@@ -55,24 +57,39 @@ nlohmann::json job_json(const JobRecord& j) {
   };
 }
 
-void print_job_table(std::ostream& out, const std::vector<JobRecord>& jobs) {
-  char line[256];
-  std::snprintf(line, sizeof line, "%-12s %-16s %-13s %5s %7s %4s %10s %5s  %s\n", "JOBID", "NAME", "STATE", "CPUS",
-                "MEM", "GPUS", "ELAPSED", "EXIT", "REASON");
-  out << line;
+namespace {
+
+// One row. Only NAME is cut (at 16 characters, as before); the other cells are as wide as
+// they need, and REASON, last, is shown whole: a row is never cut and always ends in its
+// newline. Text from users is escaped for the terminal (core/text.h).
+std::string table_row(const std::string& id, const std::string& name, const std::string& state,
+                      const std::string& cpus, const std::string& mem, const std::string& gpus,
+                      const std::string& elapsed, const std::string& exit, const std::string& reason) {
+  return pad_right(id, 12) + " " + terminal_cell(name, 16) + " " + pad_right(state, 13) + " " + pad_left(cpus, 5) +
+         " " + pad_left(mem, 7) + " " + pad_left(gpus, 4) + " " + pad_left(elapsed, 10) + " " + pad_left(exit, 5) +
+         "  " + escape_for_terminal(reason) + "\n";
+}
+
+}  // namespace
+
+double wall_clock_now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+void print_job_table(std::ostream& out, const std::vector<JobRecord>& jobs, double now) {
+  out << table_row("JOBID", "NAME", "STATE", "CPUS", "MEM", "GPUS", "ELAPSED", "EXIT", "REASON");
   for (auto& j : jobs) {
     std::string elapsed = "-";
     if (j.start_time) {
-      const double end = j.end_time ? *j.end_time : static_cast<double>(std::time(nullptr));
+      // Both ends fractional: a whole-second clock here made running jobs up to 1 s short.
+      const double end = j.end_time ? *j.end_time : now;
       elapsed = format_walltime(static_cast<std::int64_t>(std::max(0.0, end - *j.start_time)));
     }
     std::string exit = j.exit_code ? std::to_string(*j.exit_code) : "-";
     if (j.signal && *j.signal) exit = "0:" + std::to_string(*j.signal);
-    std::snprintf(line, sizeof line, "%-12s %-16.16s %-13s %5d %7s %4d %10s %5s  %s\n", display_id(j).c_str(),
-                  j.name.c_str(), std::string(to_string(j.state)).c_str(), j.cpus,
-                  j.mem_bytes ? format_bytes(static_cast<std::uint64_t>(j.mem_bytes)).c_str() : "-", j.gpus,
-                  elapsed.c_str(), exit.c_str(), j.reason.c_str());
-    out << line;
+    out << table_row(display_id(j), j.name, std::string(to_string(j.state)), std::to_string(j.cpus),
+                     j.mem_bytes ? format_bytes(static_cast<std::uint64_t>(j.mem_bytes)) : "-", std::to_string(j.gpus),
+                     elapsed, exit, j.reason);
   }
 }
 

@@ -1,5 +1,5 @@
 // How jobs look to a user: a table by default, JSON with --json (the same keys whatever
-// the backend). Times are RFC 3339.
+// the backend; print it with core/json_text.h's dump_json). Times are RFC 3339.
 #pragma once
 
 #include <ostream>
@@ -14,7 +14,11 @@ namespace yard {
 
 std::string rfc3339(double epoch_seconds);
 nlohmann::json job_json(const JobRecord& j);
-void print_job_table(std::ostream& out, const std::vector<JobRecord>& jobs);
+// Seconds since the epoch, with their fraction (start and end times have one).
+double wall_clock_now();
+// The status table; `now` gives running jobs their ELAPSED. Text from users (name,
+// reason) is escaped for the terminal, and a row is never cut.
+void print_job_table(std::ostream& out, const std::vector<JobRecord>& jobs, double now = wall_clock_now());
 // "12" or "10_3" for array elements.
 std::string display_id(const JobRecord& j);
 

@@ -1,13 +1,16 @@
 // The flags of `yard submit`, as a Slurm user knows them, and their translation into a
 // JobSpec. A batch script's #SBATCH lines are parsed with the same flags, before the
-// command line, so the command line wins.
+// command line, so the command line wins. Implemented by submit_options.cpp (parsing),
+// submit_words.cpp, submit_flags.cpp, submit_script.cpp and make_spec.cpp.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "core/environment.h"
 #include "core/job_spec.h"
 #include "core/result.h"
 
@@ -23,11 +26,15 @@ struct ComponentFlags {
 struct SubmitFlags : ComponentFlags {
   int priority = 0;
   std::string name, output, error, chdir, exports = "ALL", dependency, array;
+  std::string open_mode;  // --open-mode: append or truncate ("" = not given)
   std::string account, qos, backend, launcher;
   std::string job_class;  // --class: resolved by the daemon (slurm.yaml classes:)
   int het_group = -1;     // --het-group: a component of the allocation (slurm-steps)
   // Script and its arguments; with --launcher mpirun, the first app context's program.
   std::vector<std::string> positional;
+  // The script's text, read by parse_submit_args (so a script is read once; make_spec
+  // reads positional[0] itself when it is not set).
+  std::optional<std::string> script_text;
   // Components 1, 2, ... of a heterogeneous job: `-n 2 -p cpu : -p gpu -G 1 -- cmd`
   // on the command line, `#SBATCH hetjob` lines in a script.
   std::vector<ComponentFlags> components;
@@ -52,9 +59,5 @@ Result<JobSpec> make_spec(const SubmitFlags& f, const std::vector<std::string>& 
 // Parses `args` (the words after "yard submit" and before "--"), first applying the
 // #SBATCH directives of the script they name, if any. Errors name the flag or line.
 Result<SubmitFlags> parse_submit_args(const std::vector<std::string>& args, bool& json, bool& help_shown);
-
-// The environment for --export: ALL (default), NONE, or a comma list of NAME and
-// NAME=value (with ALL to start from everything).
-Result<std::map<std::string, std::string>> export_environment(const std::string& spec);
 
 }  // namespace yard

@@ -38,14 +38,77 @@ TEST(SubmitOptions, BadValuesNameTheFlagAndValue) {
   EXPECT_FALSE(parse_submit_args({"--no-such-flag"}, json, help).ok());
 }
 
+TEST(SubmitOptions, EmptyValuesAreErrorsNamingTheFlag) {
+  bool json = false, help = false;
+  for (const char* flag : {"--mem", "--mem-per-cpu", "-t", "-a", "-o", "-e", "-d", "--export", "-D", "-G", "--gres"}) {
+    auto f = parse_submit_args({flag, "", "--", "true"}, json, help);
+    ASSERT_FALSE(f.ok()) << flag << " \"\" was accepted";
+    EXPECT_NE(f.error().find("the value is empty"), std::string::npos) << f.error();
+  }
+  auto f = parse_submit_args({"--mem", ""}, json, help);
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.error().rfind("--mem: the value is empty; give a size", 0), 0u) << f.error();
+  f = parse_submit_args({"--time="}, json, help);
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.error(), "--time: needs a value");
+  f = parse_submit_args({"-n"}, json, help);
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.error(), "--ntasks: needs a value");
+}
+
+TEST(SubmitOptions, EachDirectiveLineIsParsedOnItsOwn) {
+  std::string path = ::testing::TempDir() + "submit_options_lines.sh";
+  std::ofstream(path) << "#!/bin/sh\n#SBATCH --mem\n#SBATCH -J x\necho hi\n";
+  bool json = false, help = false;
+  auto f = parse_submit_args({path}, json, help);
+  ASSERT_FALSE(f.ok());
+  // Line 2's --mem has no value: it must not take line 3's -J as its value.
+  EXPECT_NE(f.error().find(path + ":2: in #SBATCH directives: --mem: needs a value"), std::string::npos) << f.error();
+  std::ofstream(path) << "#!/bin/sh\n#SBATCH -J x\n#SBATCH --mem=\necho hi\n";
+  f = parse_submit_args({path}, json, help);
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.error().find(path + ":3: in #SBATCH directives: --mem: needs a value"), std::string::npos)
+      << f.error();
+  std::ofstream(path) << "#!/bin/sh\n#SBATCH -J x\n#SBATCH -n 2 stray\necho hi\n";
+  f = parse_submit_args({path}, json, help);
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.error().find(path + ":3: invalid directive found in batch script: stray"), std::string::npos)
+      << f.error();
+  std::ofstream(path) << "#!/bin/sh\n#SBATCH -J x\n#SBATCH --mem 1G\necho hi\n";
+  f = parse_submit_args({path}, json, help);
+  ASSERT_TRUE(f.ok()) << f.error();
+  EXPECT_EQ(f->name, "x");
+  EXPECT_EQ(f->mem, "1G");
+}
+
+TEST(SubmitOptions, AScriptThatIsADirectorySaysSo) {
+  bool json = false, help = false;
+  const std::string dir = ::testing::TempDir();
+  auto f = parse_submit_args({dir}, json, help);
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.error().find("is a directory"), std::string::npos) << f.error();
+  SubmitFlags unparsed;
+  unparsed.positional = {dir};
+  auto s = make_spec(unparsed, {});
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().find("is a directory"), std::string::npos) << s.error();
+  f = parse_submit_args({dir + "/no-such-script.sh"}, json, help);
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.error().find("no-such-script.sh': No such file or directory"), std::string::npos) << f.error();
+}
+
 TEST(SubmitOptions, ExportLists) {
-  ::setenv("YARD_TEST_VAR", "v1", 1);
-  auto e = export_environment("NONE,FOO=bar,YARD_TEST_VAR");
+  const Environment submitting{{"YARD_TEST_VAR", "v1"}, {"HOME", "/h"}, {"OTHER", "x"}};
+  auto e = export_environment("NONE,FOO=bar,YARD_TEST_VAR", submitting);
   ASSERT_TRUE(e.ok());
   EXPECT_EQ(e->at("FOO"), "bar");
   EXPECT_EQ(e->at("YARD_TEST_VAR"), "v1");
+  EXPECT_EQ(e->at("HOME"), "/h");
+  EXPECT_EQ(e->count("OTHER"), 0u);
   EXPECT_EQ(e->count("YARD_NOT_SET"), 0u);
-  EXPECT_EQ(export_environment("ALL")->at("YARD_TEST_VAR"), "v1");
+  EXPECT_EQ(export_environment("ALL", submitting)->at("OTHER"), "x");
+  ::setenv("YARD_TEST_VAR", "v2", 1);
+  EXPECT_EQ(current_environment().at("YARD_TEST_VAR"), "v2");
 }
 
 }  // namespace
@@ -130,7 +193,7 @@ TEST(SubmitOptions, HetjobDirectivesAndTheCommandLinePerComponent) {
   std::ofstream(path) << "#!/bin/sh\n#SBATCH -n 2\n#SBATCH hetjob\n#SBATCH -J other\necho hi\n";
   f = parse_submit_args({path}, json, help);
   ASSERT_FALSE(f.ok());
-  EXPECT_NE(f.error().find(path + ": in #SBATCH directives: component 1: "), std::string::npos) << f.error();
+  EXPECT_NE(f.error().find(path + ":4: in #SBATCH directives: component 1: "), std::string::npos) << f.error();
 }
 
 TEST(SubmitOptions, MpirunAppContextsAreFlagsThenAProgram) {

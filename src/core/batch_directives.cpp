@@ -73,6 +73,8 @@ Result<ScriptDirectives> read_batch_directives(std::string_view script, std::str
       ++begin;
     }
     auto& into = out.components.empty() ? out.words : out.components.back();
+    if (begin != words->end())
+      out.lines.push_back({lineno, out.components.size(), std::vector<std::string>(begin, words->end())});
     for (auto it = begin; it != words->end(); ++it) into.push_back(std::move(*it));
     last_line = lineno;
   }

@@ -15,8 +15,19 @@
 
 namespace yard {
 
+// One #SBATCH line with words: its number in the script, its component (0, 1, ...) and
+// its words, the hetjob separator left out. sbatch parses each line on its own, so a
+// flag missing its value (#SBATCH --mem) is an error on its line and does not take the
+// next line's flag as its value; callers check lines one by one before merging them.
+struct DirectiveLine {
+  int number = 0;
+  std::size_t component = 0;
+  std::vector<std::string> words;
+};
+
 struct ScriptDirectives {
-  std::vector<std::string> words;  // component 0
+  std::vector<DirectiveLine> lines;
+  std::vector<std::string> words;  // component 0's lines, joined
   // Components 1, 2, ... of a heterogeneous job, each never empty; empty for others.
   std::vector<std::vector<std::string>> components;
   bool has_shebang = false;

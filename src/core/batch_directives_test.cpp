@@ -22,6 +22,12 @@ TEST(BatchDirectives, ReadsDirectivesUntilFirstCommand) {
   ASSERT_TRUE(d.ok()) << d.error();
   EXPECT_TRUE(d->has_shebang);
   EXPECT_EQ(d->words, (Words{"-n", "4", "--time=10", "-J", "my job"}));
+  // Line by line too, with their numbers, so each can be parsed on its own.
+  ASSERT_EQ(d->lines.size(), 2u);
+  EXPECT_EQ(d->lines[0].number, 2);
+  EXPECT_EQ(d->lines[0].words, (Words{"-n", "4", "--time=10"}));
+  EXPECT_EQ(d->lines[1].number, 5);
+  EXPECT_EQ(d->lines[1].words, (Words{"-J", "my job"}));
 }
 
 TEST(BatchDirectives, ShellLikeWords) {
@@ -51,6 +57,11 @@ TEST(BatchDirectives, HetjobSeparatesComponents) {
   ASSERT_EQ(d->components.size(), 2u);
   EXPECT_EQ(d->components[0], (Words{"-p", "gpu", "-n", "1", "--gres=gpu:1"}));
   EXPECT_EQ(d->components[1], (Words{"-p", "big"}));
+  ASSERT_EQ(d->lines.size(), 4u);  // the bare "hetjob" line has no words
+  EXPECT_EQ(d->lines[2].component, 1u);
+  EXPECT_EQ(d->lines[2].number, 5);
+  EXPECT_EQ(d->lines[3].component, 2u);
+  EXPECT_EQ(d->lines[3].words, (Words{"-p", "big"}));
   // An empty component is refused, naming the line.
   auto e = read_batch_directives("#!/bin/sh\n#SBATCH -n 1\n#SBATCH hetjob\n#SBATCH hetjob\n#SBATCH -n 2\n", "e.sh");
   ASSERT_FALSE(e.ok());

@@ -12,9 +12,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/text.h"  // is_valid_utf8
+
 namespace yard {
 
-bool is_valid_utf8(std::string_view s);
 std::string base64_encode(std::string_view bytes);
 // Throws nlohmann::json::type_error-like out_of_range (caught as a malformed request) on
 // a character outside the alphabet.

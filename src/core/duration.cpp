@@ -63,8 +63,12 @@ Result<std::int64_t> parse_walltime(std::string_view text) {
   if ((has_days || n == 3) && m > 59) return out_of_range(text, "minutes must be below 60");
   if (s > 59) return out_of_range(text, "seconds must be below 60");
   constexpr std::int64_t kMax = 365LL * 100 * 86400;
-  std::int64_t total = days * 86400 + h * 3600 + m * 60 + s;
-  if (days > 36500 || total > kMax) return out_of_range(text, "longer than 100 years");
+  // Each field is bounded before it is multiplied: "307445734561825861" minutes times 60
+  // wraps to 44 seconds. Each term is then at most kMax, so the sum cannot overflow.
+  if (days > 36500 || h > kMax / 3600 || m > kMax / 60 || s > kMax)
+    return out_of_range(text, "longer than 100 years");
+  const std::int64_t total = days * 86400 + h * 3600 + m * 60 + s;
+  if (total > kMax) return out_of_range(text, "longer than 100 years");
   return total;
 }
 

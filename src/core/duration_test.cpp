@@ -30,6 +30,17 @@ TEST(Walltime, RejectsOutOfRangeFieldsWithTheValue) {
   EXPECT_FALSE(parse_walltime("99999999999999999999").ok());
 }
 
+TEST(Walltime, HugeFieldsAreRefusedNotWrapped) {
+  // 307445734561825861 x 60 wraps to 44 in 64 bits, 153722867280912931 x 3600 to 3120.
+  for (const char* t : {"307445734561825861", "307445734561825861:00", "153722867280912931:00:00",
+                        "9223372036854775807", "106751991167301-0"}) {
+    auto r = parse_walltime(t);
+    ASSERT_FALSE(r.ok()) << t << " gave " << *r;
+    EXPECT_NE(r.error().find("longer than 100 years"), std::string::npos) << r.error();
+  }
+  EXPECT_EQ(*parse_walltime("36500-00:00:00"), 36500LL * 86400);
+}
+
 TEST(Walltime, FormatsLikeSlurm) {
   EXPECT_EQ(format_walltime(3723), "01:02:03");
   EXPECT_EQ(format_walltime(86400 + 7), "1-00:00:07");

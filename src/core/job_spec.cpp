@@ -1,14 +1,17 @@
 #include "core/job_spec.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "core/byte_json.h"
 
 namespace yard {
 
-std::uint64_t Resources::total_mem_bytes() const {
-  if (mem_bytes) return mem_bytes * static_cast<std::uint64_t>(nodes);
-  return mem_per_cpu_bytes * static_cast<std::uint64_t>(total_cpus());
+std::optional<std::uint64_t> Resources::checked_total_mem_bytes() const {
+  // Negative counts are refused by validate(); here they count as none.
+  if (mem_bytes) return checked_mul(mem_bytes, static_cast<std::uint64_t>(std::max(nodes, 0)));
+  return checked_mul(mem_per_cpu_bytes, static_cast<std::uint64_t>(std::max<std::int64_t>(total_cpus(), 0)));
 }
 
 namespace {
@@ -25,6 +28,35 @@ Status validate_resources(const Resources& res, const std::string& where) {
   if (res.gpus < 0) return err(where + "--gpus must not be negative, got " + std::to_string(res.gpus));
   if (res.walltime_s < 0) return err(where + "--time must not be negative");
   if (res.mem_bytes && res.mem_per_cpu_bytes) return err(where + "--mem and --mem-per-cpu are mutually exclusive");
+  if (res.total_cpus() > kMaxJobCount)
+    return err(where + "--ntasks " + std::to_string(res.ntasks) + " x --cpus-per-task " +
+               std::to_string(res.cpus_per_task) + " is " + std::to_string(res.total_cpus()) +
+               " CPUs, more than a job can have (at most " + std::to_string(kMaxJobCount) + ")");
+  if (!res.checked_total_mem_bytes())
+    return err(where + (res.mem_bytes ? "--mem " + std::to_string(res.mem_bytes) + " bytes x --nodes " +
+                                            std::to_string(res.nodes)
+                                      : "--mem-per-cpu " + std::to_string(res.mem_per_cpu_bytes) + " bytes x " +
+                                            std::to_string(res.total_cpus()) + " CPUs") +
+               " does not fit in 64 bits: more memory than any machine has");
+  return {};
+}
+
+// The sums over the components, each checked (every component is valid on its own).
+Status validate_totals(const JobSpec& s) {
+  std::optional<std::int64_t> cpus = s.res.total_cpus(), tasks = s.res.ntasks, gpus = s.res.gpus;
+  std::optional<std::uint64_t> mem = s.res.checked_total_mem_bytes();
+  for (auto& c : s.components) {
+    cpus = cpus ? checked_add(*cpus, c.res.total_cpus()) : cpus;
+    tasks = tasks ? checked_add<std::int64_t>(*tasks, c.res.ntasks) : tasks;
+    gpus = gpus ? checked_add<std::int64_t>(*gpus, c.res.gpus) : gpus;
+    mem = mem ? checked_add(*mem, c.res.total_mem_bytes()) : mem;
+  }
+  auto over = [](const std::optional<std::int64_t>& v) { return !v || *v > kMaxJobCount; };
+  const std::string most = " (at most " + std::to_string(kMaxJobCount) + ")";
+  if (over(cpus)) return err("the components ask for more CPUs in all than a job can have" + most);
+  if (over(tasks)) return err("the components ask for more tasks in all than a job can have" + most);
+  if (over(gpus)) return err("the components ask for more GPUs in all than a job can have" + most);
+  if (!mem) return err("the components' memory in all does not fit in 64 bits: more than any machine has");
   return {};
 }
 
@@ -50,6 +82,7 @@ Status JobSpec::validate() const {
   if (auto s = validate_resources(res, components.empty() ? "" : "component 0: "); !s) return s;
   for (std::size_t i = 0; i < components.size(); ++i)
     if (auto s = validate_resources(components[i].res, "component " + std::to_string(i + 1) + ": "); !s) return s;
+  if (auto s = validate_totals(*this); !s) return s;
   if (!components.empty() && array)
     return err("an array cannot be a heterogeneous job (components separated by ':'), as in Slurm");
   if (het_group < -1) return err("--het-group: " + std::to_string(het_group) + " is not a component (0, 1, ...)");
@@ -75,28 +108,43 @@ Status JobSpec::validate() const {
   return {};
 }
 
-int JobSpec::total_cpus() const {
-  int n = res.total_cpus();
-  for (auto& c : components) n += c.res.total_cpus();
+std::optional<OpenMode> JobSpec::open_mode() const {
+  auto it = env.find(kOpenModeVariable);
+  if (it == env.end()) return std::nullopt;
+  return it->second == "append" ? OpenMode::Append : OpenMode::Truncate;
+}
+
+void JobSpec::set_open_mode(std::optional<OpenMode> mode) {
+  if (!mode) env.erase(kOpenModeVariable);
+  else env[kOpenModeVariable] = *mode == OpenMode::Append ? "append" : "truncate";
+}
+
+namespace {
+
+// The sum of `part(r)` over the job's components, saturated.
+template <typename T, typename Part>
+T sum_over(const JobSpec& s, Part part) {
+  T n = part(s.res);
+  for (auto& c : s.components) n = saturate(checked_add<T>(n, part(c.res)));
   return n;
+}
+
+}  // namespace
+
+std::int64_t JobSpec::total_cpus() const {
+  return sum_over<std::int64_t>(*this, [](const Resources& r) { return r.total_cpus(); });
 }
 
 std::uint64_t JobSpec::total_mem_bytes() const {
-  std::uint64_t n = res.total_mem_bytes();
-  for (auto& c : components) n += c.res.total_mem_bytes();
-  return n;
+  return sum_over<std::uint64_t>(*this, [](const Resources& r) { return r.total_mem_bytes(); });
 }
 
-int JobSpec::total_gpus() const {
-  int n = res.gpus;
-  for (auto& c : components) n += c.res.gpus;
-  return n;
+std::int64_t JobSpec::total_gpus() const {
+  return sum_over<std::int64_t>(*this, [](const Resources& r) { return std::int64_t{r.gpus}; });
 }
 
-int JobSpec::total_ntasks() const {
-  int n = res.ntasks;
-  for (auto& c : components) n += c.res.ntasks;
-  return n;
+std::int64_t JobSpec::total_ntasks() const {
+  return sum_over<std::int64_t>(*this, [](const Resources& r) { return std::int64_t{r.ntasks}; });
 }
 
 void to_json(nlohmann::json& j, const JobSpec& s) {

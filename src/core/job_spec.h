@@ -11,7 +11,9 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/array_spec.h"
+#include "core/checked.h"
 #include "core/dependency.h"
+#include "core/output_pattern.h"
 #include "core/result.h"
 
 namespace yard {
@@ -25,10 +27,18 @@ struct Resources {
   int gpus = 0;
   std::int64_t walltime_s = 0;  // 0 = none (the partition default applies)
 
-  int total_cpus() const { return ntasks * cpus_per_task; }
-  // Memory the job may use in all, from --mem or --mem-per-cpu; 0 = not limited.
-  std::uint64_t total_mem_bytes() const;
+  // In 64 bits, where the product of two ints cannot overflow.
+  std::int64_t total_cpus() const { return std::int64_t{ntasks} * cpus_per_task; }
+  // Memory the job may use in all, from --mem (per node) or --mem-per-cpu; 0 = not
+  // limited; nullopt when it does not fit 64 bits.
+  std::optional<std::uint64_t> checked_total_mem_bytes() const;
+  // The same, saturated (JobSpec::validate refuses an overflow).
+  std::uint64_t total_mem_bytes() const { return saturate(checked_total_mem_bytes()); }
 };
+
+// The most CPUs, tasks or GPUs a job may ask for in all: the store, the schedulers and
+// Slurm count them in 32 bits, and no machine comes near.
+constexpr std::int64_t kMaxJobCount = 2147483647;
 
 // One more component of a heterogeneous job (Slurm's hetjob, DEEP-EST's modules): its own
 // resources on its own partition, started together with the others. Component 0 is the
@@ -68,12 +78,24 @@ struct JobSpec {
   // Checks everything a backend relies on; the message names the field and the value.
   Status validate() const;
 
-  // What the job holds in all, components included (what a scheduler must find).
-  int total_cpus() const;
+  // --open-mode; nullopt when not given (the backend's default: truncate for local jobs,
+  // the cluster's JobFileAppend on Slurm). It travels in `env` as kOpenModeVariable,
+  // because the spec's JSON codec has no field for it yet; backends read it here and
+  // keep the variable out of the job's environment. Only these two know where it is.
+  std::optional<OpenMode> open_mode() const;
+  void set_open_mode(std::optional<OpenMode> mode);
+
+  // What the job holds in all, components included (what a scheduler must find). In 64
+  // bits and saturated; validate() refuses a job whose totals overflow or exceed
+  // kMaxJobCount, so after it they fit an int.
+  std::int64_t total_cpus() const;
   std::uint64_t total_mem_bytes() const;
-  int total_gpus() const;
-  int total_ntasks() const;
+  std::int64_t total_gpus() const;
+  std::int64_t total_ntasks() const;
 };
+
+// The environment variable that carries a spec's open mode ("append" or "truncate").
+inline constexpr const char* kOpenModeVariable = "YARD_OPEN_MODE";
 
 void to_json(nlohmann::json& j, const JobSpec& s);
 void from_json(const nlohmann::json& j, JobSpec& s);

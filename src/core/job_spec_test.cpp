@@ -36,6 +36,71 @@ TEST(JobSpec, ValidatesNamingTheFlag) {
   EXPECT_FALSE(s.validate().ok());
 }
 
+TEST(JobSpec, TotalsAreComputedIn64BitsAndOverflowIsRefused) {
+  auto s = sample();
+  s.array.reset();
+  s.res.mem_per_cpu_bytes = 0;
+  s.res.cpus_per_task = 2147483647;
+  s.res.ntasks = 2;
+  EXPECT_EQ(s.res.total_cpus(), 4294967294LL);  // was -2 in int
+  EXPECT_EQ(s.total_cpus(), 4294967294LL);
+  auto st = s.validate();
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().find("--ntasks 2 x --cpus-per-task 2147483647 is 4294967294 CPUs"), std::string::npos)
+      << st.error();
+  s.res.cpus_per_task = s.res.ntasks = 65536;  // 2^32: was 0 in int
+  EXPECT_EQ(s.total_cpus(), 4294967296LL);
+  EXPECT_FALSE(s.validate().ok());
+  s.res.cpus_per_task = s.res.ntasks = 46340;  // 2147395600 fits
+  EXPECT_TRUE(s.validate().ok()) << s.validate().error();
+  // Memory: --mem-per-cpu x CPUs and --mem x nodes, checked in 64 bits.
+  s.res.mem_per_cpu_bytes = 1ULL << 40;  // 1T per CPU x 2147395600 CPUs
+  EXPECT_FALSE(s.res.checked_total_mem_bytes().has_value());
+  EXPECT_EQ(s.total_mem_bytes(), UINT64_MAX);  // saturated, never small
+  st = s.validate();
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().find("--mem-per-cpu"), std::string::npos) << st.error();
+  s = sample();
+  s.array.reset();
+  s.res.mem_per_cpu_bytes = 0;
+  s.res.mem_bytes = 1ULL << 62;
+  s.res.nodes = 4;
+  st = s.validate();
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().find("--mem 4611686018427387904 bytes x --nodes 4"), std::string::npos) << st.error();
+  s.res.nodes = 3;
+  EXPECT_TRUE(s.validate().ok());
+  // Sums over the components of a heterogeneous job.
+  s = sample();
+  s.array.reset();
+  s.res.mem_per_cpu_bytes = 0;
+  s.res.cpus_per_task = 1 << 30;
+  s.res.ntasks = 1;
+  Component c;
+  c.res.cpus_per_task = 1 << 30;
+  s.components = {c};
+  EXPECT_EQ(s.total_cpus(), 1LL << 31);
+  st = s.validate();
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().find("more CPUs in all"), std::string::npos) << st.error();
+  s.components[0].res.cpus_per_task = 1;
+  s.components[0].res.gpus = 2147483647;
+  s.res.gpus = 1;
+  EXPECT_EQ(s.total_gpus(), 2147483648LL);
+  EXPECT_FALSE(s.validate().ok());
+}
+
+TEST(JobSpec, OpenModeTravelsWithTheSpec) {
+  auto s = sample();
+  EXPECT_EQ(s.open_mode(), std::nullopt);
+  s.set_open_mode(OpenMode::Append);
+  EXPECT_EQ(nlohmann::json(s).get<JobSpec>().open_mode(), OpenMode::Append);
+  s.set_open_mode(OpenMode::Truncate);
+  EXPECT_EQ(nlohmann::json(s).get<JobSpec>().open_mode(), OpenMode::Truncate);
+  s.set_open_mode(std::nullopt);
+  EXPECT_EQ(s.env.count(kOpenModeVariable), 0u);
+}
+
 TEST(JobSpec, TotalsAndJsonRoundTrip) {
   auto s = sample();
   EXPECT_EQ(s.res.total_cpus(), 6);
@@ -109,7 +174,7 @@ TEST(JobSpec, MpmdAppContextsWithTheMpirunLauncher) {
 }
 
 TEST(OutputPattern, Expands) {
-  PatternValues v{42, "demo", 40, 2, "alice"};
+  PatternValues v{42, "demo", 40, 2, "alice", {}};
   EXPECT_EQ(expand_output_pattern("out-%j-%x-%A_%a-%u-%%-%q", v), "out-42-demo-40_2-alice-%-%q");
 }
 

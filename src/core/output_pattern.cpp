@@ -1,24 +1,70 @@
 #include "core/output_pattern.h"
 
-namespace yard {
+#include <algorithm>
 
-std::string expand_output_pattern(std::string_view pattern, const PatternValues& v) {
+namespace yard {
+namespace {
+
+// Slurm caps the zero-padding width at 10 (MAX_WIDTH in fname.c).
+constexpr std::size_t kMaxWidth = 10;
+
+std::string zero_padded(std::int64_t n, std::size_t width) {
+  std::string s = std::to_string(n);
+  return s.size() < width ? std::string(width - s.size(), '0') + s : s;
+}
+
+// What Slurm makes of a path with a backslash: the backslashes removed ("\\" keeps
+// one) and nothing expanded.
+std::string without_backslashes(std::string_view pattern) {
   std::string out;
   for (std::size_t i = 0; i < pattern.size(); ++i) {
-    if (pattern[i] != '%' || i + 1 == pattern.size()) {
+    if (pattern[i] != '\\') out += pattern[i];
+    else if (i + 1 < pattern.size() && pattern[i + 1] == '\\') out += pattern[++i];
+  }
+  return out;
+}
+
+// The value of %<width><c>, or nullopt to keep the sequence as written.
+std::optional<std::string> value_of(char c, std::size_t width, const PatternValues& v) {
+  switch (c) {
+    case 'j': case 'J': return zero_padded(v.job_id, width);
+    case 'A': return zero_padded(v.array_job_id ? v.array_job_id : v.job_id, width);
+    case 'a': return zero_padded(v.array_index.value_or(4294967294), width);
+    case 'n': case 't': return zero_padded(0, width);
+    case 's': return std::string("batch");
+    case 'N': return v.node;
+    case 'u': return v.user;
+    case 'x': return v.name;
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::string expand_output_pattern(std::string_view pattern, const PatternValues& v) {
+  if (pattern.find('\\') != std::string_view::npos) return without_backslashes(pattern);
+  std::string out;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] != '%') {
       out += pattern[i];
       continue;
     }
-    const char c = pattern[++i];
-    switch (c) {
-      case 'j': out += std::to_string(v.job_id); break;
-      case 'x': out += v.name; break;
-      case 'A': out += std::to_string(v.array_job_id ? v.array_job_id : v.job_id); break;
-      case 'a': out += v.array_index ? std::to_string(*v.array_index) : std::string("4294967294"); break;
-      case 'u': out += v.user; break;
-      case '%': out += '%'; break;
-      default: out += '%'; out += c; break;  // unknown: kept as written
+    if (i + 1 < pattern.size() && pattern[i + 1] == '%') {
+      out += '%';
+      ++i;
+      continue;
     }
+    std::size_t k = i + 1, width = 0;
+    for (; k < pattern.size() && pattern[k] >= '0' && pattern[k] <= '9'; ++k)
+      width = std::min<std::size_t>(width * 10 + static_cast<std::size_t>(pattern[k] - '0'), kMaxWidth);
+    auto value = k < pattern.size() ? value_of(pattern[k], width, v) : std::nullopt;
+    if (!value) {  // kept as written, up to and with the letter
+      out += pattern.substr(i, std::min(k + 1, pattern.size()) - i);
+      i = k;
+      continue;
+    }
+    out += *value;
+    i = k;
   }
   return out;
 }

@@ -44,6 +44,7 @@ Result<std::vector<RunJob>> load_run_file(const std::string& path, const std::st
       RunJob j;
       if (!n["name"]) return err(at + ": job without a name");
       j.name = n["name"].as<std::string>();
+      if (j.name.empty()) return err(where(path, n["name"]) + ": job name is empty (name: \"\")");
       if (!names.insert(j.name).second) return err(at + ": duplicate job name '" + j.name + "'");
       JobSpec& s = j.spec;
       s.name = j.name;

@@ -38,5 +38,18 @@ TEST(RunFile, ErrorsNameFileLineAndKey) {
   EXPECT_FALSE(load_run_file(write("jobs:\n  - name: a\n    command: x\n    after: [zz]\n"), "/tmp", {}).ok());
 }
 
+TEST(RunFile, AnEmptyNameIsRefusedWithItsFileAndLine) {
+  const std::string path = write("jobs:\n  - name: a\n    command: x\n  - name: \"\"\n    command: y\n");
+  auto r = load_run_file(path, "/tmp", {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find(path + ":4: job name is empty"), std::string::npos) << r.error();
+}
+
+TEST(RunFile, AnEmptyJobListLoadsAsNoJobs) {
+  auto r = load_run_file(write("jobs: []\n"), "/tmp", {});
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_TRUE(r->empty());
+}
+
 }  // namespace
 }  // namespace yard

@@ -44,6 +44,7 @@ std::string encode_launch(std::int64_t job_id, const LaunchPlan& p, std::int64_t
                         {"workdir", bytes_to_json(p.workdir)},
                         {"stdout", bytes_to_json(p.stdout_path)},
                         {"stderr", bytes_to_json(p.stderr_path)},
+                        {"append_output", p.append_output},
                         {"pus", p.pus},
                         {"mem_limit_bytes", p.mem_limit_bytes},
                         {"memory_poll", p.memory_poll},
@@ -72,6 +73,7 @@ DecodedLaunch decode_launch(std::string_view text) {
     p.workdir = bytes_from_json(j.at("workdir"));
     p.stdout_path = bytes_from_json(j.at("stdout"));
     p.stderr_path = bytes_from_json(j.at("stderr"));
+    p.append_output = j.value("append_output", false);  // absent from an older daemon's plans
     j.at("pus").get_to(p.pus);
     j.at("mem_limit_bytes").get_to(p.mem_limit_bytes);
     p.memory_poll = j.value("memory_poll", false);

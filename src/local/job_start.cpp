@@ -46,11 +46,14 @@ struct Prepared {
   if (x.pin) ::sched_setaffinity(0, sizeof x.cpus, &x.cpus);  // best effort: a declared larger node may not map
   if (::chdir(p.workdir.c_str()) != 0) child_fail(err_fd, x.chdir_error);
   int in = ::open("/dev/null", O_RDONLY);
-  int out = ::open(p.stdout_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  // As slurmstepd: O_APPEND either way (writers sharing a file do not overwrite each
+  // other), and O_TRUNC unless --open-mode=append, at every start, requeues included.
+  const int mode = O_WRONLY | O_CREAT | O_APPEND | (p.append_output ? 0 : O_TRUNC);
+  int out = ::open(p.stdout_path.c_str(), mode, 0644);
   if (out < 0) child_fail(err_fd, x.stdout_error);
   int errfile = out;
   if (p.stderr_path != p.stdout_path) {
-    errfile = ::open(p.stderr_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    errfile = ::open(p.stderr_path.c_str(), mode, 0644);
     if (errfile < 0) child_fail(err_fd, x.stderr_error);
   }
   ::dup2(in, 0);

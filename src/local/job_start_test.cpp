@@ -62,6 +62,24 @@ TEST_F(JobStart, RunsInItsDirectoryWithItsEnvironmentAndOutput) {
   EXPECT_EQ(slurp(dir_ + "/out"), dir_ + "\nit's \"quoted\" $(not run)\n");
 }
 
+TEST_F(JobStart, OutputFilesAreTruncatedUnlessAppendIsAsked) {
+  std::ofstream(dir_ + "/out") << "an earlier run's output\n";
+  std::ofstream(dir_ + "/err") << "an earlier run's errors\n";
+  auto p = plan_in(dir_, {"sh", "-c", "echo out; echo err >&2"});
+  p.stderr_path = dir_ + "/err";
+  auto s = start_job(p, -1);  // truncate: as sbatch, and again at every (re)start
+  ASSERT_GT(s.pid, 0) << s.error;
+  EXPECT_EQ(wait_exit(s.pid), 0);
+  EXPECT_EQ(slurp(dir_ + "/out"), "out\n");
+  EXPECT_EQ(slurp(dir_ + "/err"), "err\n");
+  p.append_output = true;  // --open-mode=append
+  s = start_job(p, -1);
+  ASSERT_GT(s.pid, 0) << s.error;
+  EXPECT_EQ(wait_exit(s.pid), 0);
+  EXPECT_EQ(slurp(dir_ + "/out"), "out\nout\n");
+  EXPECT_EQ(slurp(dir_ + "/err"), "err\nerr\n");
+}
+
 TEST_F(JobStart, AMissingCommandIsReportedByName) {
   auto s = start_job(plan_in(dir_, {"no-such-command-xyz"}), -1);
   ASSERT_GT(s.pid, 0);
@@ -106,6 +124,9 @@ TEST(HostProtocol, LaunchAndEndedRoundTrip) {
   EXPECT_EQ(d.plan->argv, p.argv);
   EXPECT_EQ(d.plan->pus, p.pus);
   EXPECT_EQ(d.plan->walltime_s, 60);
+  EXPECT_FALSE(d.plan->append_output);
+  p.append_output = true;
+  EXPECT_TRUE(decode_launch(encode_launch(42, p)).plan->append_output);
 
   RunOutcome o;
   o.state = JobState::Failed;

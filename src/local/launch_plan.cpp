@@ -46,16 +46,17 @@ LaunchPlan make_launch_plan(const JobSpec& spec, const JobIdentity& who, const A
     p.argv = spec.argv;
   }
 
-  PatternValues pv{who.id, spec.name, who.array_job_id.value_or(0), who.array_index, user};
+  PatternValues pv{who.id, spec.name, who.array_job_id.value_or(0), who.array_index, user, machine.hostname};
   const std::string out = spec.stdout_path.empty() ? default_output_pattern(who.array_index.has_value())
                                                    : spec.stdout_path;
   p.stdout_path = absolute(expand_output_pattern(out, pv), spec.workdir);
   p.stderr_path = spec.stderr_path.empty() ? p.stdout_path
                                            : absolute(expand_output_pattern(spec.stderr_path, pv), spec.workdir);
+  p.append_output = spec.open_mode() == OpenMode::Append;
 
   std::map<std::string, std::string> env;
   for (auto& [k, v] : spec.env)
-    if (!is_scheduler_variable(k)) env[k] = v;
+    if (!is_scheduler_variable(k) && k != kOpenModeVariable) env[k] = v;
   auto set = [&](const std::string& k, const std::string& v) { env[k] = v; };
   set("YARD_JOB_ID", std::to_string(who.id));
   set("YARD_JOB_UID", who.uid);

@@ -28,6 +28,7 @@ struct LaunchPlan {
   std::string workdir;
   std::string stdout_path;        // absolute
   std::string stderr_path;        // absolute; equal to stdout_path when merged
+  bool append_output = false;     // --open-mode=append; else the files are truncated at every start
   std::vector<int> pus;           // real processing units to pin to
   std::uint64_t mem_limit_bytes = 0;
   bool memory_poll = false;       // enforce it by polling, without a cgroup

@@ -56,5 +56,24 @@ TEST(LaunchPlan, ScriptsRunDirectlyOrUnderSh) {
   EXPECT_EQ(p.argv[0], "/bin/sh");
 }
 
+TEST(LaunchPlan, OutputPatternsAndOpenMode) {
+  JobSpec s;
+  s.name = "sweep";
+  s.argv = {"true"};
+  s.workdir = "/w";
+  s.stdout_path = "%x_%3j_%03a_%N_%n_%t_%s.out";
+  Machine m;
+  m.hostname = "node7";
+  auto p = make_launch_plan(s, JobIdentity{12, "u", 10, 3}, Allocation{}, m, "", "bob");
+  EXPECT_EQ(p.stdout_path, "/w/sweep_012_003_node7_0_0_batch.out");
+  EXPECT_FALSE(p.append_output);  // truncated, as sbatch's default
+  s.set_open_mode(OpenMode::Append);
+  p = make_launch_plan(s, JobIdentity{12, "u", 10, 3}, Allocation{}, m, "", "bob");
+  EXPECT_TRUE(p.append_output);
+  EXPECT_FALSE(has_name(p.env, kOpenModeVariable));  // the spec's setting, not the job's
+  EXPECT_FALSE(Machine{}.hostname.empty());
+  EXPECT_EQ(Machine{}.hostname.find('.'), std::string::npos);
+}
+
 }  // namespace
 }  // namespace yard

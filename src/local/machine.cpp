@@ -3,11 +3,20 @@
 #include <hwloc.h>
 #include <yaml-cpp/yaml.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 
 #include "core/size.h"
 
 namespace yard {
+
+std::string short_hostname() {
+  char buf[256] = {};
+  if (::gethostname(buf, sizeof buf - 1) != 0) return "";
+  std::string name(buf);
+  return name.substr(0, name.find('.'));
+}
 
 Result<Machine> detect_machine() {
   hwloc_topology_t topo;

@@ -22,6 +22,9 @@
 
 namespace yard {
 
+// This host's name up to its first dot (what Slurm's %N gives); "" if unknown.
+std::string short_hostname();
+
 struct Machine {
   int cpus = 1;
   int nodes = 1;  // more only for a Slurm allocation run in direct mode
@@ -32,6 +35,9 @@ struct Machine {
   bool memory_poll = false;  // memory_limit: poll
   double handoff_wait_s = 0.5;
   std::vector<int> pus;  // OS indices of the real processing units, for pinning
+  // The node's short hostname: %N in output patterns. Every Machine is this host (direct
+  // mode's steps too, whose output files are opened here).
+  std::string hostname = short_hostname();
 
   // The real PU that schedulable CPU `cpu` is pinned to.
   int pu_for(int cpu) const { return pus.empty() ? cpu : pus[static_cast<std::size_t>(cpu) % pus.size()]; }

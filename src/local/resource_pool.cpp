@@ -26,8 +26,8 @@ ResourcePool::ResourcePool(const Machine& m)
       total_mem_(m.mem_bytes),
       free_mem_(m.mem_bytes) {}
 
-bool ResourcePool::could_ever_fit(int cpus, std::uint64_t mem, int gpus) const {
-  return cpus <= static_cast<int>(cpu_used_.size()) && gpus <= static_cast<int>(gpu_used_.size()) &&
+bool ResourcePool::could_ever_fit(std::int64_t cpus, std::uint64_t mem, std::int64_t gpus) const {
+  return cpus <= static_cast<std::int64_t>(cpu_used_.size()) && gpus <= static_cast<std::int64_t>(gpu_used_.size()) &&
          mem <= total_mem_;
 }
 

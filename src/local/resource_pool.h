@@ -27,7 +27,8 @@ class ResourcePool {
   explicit ResourcePool(const Machine& m);
 
   // True if the request could ever fit on this machine.
-  bool could_ever_fit(int cpus, std::uint64_t mem, int gpus) const;
+  // 64-bit counts: a job's totals (JobSpec::total_cpus) are, and must not be narrowed first.
+  bool could_ever_fit(std::int64_t cpus, std::uint64_t mem, std::int64_t gpus) const;
   std::optional<Allocation> allocate(int cpus, std::uint64_t mem, int gpus);
   // Marks the slots of an allocation recovered after a restart as used.
   void claim(const Allocation& a);

@@ -88,7 +88,8 @@ void YardWorld::configure(const std::string& yaml) {
   write("config/switchyard/local.yaml", yaml);
 }
 
-Output YardWorld::yard(const std::vector<std::string>& args, const std::vector<std::string>& extra_env) {
+Output YardWorld::yard(const std::vector<std::string>& args, const std::vector<std::string>& extra_env,
+                       double timeout_s) {
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     std::string kv(*e);
@@ -129,7 +130,12 @@ Output YardWorld::yard(const std::vector<std::string>& args, const std::vector<s
   }
   posix_spawn_file_actions_destroy(&fa);
   int status = 0;
-  ::waitpid(pid, &status, 0);
+  if (timeout_s > 0 && !wait_until([&] { return ::waitpid(pid, &status, WNOHANG) == pid; }, timeout_s)) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+  } else if (timeout_s <= 0) {
+    ::waitpid(pid, &status, 0);
+  }
   o.rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   o.out = slurp(out);
   o.err = slurp(err);

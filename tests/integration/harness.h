@@ -28,7 +28,9 @@ class YardWorld : public ::testing::Test {
   // Writes the local machine config (cpus, memory, gpus, job_limit, kill_grace).
   void configure(const std::string& yaml);
   // Runs `yard ARGS...` in the world's directory, optionally with extra environment.
-  Output yard(const std::vector<std::string>& args, const std::vector<std::string>& extra_env = {});
+  // With `timeout_s` > 0, a yard still running then is killed (SIGKILL: rc 137).
+  Output yard(const std::vector<std::string>& args, const std::vector<std::string>& extra_env = {},
+              double timeout_s = 0);
   // Submits and returns the job id (fails the test otherwise).
   long submit(const std::vector<std::string>& args);
   // `yard wait` on all of `ids`; returns its exit status.

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <map>
 
+#include "core/checked.h"
 #include "core/size.h"
 #include "core/text.h"
 
@@ -152,9 +153,10 @@ std::vector<std::string> srun_step_argv(const SlurmAllocation& alloc, const JobS
   if (!alloc.components.empty()) a.push_back("--het-group=" + std::to_string(std::max(0, spec.het_group)));
   // Memory: what the job asked for, else an even share would be a guess; srun's default
   // (the allocation's per-CPU default) applies then.
-  if (r.mem_bytes > 0) a.push_back("--mem=" + std::to_string((r.mem_bytes + (1u << 20) - 1) >> 20) + "M");
+  constexpr std::uint64_t kMiB = 1 << 20;
+  if (r.mem_bytes > 0) a.push_back("--mem=" + std::to_string(ceil_div(r.mem_bytes, kMiB)) + "M");
   else if (r.mem_per_cpu_bytes > 0)
-    a.push_back("--mem-per-cpu=" + std::to_string((r.mem_per_cpu_bytes + (1u << 20) - 1) >> 20) + "M");
+    a.push_back("--mem-per-cpu=" + std::to_string(ceil_div(r.mem_per_cpu_bytes, kMiB)) + "M");
   if (r.gpus > 0) a.push_back("--gres=gpu:" + std::to_string(r.gpus));
   a.push_back("--");
   a.insert(a.end(), argv.begin(), argv.end());
@@ -182,7 +184,8 @@ std::vector<std::string> mpirun_environment(const SlurmAllocation& alloc, const 
   if (nodes - r > 0) per_node += (per_node.empty() ? "" : ",") + std::to_string(q) + "(x" + std::to_string(nodes - r) + ")";
   // mpirun starts one daemon per node with srun; the ranks are its children, so that
   // step holds the job's CPUs (spread over the nodes) and is named like any yard step.
-  const int cpus = (spec.total_cpus() + nodes - 1) / nodes;
+  // The job was validated: its CPUs in all fit an int (kMaxJobCount).
+  const int cpus = static_cast<int>((spec.total_cpus() + nodes - 1) / nodes);
   // Open MPI splits the srun arguments at spaces: the name keeps only plain characters.
   std::string name = step_name;
   for (char& c : name)

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "backends/slurm/slurm_argv.h"
+#include "core/checked.h"
 #include "core/duration.h"
 
 namespace yard {
@@ -25,7 +26,7 @@ std::vector<std::string> pilot_sbatch_argv(const PilotSpec& s, const std::string
   if (!s.account.empty()) a.push_back("--account=" + s.account);
   if (!s.qos.empty()) a.push_back("--qos=" + s.qos);
   if (s.walltime_s > 0) a.push_back("--time=" + format_walltime(s.walltime_s));
-  if (s.mem_bytes > 0) a.push_back("--mem=" + std::to_string((s.mem_bytes + (1u << 20) - 1) >> 20) + "M");
+  if (s.mem_bytes > 0) a.push_back("--mem=" + std::to_string(ceil_div(s.mem_bytes, std::uint64_t{1} << 20)) + "M");
   if (s.gpus > 0) a.push_back("--gpus=" + std::to_string(s.gpus));
   // Holds the allocation; the steps are started by the daemon with srun --jobid.
   a.push_back("--wrap=exec sleep infinity");

@@ -6,6 +6,7 @@
 #include "backends/slurm/slurm_names.h"
 #include "backends/slurm/slurm_parse.h"
 #include "backends/slurm/slurm_quote.h"
+#include "core/checked.h"
 #include "core/uid.h"
 
 namespace yard {
@@ -13,7 +14,7 @@ namespace {
 
 constexpr std::uint64_t kMiB = 1024 * 1024;
 
-std::string mib(std::uint64_t bytes) { return std::to_string((bytes + kMiB - 1) / kMiB) + "M"; }
+std::string mib(std::uint64_t bytes) { return std::to_string(ceil_div(bytes, kMiB)) + "M"; }
 
 std::string walltime(std::int64_t s) {
   char buf[48];
@@ -39,6 +40,9 @@ bool is_shell_name(std::string_view name) {
 bool inherited_from_shell(std::string_view name) {
   return name == "_" || name.substr(0, 10) == "BASH_FUNC_";
 }
+
+// Not the job's: the spec's open mode, which goes to sbatch as --open-mode (JobSpec).
+bool carries_spec_setting(std::string_view name) { return name == kOpenModeVariable; }
 
 bool is_bash_owned(std::string_view name) {
   static const std::set<std::string_view> kOwned{"BASHOPTS", "BASH_VERSINFO", "EUID", "PPID", "SHELLOPTS", "UID", "_"};
@@ -185,6 +189,14 @@ Result<std::string> slurm_output_pattern(std::string_view path, std::string_view
       out += "%%";
       break;
     }
+    // %3a: an array index zero-padded by Slurm (output_paths' native form writes it).
+    std::size_t digits = 0;
+    while (i + 1 + digits < path.size() && path[i + 1 + digits] >= '0' && path[i + 1 + digits] <= '9') ++digits;
+    if (digits > 0 && i + 1 + digits < path.size() && path[i + 1 + digits] == 'a') {
+      out += std::string(path.substr(i, digits + 2));
+      i += digits + 1;
+      continue;
+    }
     const char c = path[++i];
     switch (c) {
       case 'j': case 'A': case 'a': case 'u': case '%':
@@ -217,7 +229,7 @@ Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext&
     return err("the script has DOS line breaks (\\r\\n) at byte " + std::to_string(crlf) +
                ", which sbatch refuses: convert it with dos2unix");
   for (auto& [name, value] : spec.env) {
-    if (inherited_from_shell(name)) continue;
+    if (inherited_from_shell(name) || carries_spec_setting(name)) continue;
     if (!is_shell_name(name))
       return err("environment variable name " + excerpt(name) +
                  " is not a shell identifier (letters, digits and '_', not starting with a digit)");
@@ -249,6 +261,8 @@ Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext&
     if (!p) return err(p.error());
     st.push_back(d.add(option, *p, option == std::string_view("output") ? "stdout path" : "stderr path"));
   }
+  if (auto mode = spec.open_mode())  // else the cluster's JobFileAppend decides, as for sbatch
+    st.push_back(d.add("open-mode", *mode == OpenMode::Append ? "append" : "truncate", "--open-mode"));
   st.push_back(d.add("chdir", spec.workdir, "working directory"));
   // The submitting process's environment (the daemon's) is not the job's: the job gets
   // exactly the spec's variables, set below, on top of what Slurm itself sets. Not with
@@ -293,7 +307,8 @@ Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext&
   // srun inside the job passes the job's environment on to its steps.
   out += "export SLURM_EXPORT_ENV=ALL\n";
   for (auto& [name, value] : spec.env)
-    if (!inherited_from_shell(name)) out += "export " + name + "=" + bash_quote(value) + "\n";
+    if (!inherited_from_shell(name) && !carries_spec_setting(name))
+      out += "export " + name + "=" + bash_quote(value) + "\n";
   // Slurm runs a job whose --chdir fails in /tmp instead; a job must not run elsewhere.
   out += "cd -- " + bash_quote(spec.workdir) + " || exit 1\n";
   if (spec.script.empty())

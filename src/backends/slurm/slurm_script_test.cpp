@@ -306,6 +306,8 @@ TEST(SlurmScript, OptionalDirectives) {
   ASSERT_TRUE(r.ok()) << r.error();
   EXPECT_EQ(directive(*r, "mem-per-cpu"), "1M");
   EXPECT_EQ(directive(*r, "gres"), "gpu:1");
+  s.res.mem_per_cpu_bytes = UINT64_MAX;  // rounded up to MiB without wrapping to 0
+  EXPECT_EQ(directive(*gen(s), "mem-per-cpu"), "17592186044416M");
   for (auto o : {"mem", "gpus", "time", "partition", "account", "qos", "nice", "array", "dependency", "output", "error"})
     EXPECT_EQ(directive(*r, o), "<none>") << o;
   EXPECT_EQ(r->find("#SBATCH --priority"), std::string::npos);
@@ -361,6 +363,19 @@ TEST(SlurmScript, OutputPatterns) {
   EXPECT_EQ(*slurm_output_pattern("/a/%x.out", "my%job"), "/a/my%%job.out");
   EXPECT_EQ(*slurm_output_pattern("/a/%N-%5j-50%", "n"), "/a/%%N-%%5j-50%%");
   EXPECT_FALSE(slurm_output_pattern("/a\\b", "n").ok());
+  EXPECT_EQ(*slurm_output_pattern("/a/%3a-%%3j", "n"), "/a/%3a-%%3j");  // Slurm pads the index
+}
+
+TEST(SlurmScript, OpenModeIsADirectiveNotAVariable) {
+  JobSpec s = basic();
+  auto r = gen(s);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(directive(*r, "open-mode"), "<none>");  // the cluster's JobFileAppend decides
+  s.set_open_mode(OpenMode::Append);
+  r = gen(s);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(directive(*r, "open-mode"), "append");
+  EXPECT_EQ(r->find(kOpenModeVariable), std::string::npos);
 }
 
 TEST(SlurmScript, ArrayText) {

@@ -1,0 +1,114 @@
+// From parsed flags to a JobSpec: units, walltimes, arrays and dependencies parsed, the
+// environment exported, the script or command placed, and the result validated.
+#include <filesystem>
+
+#include "cli/submit_internal.h"
+#include "core/gpus.h"
+#include "core/duration.h"
+#include "core/size.h"
+
+namespace yard {
+namespace {
+
+Result<Resources> make_resources(const ComponentFlags& f, const std::string& where) {
+  Resources r;
+  r.ntasks = f.ntasks;
+  r.cpus_per_task = f.cpus_per_task;
+  r.nodes = f.nodes;
+  if (!f.mem.empty()) {
+    auto m = parse_memory_size(f.mem);
+    if (!m) return err(where + "--mem: " + m.error());
+    r.mem_bytes = *m;
+  }
+  if (!f.mem_per_cpu.empty()) {
+    auto m = parse_memory_size(f.mem_per_cpu);
+    if (!m) return err(where + "--mem-per-cpu: " + m.error());
+    r.mem_per_cpu_bytes = *m;
+  }
+  if (!f.time.empty()) {
+    auto t = parse_walltime(f.time);
+    if (!t) return err(where + "--time: " + t.error());
+    r.walltime_s = *t;
+  }
+  auto gpus = parse_gpu_request(f.gpus, f.gres);
+  if (!gpus) return err(where + gpus.error());
+  r.gpus = *gpus;
+  return r;
+}
+
+}  // namespace
+
+Result<JobSpec> make_spec(const SubmitFlags& f, const std::vector<std::string>& command) {
+  JobSpec s;
+  for (auto& w : command)
+    if (w == ":")
+      return err("':' after '--': the components of a heterogeneous job are separated before '--' "
+                 "(yard submit -p cpu -n 2 : -p gpu --gpus 1 -- cmd); to pass ':' to a program, use a script");
+  const std::string where0 = f.components.empty() ? "" : "component 0: ";
+  auto res = make_resources(f, where0);
+  if (!res) return Error{res.error()};
+  s.res = *res;
+  for (std::size_t i = 0; i < f.components.size(); ++i) {
+    auto r = make_resources(f.components[i], "component " + std::to_string(i + 1) + ": ");
+    if (!r) return Error{r.error()};
+    s.components.push_back({*r, f.components[i].partition, f.components[i].argv});
+  }
+  s.priority = f.priority;
+  if (!f.dependency.empty()) {
+    auto d = parse_dependencies(f.dependency);
+    if (!d) return err("--dependency: " + d.error());
+    s.dependencies = *d;
+  }
+  if (!f.array.empty()) {
+    auto a = parse_array_spec(f.array);
+    if (!a) return err("--array: " + a.error());
+    s.array = *a;
+  }
+  std::error_code ec;
+  std::string cwd = std::filesystem::current_path(ec).string();
+  s.workdir = f.chdir.empty() ? cwd : std::filesystem::absolute(f.chdir, ec).lexically_normal().string();
+  if (!std::filesystem::is_directory(s.workdir, ec))
+    return err("--chdir: '" + s.workdir + "' is not a directory");
+  s.stdout_path = f.output;
+  s.stderr_path = f.error;
+  s.partition = f.partition;
+  s.account = f.account;
+  s.qos = f.qos;
+  s.backend = f.backend;
+  auto env = export_environment(f.exports, current_environment());
+  if (!env) return Error{env.error()};
+  s.env = std::move(*env);
+  // Set or cleared: a YARD_OPEN_MODE in the submitting environment is not a request.
+  s.set_open_mode(f.open_mode.empty() ? std::nullopt
+                  : std::optional<OpenMode>(f.open_mode[0] == 'a' || f.open_mode[0] == 'A' ? OpenMode::Append
+                                                                                            : OpenMode::Truncate));
+
+  s.launcher = f.launcher;
+  s.het_group = f.het_group;
+  if (f.launcher == "mpirun" && command.empty() && !f.positional.empty()) {
+    // MPMD: the first app context's program, not a batch script.
+    s.argv = f.positional;
+    s.name = f.name.empty() ? std::filesystem::path(f.positional[0]).filename().string() : f.name;
+  } else if (!command.empty()) {
+    if (!f.positional.empty()) return err("give either a script or a command after --, not both");
+    s.argv = command;
+    s.name = f.name.empty() ? std::filesystem::path(command[0]).filename().string() : f.name;
+  } else if (!f.positional.empty()) {
+    const std::string& path = f.positional[0];
+    if (f.script_text) {
+      s.script = *f.script_text;
+    } else {
+      auto text = read_script(path);
+      if (!text) return Error{text.error()};
+      s.script = std::move(*text);
+    }
+    s.argv.assign(f.positional.begin() + 1, f.positional.end());
+    s.name = f.name.empty() ? std::filesystem::path(path).filename().string() : f.name;
+  } else {
+    return err("nothing to run: give a batch script, or a command after --");
+  }
+  if (auto st = s.validate(); !st) return Error{st.error()};
+  return s;
+}
+
+}  // namespace yard

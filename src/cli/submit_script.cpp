@@ -1,0 +1,82 @@
+// A batch script's part in `yard submit`: its text, read once, and its #SBATCH
+// directives merged under the command line's flags.
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli/submit_internal.h"
+#include "core/batch_directives.h"
+
+namespace yard {
+
+Result<std::string> read_script(const std::string& path) {
+  // A directory opens for reading and then reads as nothing: it would be an empty script
+  // and end in "nothing to run", which does not say what is wrong.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return err("script '" + path + "' is a directory, not a batch script");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return err("cannot read script '" + path + "': " + std::strerror(errno));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return err("cannot read script '" + path + "': " + std::strerror(errno));
+  return ss.str();
+}
+
+Result<SubmitFlags> merge_script_directives(const SubmitFlags& first, const std::vector<std::vector<std::string>>& groups,
+                                            const std::string& script, bool& json) {
+  const std::string& path = first.positional[0];
+  auto d = read_batch_directives(script, path);
+  if (!d) return Error{d.error()};
+  if (d->words.empty() && d->components.empty()) return first;
+  // Each line on its own first, as sbatch parses them: a flag's value is on its flag's
+  // line (#SBATCH --mem alone must not take the next line's -J as its value), and a line
+  // holds only flags; the script and its arguments come from the command line.
+  for (const DirectiveLine& line : d->lines) {
+    const std::string at = path + ":" + std::to_string(line.number) + ": ";
+    std::vector<std::string> positional;
+    try {
+      if (line.component == 0) {
+        SubmitFlags probe;
+        parse_words(*submit_app(probe, json), line.words);
+        positional = probe.positional;
+      } else {
+        ComponentFlags probe;
+        parse_words(*component_app(probe, positional), line.words);
+      }
+    } catch (const CLI::ParseError& e) {
+      return err(at + "in #SBATCH directives: " +
+                 (line.component == 0 ? parse_error_text(e) : component_error(line.component, parse_error_text(e)).message));
+    }
+    if (!positional.empty()) return err(at + "invalid directive found in batch script: " + positional[0]);
+  }
+  SubmitFlags merged;
+  std::vector<std::string> words = d->words;
+  words.insert(words.end(), groups[0].begin(), groups[0].end());
+  try {
+    parse_words(*submit_app(merged, json), words);
+  } catch (const CLI::ParseError& e) {
+    return err(parse_error_text(e));
+  }
+  merged.positional = first.positional;
+  merged.script_text = first.script_text;
+  const std::size_t cli_components = groups.size() - 1;
+  const std::size_t n = std::max(d->components.size(), cli_components);
+  for (std::size_t k = 0; k < n; ++k) {
+    std::vector<std::string> cw;
+    if (k < d->components.size()) cw = d->components[k];
+    if (k < cli_components) cw.insert(cw.end(), groups[k + 1].begin(), groups[k + 1].end());
+    ComponentFlags c;
+    std::vector<std::string> positional;
+    try {
+      parse_words(*component_app(c, positional), cw);
+    } catch (const CLI::ParseError& e) {
+      return component_error(k + 1, parse_error_text(e));
+    }
+    merged.components.push_back(c);
+  }
+  return merged;
+}
+
+}  // namespace yard
