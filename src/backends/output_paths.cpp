@@ -1,7 +1,5 @@
 #include "backends/output_paths.h"
 
-#include <algorithm>
-
 #include "core/output_pattern.h"
 
 namespace yard {
@@ -21,9 +19,7 @@ std::string expand_for(std::string pattern, const JobSpec& spec, std::int64_t he
     for (std::size_t i = 0; i < pattern.size(); ++i) {
       if (pattern[i] == '%' && i + 1 < pattern.size()) {
         if (pattern[i + 1] == '%') { p += "%%"; ++i; continue; }
-        std::size_t k = i + 1, width = 0;
-        for (; k < pattern.size() && pattern[k] >= '0' && pattern[k] <= '9'; ++k)
-          width = std::min<std::size_t>(width * 10 + static_cast<std::size_t>(pattern[k] - '0'), 10);
+        const auto [width, k] = read_pattern_sequence(pattern, i);
         const char c = k < pattern.size() ? pattern[k] : '\0';
         if (c == 'a') { p += {kIndex, static_cast<char>('0' + width)}; i = k; continue; }
         if (c == 'j') { p += std::string("%A_") + kIndex + '0'; i = k; continue; }

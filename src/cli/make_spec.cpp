@@ -79,9 +79,7 @@ Result<JobSpec> make_spec(const SubmitFlags& f, const std::vector<std::string>& 
   if (!env) return Error{env.error()};
   s.env = std::move(*env);
   // Set or cleared: a YARD_OPEN_MODE in the submitting environment is not a request.
-  s.set_open_mode(f.open_mode.empty() ? std::nullopt
-                  : std::optional<OpenMode>(f.open_mode[0] == 'a' || f.open_mode[0] == 'A' ? OpenMode::Append
-                                                                                            : OpenMode::Truncate));
+  s.set_open_mode(parse_open_mode(f.open_mode));
 
   s.launcher = f.launcher;
   s.het_group = f.het_group;

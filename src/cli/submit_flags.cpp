@@ -1,5 +1,6 @@
 // The flags of `yard submit`, as sbatch spells them, declared on CLI11 apps.
 #include "cli/submit_internal.h"
+#include "core/output_pattern.h"
 
 namespace yard {
 namespace {
@@ -45,9 +46,7 @@ void add_submit_flags(CLI::App& app, SubmitFlags& f) {
                  "append or truncate the output files when the job starts (default: truncate, also on requeue)")
       ->check(CLI::Validator(
           [](std::string& v) {
-            // As sbatch: the first letter decides (a/A, t/T), so "append", "a", "Truncate" all work.
-            const bool ok = !v.empty() && (v[0] == 'a' || v[0] == 'A' || v[0] == 't' || v[0] == 'T');
-            return ok ? std::string() : "invalid value '" + v + "' (accepted: append, truncate)";
+            return parse_open_mode(v) ? std::string() : "invalid value '" + v + "' (accepted: append, truncate)";
           },
           "", "open_mode"));
   app.add_option("-D,--chdir", f.chdir, "Working directory (default: the current one)")

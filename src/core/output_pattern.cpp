@@ -41,6 +41,20 @@ std::optional<std::string> value_of(char c, std::size_t width, const PatternValu
 
 }  // namespace
 
+PatternSequence read_pattern_sequence(std::string_view pattern, std::size_t pos) {
+  PatternSequence seq{0, pos + 1};
+  for (; seq.letter < pattern.size() && pattern[seq.letter] >= '0' && pattern[seq.letter] <= '9'; ++seq.letter)
+    seq.width = std::min<std::size_t>(seq.width * 10 + static_cast<std::size_t>(pattern[seq.letter] - '0'), kMaxWidth);
+  return seq;
+}
+
+std::optional<OpenMode> parse_open_mode(std::string_view text) {
+  if (text.empty()) return std::nullopt;
+  if (text[0] == 'a' || text[0] == 'A') return OpenMode::Append;
+  if (text[0] == 't' || text[0] == 'T') return OpenMode::Truncate;
+  return std::nullopt;
+}
+
 std::string expand_output_pattern(std::string_view pattern, const PatternValues& v) {
   if (pattern.find('\\') != std::string_view::npos) return without_backslashes(pattern);
   std::string out;
@@ -54,9 +68,7 @@ std::string expand_output_pattern(std::string_view pattern, const PatternValues&
       ++i;
       continue;
     }
-    std::size_t k = i + 1, width = 0;
-    for (; k < pattern.size() && pattern[k] >= '0' && pattern[k] <= '9'; ++k)
-      width = std::min<std::size_t>(width * 10 + static_cast<std::size_t>(pattern[k] - '0'), kMaxWidth);
+    const auto [width, k] = read_pattern_sequence(pattern, i);
     auto value = k < pattern.size() ? value_of(pattern[k], width, v) : std::nullopt;
     if (!value) {  // kept as written, up to and with the letter
       out += pattern.substr(i, std::min(k + 1, pattern.size()) - i);

@@ -31,9 +31,19 @@ struct PatternValues {
 
 std::string expand_output_pattern(std::string_view pattern, const PatternValues& v);
 
+// The %-sequence that starts at pattern[pos] (a '%'): its zero-padding width (capped at
+// 10) and the position of its letter (pattern.size() when the pattern ends first).
+struct PatternSequence {
+  std::size_t width = 0;
+  std::size_t letter = 0;
+};
+PatternSequence read_pattern_sequence(std::string_view pattern, std::size_t pos);
+
 // Slurm's --open-mode: whether a job's output files are truncated when it starts (the
 // default, as Slurm's with JobFileAppend=0) or appended to. Every start counts: a
 // requeued or preempted job truncates its files again unless it asked for append.
 enum class OpenMode { Truncate, Append };
+// As sbatch: the first letter decides (a/A append, t/T truncate); nullopt otherwise.
+std::optional<OpenMode> parse_open_mode(std::string_view text);
 
 }  // namespace yard

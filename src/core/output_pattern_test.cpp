@@ -42,5 +42,14 @@ TEST(OutputPattern, UnknownOrIncompleteSequencesAreKept) {
   EXPECT_EQ(expand_output_pattern("%N-%j", unknown_node), "%N-12");
 }
 
+TEST(OpenMode, TheFirstLetterDecidesAsInSbatch) {
+  EXPECT_EQ(parse_open_mode("append"), OpenMode::Append);
+  EXPECT_EQ(parse_open_mode("A"), OpenMode::Append);
+  EXPECT_EQ(parse_open_mode("truncate"), OpenMode::Truncate);
+  EXPECT_EQ(parse_open_mode("Trunc"), OpenMode::Truncate);
+  EXPECT_EQ(parse_open_mode(""), std::nullopt);
+  EXPECT_EQ(parse_open_mode("sometimes"), std::nullopt);
+}
+
 }  // namespace
 }  // namespace yard

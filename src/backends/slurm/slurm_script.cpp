@@ -7,6 +7,7 @@
 #include "backends/slurm/slurm_parse.h"
 #include "backends/slurm/slurm_quote.h"
 #include "core/checked.h"
+#include "core/output_pattern.h"
 #include "core/uid.h"
 
 namespace yard {
@@ -190,11 +191,10 @@ Result<std::string> slurm_output_pattern(std::string_view path, std::string_view
       break;
     }
     // %3a: an array index zero-padded by Slurm (output_paths' native form writes it).
-    std::size_t digits = 0;
-    while (i + 1 + digits < path.size() && path[i + 1 + digits] >= '0' && path[i + 1 + digits] <= '9') ++digits;
-    if (digits > 0 && i + 1 + digits < path.size() && path[i + 1 + digits] == 'a') {
-      out += std::string(path.substr(i, digits + 2));
-      i += digits + 1;
+    if (const auto seq = read_pattern_sequence(path, i);
+        seq.letter > i + 1 && seq.letter < path.size() && path[seq.letter] == 'a') {
+      out += std::string(path.substr(i, seq.letter + 1 - i));
+      i = seq.letter;
       continue;
     }
     const char c = path[++i];
