@@ -9,7 +9,7 @@ export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache} CCACHE_BASEDIR=$PWD
 if [ ! -f build-fuzz/build.ninja ]; then
   CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DYARD_FUZZ=ON -DYARD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 fi
-targets=(job_text_fuzz swf_fuzz slurm_parse_fuzz)
+targets=(job_text_fuzz swf_fuzz slurm_parse_fuzz protocol_fuzz)
 cmake --build build-fuzz --target "${targets[@]}"
 for t in "${targets[@]}"; do
   corpus=fuzz/corpus/${t%_fuzz}

@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/daemon_client.h"
+#include "server/protocol.h"
 #include "cli/job_refs.h"
 #include "cli/job_view.h"
 #include "core/json_text.h"
@@ -115,7 +116,21 @@ void add_status_commands(CLI::App& app, int& rc) {
     }
     const auto start = std::chrono::steady_clock::now();
     auto delay = std::chrono::milliseconds(20);
+    // Jobs advance only while a daemon runs: every few seconds it is checked, and
+    // started if it is gone (as submit would), so a wait never outlasts a daemon in
+    // silence; a daemon that cannot start says why, once.
+    auto next_check = start;
+    std::string said;
     for (;;) {
+      if (std::chrono::steady_clock::now() >= next_check) {
+        next_check = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+        const Paths paths = default_paths();
+        if (!call_daemon(paths.socket, {{"op", "ping"}}, 2000))
+          if (auto started = start_daemon(paths); !started && started.error() != said) {
+            said = started.error();
+            std::cerr << "yard wait: jobs cannot advance: " << said << "\n";
+          }
+      }
       auto jobs = find_jobs(*st, wait_ids);
       if (!jobs) {
         std::cerr << "yard wait: " << jobs.error() << "\n";
