@@ -54,8 +54,8 @@ chaos() {
   for step in kill fill kill fill kill; do
     sleep "$pause"
     case $step in
-      kill) pid=$("$yard" server status --json 2>/dev/null | sed -n 's/.*"pid":\([0-9]*\).*/\1/p')
-            [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null && echo "  chaos: SIGKILL daemon $pid" >&2 ;;
+      kill) pid=$("$yard" server status --json 2>/dev/null | sed -n 's/.*"pid":\([0-9]*\).*/\1/p' || true)
+            if [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; then echo "  chaos: SIGKILL daemon $pid" >&2; fi ;;
       fill) head -c 64M /dev/zero > "$XDG_STATE_HOME/filler" 2>/dev/null || true
             echo "  chaos: tmpfs full" >&2; sleep 1.5; rm -f "$XDG_STATE_HOME/filler"; echo "  chaos: tmpfs freed" >&2 ;;
     esac
@@ -71,7 +71,7 @@ acked=$(cat "$work"/acks/* 2>/dev/null | grep -c . || true)
 cat "$work"/acks/* 2>/dev/null | xargs -r -n 2000 "$yard" wait --timeout 3600 >/dev/null || true
 t2=$(now)
 
-refused=$(cat "$work/refused" 2>/dev/null | wc -l)
+refused=$( (cat "$work/refused" 2>/dev/null || true) | wc -l)
 ids_ran=$(awk '{ print $2 }' "$ledger" | sort)
 twice=$(echo "$ids_ran" | uniq -d | grep -c . || true)
 lost=$(comm -23 <(cat "$work"/acks/* | sort -u) <(echo "$ids_ran" | sort -u) | grep -c . || true)
