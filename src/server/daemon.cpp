@@ -29,6 +29,7 @@
 #include "server/direct_mode.h"
 #include "server/daemon_lock.h"
 #include "server/listener.h"
+#include "server/report_coalescing.h"
 #include "server/pilot.h"
 #include "server/start_report.h"
 #include "store/sqlite.h"
@@ -83,30 +84,6 @@ nlohmann::json steps_status(const StepsBackends& steps) {
     for (auto& s : steps) j["components"].push_back(one(*s));
   }
   return j;
-}
-
-// Job ends come in bursts at short jobs. When the job host's reports are all that woke
-// the loop and every CPU has a hand-off queued behind its job (so the CPUs stay busy),
-// the loop waits up to kCoalesceMs more for further ends, or anything else, and records
-// them all in one transaction: fewer commits and wake-ups per job.
-constexpr int kCoalesceMs = 2;
-
-void coalesce_host_reports(std::vector<pollfd>& fds, int host_fd, const std::vector<LocalBackend*>& locals) {
-  pollfd* host_entry = nullptr;
-  for (auto& p : fds) {
-    if (p.fd == host_fd) host_entry = &p;
-    else if (p.revents) return;
-  }
-  if (!host_entry || host_entry->revents != POLLIN) return;
-  for (auto* b : locals)
-    if (!b->cpus_covered()) return;
-  std::vector<pollfd> others;
-  for (auto& p : fds)
-    if (p.fd != host_fd) others.push_back({p.fd, p.events, 0});
-  if (::poll(others.data(), others.size(), kCoalesceMs) <= 0) return;
-  std::size_t k = 0;
-  for (auto& p : fds)
-    if (p.fd != host_fd) p.revents = others[k++].revents;
 }
 
 }  // namespace
