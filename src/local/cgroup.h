@@ -27,6 +27,7 @@ class MemoryCgroup {
   void remove() const;                 // waits briefly for the group to empty
   bool try_remove() const;             // removes it if empty (or gone); never waits
   const std::string& path() const { return path_; }
+  bool v2() const { return v2_; }
 
  private:
   MemoryCgroup(std::string path, bool v2) : path_(std::move(path)), v2_(v2) {}

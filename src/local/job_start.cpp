@@ -32,7 +32,7 @@ struct Prepared {
   ::_exit(127);
 }
 
-[[noreturn]] void child(const LaunchPlan& p, Prepared& x, int err_fd, int cgroup_procs_fd, const rlimit* nofile) {
+[[noreturn]] void child(const LaunchPlan& p, Prepared& x, int err_fd, const JobGroups& groups, const rlimit* nofile) {
   ::setpgid(0, 0);
   if (nofile) ::setrlimit(RLIMIT_NOFILE, nofile);
   sigset_t none;
@@ -42,7 +42,10 @@ struct Prepared {
   // ignored signals ignored, so the job starts with the defaults of what the host ignores.
   for (int s : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2})  // job_host.cpp's list
     ::signal(s, SIG_DFL);
-  if (cgroup_procs_fd >= 0 && ::write(cgroup_procs_fd, "0", 1) != 1) child_fail(err_fd, x.cgroup_error);
+  if (groups.memory_procs_fd >= 0 && ::write(groups.memory_procs_fd, "0", 1) != 1) child_fail(err_fd, x.cgroup_error);
+  // Best effort: a job that cannot join its tracking group is still tracked by the
+  // host's fallback (see process_tracking.h).
+  if (groups.tracking_procs_fd >= 0) (void)!::write(groups.tracking_procs_fd, "0", 1);
   if (x.pin) ::sched_setaffinity(0, sizeof x.cpus, &x.cpus);  // best effort: a declared larger node may not map
   if (::chdir(p.workdir.c_str()) != 0) child_fail(err_fd, x.chdir_error);
   int in = ::open("/dev/null", O_RDONLY);
@@ -91,7 +94,7 @@ std::vector<std::string> command_candidates(const std::string& command, const st
   return out;
 }
 
-StartedJob start_job(const LaunchPlan& p, int cgroup_procs_fd, const rlimit* nofile) {
+StartedJob start_job(const LaunchPlan& p, const JobGroups& groups, const rlimit* nofile) {
   Prepared x;
   std::string path = "/bin:/usr/bin";  // glibc's default when PATH is unset
   for (auto& e : p.env)
@@ -119,7 +122,7 @@ StartedJob start_job(const LaunchPlan& p, int cgroup_procs_fd, const rlimit* nof
   if (::pipe2(errpipe, O_CLOEXEC) != 0) return {-1, std::string("cannot create a pipe: ") + std::strerror(errno)};
   StartedJob s;
   s.pid = ::vfork();
-  if (s.pid == 0) child(p, x, errpipe[1], cgroup_procs_fd, nofile);
+  if (s.pid == 0) child(p, x, errpipe[1], groups, nofile);
   const int fork_errno = errno;
   ::close(errpipe[1]);
   if (s.pid < 0) {

@@ -20,10 +20,16 @@ struct StartedJob {
   std::string error;  // set when the job could not be started (it then exits with 127)
 };
 
-// Starts `plan` as the leader of a new process group. `cgroup_procs_fd` (or -1) is an
-// open cgroup.procs file the job joins before exec; `nofile` (or null), the open-files
-// limit the job gets (the host raises its own to hold every running job's record).
-StartedJob start_job(const LaunchPlan& plan, int cgroup_procs_fd, const rlimit* nofile = nullptr);
+// The cgroups a job joins before exec, as open cgroup.procs files (or -1).
+struct JobGroups {
+  int memory_procs_fd = -1;    // its memory limit: failing to join fails the job
+  int tracking_procs_fd = -1;  // every process it starts (process_tracking.h)
+};
+
+// Starts `plan` as the leader of a new process group, in `groups`; `nofile` (or null),
+// the open-files limit the job gets (the host raises its own to hold every running
+// job's record).
+StartedJob start_job(const LaunchPlan& plan, const JobGroups& groups = {}, const rlimit* nofile = nullptr);
 
 // Where execvpe would look for `command` along `path` (a PATH value), in order.
 std::vector<std::string> command_candidates(const std::string& command, const std::string& path);

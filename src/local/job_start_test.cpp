@@ -54,7 +54,7 @@ TEST(CommandCandidates, FollowPathLikeExecvpe) {
 }
 
 TEST_F(JobStart, RunsInItsDirectoryWithItsEnvironmentAndOutput) {
-  auto s = start_job(plan_in(dir_, {"sh", "-c", "pwd; echo \"$GREETING\"; exit 3"}), -1);
+  auto s = start_job(plan_in(dir_, {"sh", "-c", "pwd; echo \"$GREETING\"; exit 3"}));
   ASSERT_GT(s.pid, 0) << s.error;
   EXPECT_EQ(s.error, "");
   EXPECT_EQ(::getpgid(s.pid), s.pid);  // the leader of its own group (a zombie until waited for)
@@ -67,13 +67,13 @@ TEST_F(JobStart, OutputFilesAreTruncatedUnlessAppendIsAsked) {
   std::ofstream(dir_ + "/err") << "an earlier run's errors\n";
   auto p = plan_in(dir_, {"sh", "-c", "echo out; echo err >&2"});
   p.stderr_path = dir_ + "/err";
-  auto s = start_job(p, -1);  // truncate: as sbatch, and again at every (re)start
+  auto s = start_job(p);  // truncate: as sbatch, and again at every (re)start
   ASSERT_GT(s.pid, 0) << s.error;
   EXPECT_EQ(wait_exit(s.pid), 0);
   EXPECT_EQ(slurp(dir_ + "/out"), "out\n");
   EXPECT_EQ(slurp(dir_ + "/err"), "err\n");
   p.append_output = true;  // --open-mode=append
-  s = start_job(p, -1);
+  s = start_job(p);
   ASSERT_GT(s.pid, 0) << s.error;
   EXPECT_EQ(wait_exit(s.pid), 0);
   EXPECT_EQ(slurp(dir_ + "/out"), "out\nout\n");
@@ -81,7 +81,7 @@ TEST_F(JobStart, OutputFilesAreTruncatedUnlessAppendIsAsked) {
 }
 
 TEST_F(JobStart, AMissingCommandIsReportedByName) {
-  auto s = start_job(plan_in(dir_, {"no-such-command-xyz"}), -1);
+  auto s = start_job(plan_in(dir_, {"no-such-command-xyz"}));
   ASSERT_GT(s.pid, 0);
   EXPECT_EQ(wait_exit(s.pid), 127);
   EXPECT_NE(s.error.find("cannot run 'no-such-command-xyz'"), std::string::npos) << s.error;
@@ -94,7 +94,7 @@ TEST_F(JobStart, AScriptWithoutInterpreterLineRunsWithSh) {
     f << "echo from-sh \"$1\"\n";
   }
   std::filesystem::permissions(dir_ + "/plain.sh", std::filesystem::perms::owner_all);
-  auto s = start_job(plan_in(dir_, {dir_ + "/plain.sh", "arg"}), -1);
+  auto s = start_job(plan_in(dir_, {dir_ + "/plain.sh", "arg"}));
   ASSERT_GT(s.pid, 0) << s.error;
   EXPECT_EQ(wait_exit(s.pid), 0);
   EXPECT_EQ(slurp(dir_ + "/out"), "from-sh arg\n");
@@ -103,7 +103,7 @@ TEST_F(JobStart, AScriptWithoutInterpreterLineRunsWithSh) {
 TEST_F(JobStart, AMissingWorkingDirectoryIsReportedByName) {
   auto p = plan_in(dir_, {"true"});
   p.workdir = dir_ + "/gone";
-  auto s = start_job(p, -1);
+  auto s = start_job(p);
   ASSERT_GT(s.pid, 0);
   EXPECT_EQ(wait_exit(s.pid), 127);
   EXPECT_NE(s.error.find("cannot enter working directory " + dir_ + "/gone"), std::string::npos) << s.error;

@@ -1,0 +1,257 @@
+#include "local/process_tracking.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "local/proc_scan.h"
+
+namespace yard {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+std::vector<pid_t> procs_of(const std::string& group) {
+  std::istringstream in(slurp(group + "/cgroup.procs"));
+  std::vector<pid_t> out;
+  pid_t p;
+  while (in >> p) out.push_back(p);
+  return out;
+}
+
+struct Mount {
+  std::string dir, type, options;
+};
+
+std::vector<Mount> mounts() {
+  std::istringstream in(slurp("/proc/self/mounts"));
+  std::vector<Mount> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    Mount m;
+    std::string source;
+    if (words >> source >> m.dir >> m.type >> m.options) out.push_back(std::move(m));
+  }
+  return out;
+}
+
+bool has_option(const std::string& options, const std::string& name) {
+  return ("," + options + ",").find("," + name + ",") != std::string::npos;
+}
+
+// The path of this process's cgroup in the v2 hierarchy ("0::/a/b" in /proc/self/cgroup).
+std::string own_v2_path() {
+  std::istringstream in(slurp("/proc/self/cgroup"));
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("0::", 0) == 0) return line.substr(3);
+  return {};
+}
+
+// Whether a process can be made, joined and left in `base`: a child joins a probe group
+// and exits; the probe is removed.
+bool usable(const std::string& base) {
+  if (::mkdir(base.c_str(), 0755) != 0 && errno != EEXIST) return false;
+  const std::string probe = base + "/probe-" + std::to_string(::getpid());
+  if (::mkdir(probe.c_str(), 0755) != 0 && errno != EEXIST) return false;
+  bool ok = false;
+  int fd = ::open((probe + "/cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    pid_t child = ::fork();
+    if (child == 0) ::_exit(::write(fd, "0", 1) == 1 ? 0 : 1);
+    int status = 0;
+    ok = child > 0 && ::waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    ::close(fd);
+  }
+  ::rmdir(probe.c_str());
+  return ok;
+}
+
+// Removes the empty groups of hosts that are gone (left by one that was killed).
+void remove_stale(const std::string& base) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(base, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.size() < 2 || name[0] != 'h') continue;
+    const pid_t owner = static_cast<pid_t>(std::atol(name.c_str() + 1));
+    if (owner > 0 && owner != ::getpid() && ::kill(owner, 0) != 0 && errno == ESRCH) ::rmdir(e.path().c_str());
+  }
+}
+
+std::string marker(std::int64_t job_id) { return "YARD_JOB_ID=" + std::to_string(job_id); }
+
+// Under Subreaper: the host's children marked as job `job_id`'s, and their descendants.
+std::vector<pid_t> marked_orphans(std::int64_t job_id, pid_t leader,
+                                  const std::unordered_map<pid_t, std::vector<pid_t>>& tree) {
+  std::vector<pid_t> out;
+  auto it = tree.find(::getpid());
+  if (it == tree.end()) return out;
+  const std::string mark = marker(job_id);
+  for (pid_t c : it->second) {
+    if (c == leader || !environment_has(c, mark)) continue;
+    out.push_back(c);
+    for (pid_t d : descendants(tree, c)) out.push_back(d);
+  }
+  return out;
+}
+
+std::vector<pid_t> subreaper_members(pid_t leader, std::int64_t job_id) {
+  const auto tree = children_by_parent();
+  std::vector<pid_t> out = leader > 0 ? descendants(tree, leader) : std::vector<pid_t>{};
+  for (pid_t p : marked_orphans(job_id, leader, tree)) out.push_back(p);
+  return out;
+}
+
+}  // namespace
+
+std::string_view tracking_name(Tracking t) {
+  switch (t) {
+    case Tracking::Cgroup2: return "cgroup2";
+    case Tracking::Cgroup1: return "cgroup1";
+    case Tracking::Subreaper: return "subreaper";
+  }
+  return "subreaper";
+}
+
+ProcessTracker ProcessTracker::detect() {
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+  const char* forced = std::getenv("YARD_PROCESS_TRACKING");
+  const std::string want = forced ? forced : "";
+  auto wanted = [&](Tracking t) { return want.empty() || want == tracking_name(t); };
+  const auto all = mounts();
+  if (wanted(Tracking::Cgroup2))
+    for (const auto& m : all) {
+      if (m.type != "cgroup2") continue;
+      std::vector<std::string> bases{m.dir + "/switchyard-jobs"};
+      const std::string own = own_v2_path();
+      if (!own.empty() && own != "/") bases.push_back(m.dir + own + "/switchyard-jobs");  // a delegated subtree
+      for (const auto& b : bases)
+        if (usable(b)) {
+          remove_stale(b);
+          return ProcessTracker(Tracking::Cgroup2, b);
+        }
+    }
+  if (wanted(Tracking::Cgroup1))
+    for (const char* controller : {"pids", "freezer"})
+      for (const auto& m : all)
+        if (m.type == "cgroup" && has_option(m.options, controller) && usable(m.dir + "/switchyard-jobs")) {
+          remove_stale(m.dir + "/switchyard-jobs");
+          return ProcessTracker(Tracking::Cgroup1, m.dir + "/switchyard-jobs");
+        }
+  if (!want.empty() && want != "subreaper")
+    std::cerr << "yard job host: process tracking '" << want << "' is not possible here; using subreaper" << std::endl;
+  return ProcessTracker(Tracking::Subreaper, "");
+}
+
+ProcessTracker::~ProcessTracker() {
+  for (auto& g : pool_) {
+    if (g.procs_fd >= 0) ::close(g.procs_fd);
+    ::rmdir(g.path.c_str());
+  }
+  for (auto& e : draining_) {
+    if (e.group.procs_fd >= 0) ::close(e.group.procs_fd);
+    ::rmdir(e.group.path.c_str());
+  }
+}
+
+TrackedGroup ProcessTracker::acquire() {
+  if (mode_ == Tracking::Subreaper) return {};
+  while (!pool_.empty()) {
+    TrackedGroup g = std::move(pool_.back());
+    pool_.pop_back();
+    if (::access(g.path.c_str(), F_OK) == 0) return g;
+    if (g.procs_fd >= 0) ::close(g.procs_fd);  // removed from under us: make another
+  }
+  TrackedGroup g;
+  g.path = base_ + "/h" + std::to_string(::getpid()) + "-" + std::to_string(made_++);
+  if (::mkdir(g.path.c_str(), 0755) != 0 && errno != EEXIST) return {};
+  g.procs_fd = ::open((g.path + "/cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
+  if (g.procs_fd < 0) {
+    ::rmdir(g.path.c_str());
+    return {};
+  }
+  return g;
+}
+
+void ProcessTracker::signal(const TrackedGroup& g, pid_t leader, std::int64_t job_id, int sig) const {
+  if (mode_ == Tracking::Subreaper) {
+    for (pid_t p : subreaper_members(leader, job_id)) ::kill(p, sig);
+  } else if (!g.path.empty()) {
+    for (pid_t p : procs_of(g.path)) ::kill(p, sig);
+  }
+}
+
+void ProcessTracker::end(TrackedGroup g, std::int64_t job_id) {
+  Ending e{std::move(g), job_id, 0};
+  if (mode_ == Tracking::Subreaper) {
+    const auto tree = children_by_parent();
+    auto left = marked_orphans(job_id, 0, tree);
+    if (left.empty()) return;  // the usual case: nothing escaped the process group
+    for (pid_t p : left) ::kill(p, SIGKILL);
+  } else if (e.group.path.empty()) {
+    return;  // it had no group (one could not be made)
+  } else if (mode_ == Tracking::Cgroup2) {
+    int fd = ::open((e.group.path + "/cgroup.kill").c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || ::write(fd, "1", 1) != 1) signal(e.group, 0, job_id, SIGKILL);  // before Linux 5.14
+    if (fd >= 0) ::close(fd);
+  } else {
+    signal(e.group, 0, job_id, SIGKILL);
+  }
+  if (empty_now(e)) {
+    if (!e.group.path.empty()) pool_.push_back(std::move(e.group));
+    return;
+  }
+  draining_.push_back(std::move(e));
+}
+
+bool ProcessTracker::empty_now(const Ending& e) const {
+  if (mode_ == Tracking::Subreaper) return marked_orphans(e.job_id, 0, children_by_parent()).empty();
+  return procs_of(e.group.path).empty();
+}
+
+bool ProcessTracker::drain() {
+  for (std::size_t i = 0; i < draining_.size();) {
+    Ending& e = draining_[i];
+    const bool emptied = empty_now(e);
+    if (emptied || ++e.tries > 2000) {  // 2000 passes: ~10 s of a process in the kernel's hands
+      if (emptied && !e.group.path.empty()) {
+        pool_.push_back(std::move(e.group));
+      } else if (!e.group.path.empty()) {  // never shared with another job; removed if it ever empties
+        std::cerr << "yard job host: processes of job " << e.job_id << " outlive it in " << e.group.path << std::endl;
+        ::close(e.group.procs_fd);
+        ::rmdir(e.group.path.c_str());
+      }
+      draining_[i] = std::move(draining_.back());
+      draining_.pop_back();
+      continue;
+    }
+    if (mode_ == Tracking::Subreaper) {
+      for (pid_t p : marked_orphans(e.job_id, 0, children_by_parent())) ::kill(p, SIGKILL);
+    } else {
+      signal(e.group, 0, e.job_id, SIGKILL);
+    }
+    ++i;
+  }
+  return !draining_.empty();
+}
+
+}  // namespace yard
