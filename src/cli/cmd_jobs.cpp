@@ -230,7 +230,7 @@ void add_status_commands(CLI::App& app, int& rc) {
       auto r = ask_daemon(default_paths(), {{"op", "cancel"}, {"ids", ids}}, false);
       if (!r) {
         std::cerr << "yard cancel: " << r.error() << "\n";
-        rc = r.error().find("no job") != std::string::npos ? kExitBadInput : 1;
+        rc = exit_code_for(r.kind());
         return;
       }
     }

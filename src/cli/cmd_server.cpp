@@ -119,7 +119,7 @@ void add_server_command(CLI::App& app, int& rc) {
   });
 
   server->add_subcommand("run", "Run the daemon in the foreground (what `start` launches)")->callback([&rc] {
-    rc = run_daemon(default_paths());
+    rc = run_daemon(default_paths(), all_backends());
   });
 }
 

@@ -31,10 +31,6 @@ int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pi
 
 }  // namespace
 
-double wall_now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
 LocalBackend::LocalBackend(Store& store, Machine machine, std::string state_dir, std::string user)
     : store_(store),
       machine_(std::move(machine)),

@@ -24,6 +24,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/job_spec.h"
 #include "local/dependency_tracker.h"
 #include "local/job_queue.h"
@@ -198,7 +199,5 @@ class LocalBackend {
   int component_ = -1;
   PlanWrapper wrap_;
 };
-
-double wall_now();
 
 }  // namespace yard

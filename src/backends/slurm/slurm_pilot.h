@@ -1,6 +1,6 @@
 // A pilot batch job: the allocation yard obtains itself for direct mode (slurm.yaml
 // `allocation: pilot` and a `pilot:` map). Only names, argv and the choice of a listing
-// line: the daemon's Pilot (src/server/pilot.h) runs the commands.
+// line: the daemon's Pilot (src/backends/slurm/pilot.h) runs the commands.
 //
 // The pilot's name carries a recognizable prefix, the user and a digest of the daemon's
 // state directory ("yard-pilot-alice-1a2b3c4d"): after a crash of the daemon the pilot is

@@ -1,4 +1,4 @@
-#include "server/pilot.h"
+#include "backends/slurm/pilot.h"
 
 #include <algorithm>
 #include <iostream>

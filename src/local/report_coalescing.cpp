@@ -1,4 +1,4 @@
-#include "server/report_coalescing.h"
+#include "local/report_coalescing.h"
 
 namespace yard {
 namespace {

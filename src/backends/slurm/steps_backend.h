@@ -11,7 +11,7 @@
 #include "backends/indirect_backend.h"
 #include "backends/slurm/slurm_allocation.h"
 #include "local/local_backend.h"
-#include "server/pilot.h"
+#include "backends/slurm/pilot.h"
 
 namespace yard {
 

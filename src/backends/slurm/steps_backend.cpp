@@ -1,4 +1,4 @@
-#include "server/direct_mode.h"
+#include "backends/slurm/steps_backend.h"
 
 #include <unistd.h>
 

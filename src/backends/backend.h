@@ -1,0 +1,92 @@
+// The one interface every backend implements, and what the daemon knows of backends.
+//
+// A backend runs the jobs submitted with its name (`--backend NAME`, or a class naming
+// it): the local machine's scheduler, a batch scheduler's indirect engine, steps in an
+// allocation. The daemon's loop drives every backend the same way, single-threaded, in
+// one store transaction per iteration:
+//
+//   ready(fds) for those of watched_fds() that poll() found readable;
+//   submit() / cancel() for the clients' requests;
+//   step(now): time-driven work, and choosing what to start (marked in the store);
+//   -- commit --
+//   after_commit(): act on what was committed (start jobs, send commands).
+//
+// A backend keeps its state in the store before acting on it, so after a crash of the
+// daemon recover() rebuilds it from the store. Backends register themselves with a
+// BackendRegistry (backend_registry.h), each from its own folder; nothing outside
+// src/backends/ chooses a backend by its name.
+#pragma once
+
+#include <poll.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "backends/job_classes.h"
+#include "core/job_spec.h"
+#include "core/result.h"
+
+namespace yard {
+
+class Store;
+struct Machine;
+
+// What a backend is opened with: the daemon's store, directories and machine.
+struct BackendContext {
+  Store& store;
+  std::string state_dir;   // run records, saved scripts
+  std::string config_dir;  // the backends' YAML files (local.yaml, slurm.yaml, ...)
+  std::string policy_path; // the local scheduler's policy.yaml
+  std::string user;
+  const Machine& machine;  // the machine the daemon runs on
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  // The name jobs give to run here ("local", "slurm", "slurm-steps").
+  virtual const std::string& name() const = 0;
+
+  // Rebuilds its state from the store after a (re)start of the daemon.
+  virtual Status recover(double now) = 0;
+
+  // Validates, stores and queues `spec`; the ids of the new jobs.
+  virtual Result<std::vector<std::int64_t>> submit(JobSpec spec, double now) = 0;
+  // Cancels those of `ids` that are its own (each id exists: the caller checked);
+  // the ids it acted on.
+  virtual Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids, double now) = 0;
+  // Whether `--het-group` means something here (a component of a heterogeneous allocation).
+  virtual bool has_components() const { return false; }
+  // Job classes this backend defines (slurm.yaml's `classes:`), or null.
+  virtual const JobClasses* job_classes() const { return nullptr; }
+
+  // The descriptors it waits on, and those of them found readable.
+  virtual std::vector<int> watched_fds() const { return {}; }
+  virtual void ready(const std::vector<int>& fds) { (void)fds; }
+  // After poll(), before anything is handled: a backend whose own descriptors alone woke
+  // the loop may wait a little more for others (see local/report_coalescing.h).
+  virtual void coalesce(std::vector<pollfd>& fds) { (void)fds; }
+  // Time-driven work; with `start_new`, also choosing what to start (the daemon is not
+  // shutting down).
+  virtual void step(double now, bool start_new) = 0;
+  virtual void after_commit() {}
+  // Seconds until step() has something to do (3600 or more: nothing planned).
+  virtual double next_wakeup_s(double now) const { (void)now; return 3600; }
+
+  // Jobs it runs now, and stopping them all (shutdown --kill-jobs).
+  virtual std::size_t running() const { return 0; }
+  virtual void cancel_all_running() {}
+  // Its part of `yard server status --json`: keys merged into the daemon's reply.
+  virtual nlohmann::json describe() const { return nlohmann::json::object(); }
+  // The daemon stops (the Slurm pilot's allocation ends with it).
+  virtual void stop() {}
+  // A line for the daemon's log at start, or empty.
+  virtual std::string announce() const { return {}; }
+};
+
+}  // namespace yard

@@ -1,0 +1,80 @@
+#include "backends/backend_registry.h"
+
+#include "store/store.h"
+
+namespace yard {
+
+void BackendRegistry::add(std::string name, BackendFactory factory) {
+  entries_.push_back({std::move(name), std::move(factory)});
+}
+
+Result<Backends> Backends::open(const BackendRegistry& registry, const BackendContext& context) {
+  Backends b;
+  for (const auto& e : registry.entries()) {
+    auto opened = e.open(context);
+    if (!opened) return Error{opened.failure()};
+    if (*opened) b.all_.push_back(std::move(*opened));
+  }
+  return b;
+}
+
+Backend* Backends::find(const std::string& name) const {
+  const std::string& wanted = name.empty() ? std::string(kDefaultBackend) : name;
+  for (const auto& b : all_)
+    if (b->name() == wanted) return b.get();
+  return nullptr;
+}
+
+std::string Backends::names() const {
+  std::string out;
+  for (const auto& b : all_) out += (out.empty() ? "" : ", ") + b->name();
+  return out;
+}
+
+Result<std::vector<std::int64_t>> Backends::submit(JobSpec spec, const std::string& job_class, double now) const {
+  if (!job_class.empty()) {
+    // A class names the backend (and defaults): resolved before anything is stored.
+    static const JobClasses none;
+    const JobClasses* classes = &none;
+    for (const auto& b : all_)
+      if (b->job_classes()) classes = b->job_classes();
+    if (auto s = apply_job_class(spec, job_class, *classes); !s) return Error{s.failure()};
+  }
+  Backend* target = find(spec.backend);
+  if (!target) return err("unknown backend '" + spec.backend + "' (known: " + names() + ")");
+  if (spec.het_group >= 0 && !target->has_components())
+    return err("--het-group chooses the component of a Slurm allocation a slurm-steps job runs in; this job goes to "
+               "backend " + target->name());
+  return target->submit(std::move(spec), now);
+}
+
+Result<std::vector<std::int64_t>> Backends::cancel(Store& store, const std::vector<std::int64_t>& ids, double now) const {
+  auto jobs = store.jobs(ids);
+  if (!jobs) return Error{jobs.failure()};
+  for (auto id : ids) {
+    bool found = false;
+    for (auto& j : *jobs) found = found || j.id == id || j.array_job_id == id;
+    if (!found) return Error{"no job " + std::to_string(id), ErrorKind::NotFound};
+  }
+  std::vector<std::int64_t> acted;
+  for (const auto& b : all_) {
+    auto mine = b->cancel(ids, now);
+    if (!mine) return mine;
+    acted.insert(acted.end(), mine->begin(), mine->end());
+  }
+  return acted;
+}
+
+nlohmann::json Backends::describe() const {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& b : all_) out.update(b->describe());
+  return out;
+}
+
+std::size_t Backends::running() const {
+  std::size_t n = 0;
+  for (const auto& b : all_) n += b->running();
+  return n;
+}
+
+}  // namespace yard

@@ -1,0 +1,64 @@
+// Where backends register, and the backends a daemon has opened.
+//
+// Each backend's folder has one registration function (`register_local_backend`,
+// `register_slurm_backends`, ...) that adds a factory per backend name; the list of them
+// is backends/all_backends.cpp, one line per scheduler. A test registers backends of its
+// own and gives that registry to the daemon (server/daemon.h).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/backend.h"
+
+namespace yard {
+
+// The backend of a job that names none.
+inline constexpr const char* kDefaultBackend = "local";
+
+using BackendFactory = std::function<Result<std::unique_ptr<Backend>>(const BackendContext&)>;
+
+class BackendRegistry {
+ public:
+  // Backends are opened, stepped and listed in the order they were added.
+  void add(std::string name, BackendFactory factory);
+  struct Entry {
+    std::string name;
+    BackendFactory open;
+  };
+  const std::vector<Entry>& entries() const { return entries_; }
+
+ private:
+  std::vector<Entry> entries_;
+};
+
+// Every backend this build has (backends/all_backends.cpp).
+BackendRegistry all_backends();
+
+// The backends a daemon opened from a registry, and the routing of requests to them.
+class Backends {
+ public:
+  static Result<Backends> open(const BackendRegistry& registry, const BackendContext& context);
+
+  const std::vector<std::unique_ptr<Backend>>& all() const { return all_; }
+  // The backend named `name` ("" is kDefaultBackend), or null.
+  Backend* find(const std::string& name) const;
+  // "local, slurm, slurm-steps": for messages.
+  std::string names() const;
+
+  // `spec` (in `job_class`, if not empty) to the backend it names.
+  Result<std::vector<std::int64_t>> submit(JobSpec spec, const std::string& job_class, double now) const;
+  // Checks that every id is a job (array ids included), then has every backend cancel
+  // its own; the ids acted on.
+  Result<std::vector<std::int64_t>> cancel(Store& store, const std::vector<std::int64_t>& ids, double now) const;
+  // Every backend's describe(), merged.
+  nlohmann::json describe() const;
+  std::size_t running() const;
+
+ private:
+  std::vector<std::unique_ptr<Backend>> all_;
+};
+
+}  // namespace yard
