@@ -13,6 +13,7 @@
 #include "core/job_spec.h"
 #include "core/json_text.h"
 #include "local/host_protocol.h"
+#include "protocol/messages.h"
 
 namespace {
 
@@ -35,7 +36,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check(back.name == s.name && back.script == s.script && back.argv == s.argv && back.env == s.env &&
         back.workdir == s.workdir && back.account == s.account);
 
-  // 2. The input as a request line: parsed or refused, never a crash.
+  // 2. The input as a request line: decoded or refused, never a crash; a decoded request
+  // encodes and decodes again to the same operation. As a reply line: the same.
+  if (auto decoded = yard::decode_request(bytes)) {
+    auto again = yard::decode_request(yard::encode_request(*decoded));
+    check(again.ok() && again->index() == decoded->index());
+  }
+  (void)yard::decode_submit_reply(bytes);
+  (void)yard::decode_cancel_reply(bytes);
+  (void)yard::decode_ping_reply(bytes);
   auto req = nlohmann::json::parse(bytes, nullptr, /*allow_exceptions=*/false);
   if (!req.is_discarded()) {
     try {

@@ -8,8 +8,8 @@
 #include <thread>
 
 #include "cli/commands.h"
-#include "cli/daemon_client.h"
-#include "server/protocol.h"
+#include "client/daemon_client.h"
+#include "client/daemon_client.h"
 #include "cli/job_refs.h"
 #include "cli/job_view.h"
 #include "core/json_text.h"
@@ -125,7 +125,7 @@ void add_status_commands(CLI::App& app, int& rc) {
       if (std::chrono::steady_clock::now() >= next_check) {
         next_check = std::chrono::steady_clock::now() + std::chrono::seconds(3);
         const Paths paths = default_paths();
-        if (!call_daemon(paths.socket, {{"op", "ping"}}, 2000))
+        if (!DaemonClient(paths).ping(2000))
           if (auto started = start_daemon(paths); !started && started.error() != said) {
             said = started.error();
             std::cerr << "yard wait: jobs cannot advance: " << said << "\n";
@@ -227,7 +227,7 @@ void add_status_commands(CLI::App& app, int& rc) {
       }
     }
     if (!ids.empty()) {
-      auto r = ask_daemon(default_paths(), {{"op", "cancel"}, {"ids", ids}}, false);
+      auto r = DaemonClient(default_paths()).cancel(CancelRequest{ids});
       if (!r) {
         std::cerr << "yard cancel: " << r.error() << "\n";
         rc = exit_code_for(r.kind());

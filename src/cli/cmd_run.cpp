@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "cli/commands.h"
-#include "cli/daemon_client.h"
+#include "client/daemon_client.h"
 #include "cli/job_view.h"
 #include "core/environment.h"
 #include "core/text.h"
@@ -48,13 +48,13 @@ void add_run_command(CLI::App& app, int& rc) {
       JobSpec s = j.spec;
       for (auto& a : j.after)
         for (auto id : ids_by_name[a]) s.dependencies.push_back({DependencyKind::AfterOk, id});
-      auto r = ask_daemon(paths, {{"op", "submit"}, {"spec", s}}, true);
+      auto r = DaemonClient(paths, true).submit(SubmitRequest{std::move(s), "", ""});
       if (!r) {
         std::cerr << "yard run: job '" << escape_for_terminal(j.name) << "': " << r.error() << "\n";
         rc = 1;
         return;
       }
-      auto ids = (*r)["ids"].get<std::vector<std::int64_t>>();
+      const auto& ids = r->ids;
       ids_by_name[j.name] = ids;
       all.insert(all.end(), ids.begin(), ids.end());
       std::cout << "submitted " << escape_for_terminal(j.name) << " as " << ids.front() << (ids.size() > 1 ? " (array of " + std::to_string(ids.size()) + ")" : "") << "\n";

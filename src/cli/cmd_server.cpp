@@ -8,11 +8,11 @@
 #include <thread>
 
 #include "cli/commands.h"
-#include "cli/daemon_client.h"
+#include "client/daemon_client.h"
 #include "core/json_text.h"
 #include "server/daemon.h"
 #include "server/daemon_lock.h"
-#include "server/protocol.h"
+#include "client/daemon_client.h"
 
 namespace yard {
 namespace {
@@ -36,8 +36,8 @@ void add_server_command(CLI::App& app, int& rc) {
 
   server->add_subcommand("start", "Start the daemon in the background")->callback([&rc] {
     Paths p = default_paths();
-    if (auto r = call_daemon(p.socket, {{"op", "ping"}}, 2000); r && r->value("ok", false)) {
-      std::cout << "already running, pid " << r->value("pid", 0L) << "\n";
+    if (auto r = DaemonClient(p).ping(2000)) {
+      std::cout << "already running, pid " << r->pid << "\n";
       return;
     }
     // A daemon still starting (or restarting from its store) is waited for; one that
@@ -57,11 +57,11 @@ void add_server_command(CLI::App& app, int& rc) {
   stop->add_flag("--kill-jobs", kill_jobs, "Cancel every running job first and wait for them");
   stop->callback([&rc] {
     Paths p = default_paths();
-    auto ping = call_daemon(p.socket, {{"op", "ping"}}, 2000);
+    auto ping = DaemonClient(p).ping(2000);
     pid_t pid = 0;
     if (ping) {
-      pid = static_cast<pid_t>(ping->value("pid", 0L));
-      auto r = call_daemon(p.socket, {{"op", "shutdown"}, {"kill_jobs", kill_jobs}});
+      pid = static_cast<pid_t>(ping->pid);
+      auto r = DaemonClient(p).shutdown(ShutdownRequest{kill_jobs});
       if (!r) {
         std::cerr << "yard server stop: " << r.error() << "\n";
         rc = 1;
@@ -94,7 +94,7 @@ void add_server_command(CLI::App& app, int& rc) {
   status->add_flag("--json", json, "Print a JSON object (pid, socket, store, running, pending)");
   status->callback([&rc] {
     Paths p = default_paths();
-    auto r = call_daemon(p.socket, {{"op", "ping"}}, 5000);
+    auto r = DaemonClient(p).ping(5000);
     if (!r) {
       rc = 1;
       if (auto holder = daemon_lock_holder(p.lock)) {
@@ -109,12 +109,11 @@ void add_server_command(CLI::App& app, int& rc) {
       else std::cout << "not running (socket " << p.socket << ")\n";
       return;
     }
-    r->erase("ok");
     if (json) {
-      std::cout << dump_json(*r) << "\n";
+      std::cout << dump_json(ping_json(*r)) << "\n";
     } else {
-      std::cout << "running, pid " << r->value("pid", 0L) << ", socket " << p.socket << ", store " << p.store << ", "
-                << r->value("running", 0) << " running, " << r->value("pending", 0) << " pending jobs\n";
+      std::cout << "running, pid " << r->pid << ", socket " << p.socket << ", store " << p.store << ", "
+                << r->backends.value("running", 0) << " running, " << r->backends.value("pending", 0) << " pending jobs\n";
     }
   });
 

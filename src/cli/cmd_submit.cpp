@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
-#include "cli/daemon_client.h"
+#include "client/daemon_client.h"
 #include "cli/submit_options.h"
 
 namespace yard {
@@ -21,9 +21,7 @@ int cmd_submit(const std::vector<std::string>& args, const std::vector<std::stri
     std::cerr << "yard submit: " << spec.error() << "\n";
     return kExitBadInput;
   }
-  nlohmann::json request{{"op", "submit"}, {"spec", *spec}};
-  if (!flags->job_class.empty()) request["class"] = flags->job_class;
-  auto reply = ask_daemon(default_paths(), request, true);
+  auto reply = DaemonClient(default_paths(), true).submit(SubmitRequest{std::move(*spec), flags->job_class, ""});
   if (!reply) {
     std::cerr << "yard submit: " << reply.error() << "\n";
     // The daemon refuses bad requests (unknown dependency, too large) without storing
@@ -31,7 +29,7 @@ int cmd_submit(const std::vector<std::string>& args, const std::vector<std::stri
     // (full disk), is a failure (1), and nothing was submitted either.
     return exit_code_for(reply.kind());
   }
-  auto ids = (*reply)["ids"].get<std::vector<std::int64_t>>();
+  const auto& ids = reply->ids;
   if (json)
     std::cout << nlohmann::json{{"id", ids.front()}, {"ids", ids}}.dump() << "\n";
   else

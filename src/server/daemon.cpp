@@ -16,7 +16,6 @@
 #include <cstring>
 #include <iostream>
 #include <map>
-#include <nlohmann/json.hpp>
 
 #include <filesystem>
 
@@ -144,7 +143,12 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
     if (::poll(fds.data(), fds.size(), timeout_ms) < 0 && errno != EINTR) break;
     for (const auto& b : backends.all()) b->coalesce(fds);
 
-    std::vector<std::pair<int, nlohmann::json>> replies;
+    struct Reply {
+      int fd;
+      std::string line;
+      bool changed;  // it reports what only the commit makes true
+    };
+    std::vector<Reply> replies;
     std::map<Backend*, std::vector<int>> ready;
     sql::Transaction tx(store->db());
     for (auto& p : fds) {
@@ -167,10 +171,12 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
         it->second.in.append(buf, static_cast<std::size_t>(n));
         auto nl = it->second.in.find('\n');
         if (nl == std::string::npos) {
-          if (it->second.in.size() > kMaxRequest) replies.push_back({p.fd, error_reply("request too large")});
+          if (it->second.in.size() > kMaxRequest) replies.push_back({p.fd, encode_error(Error{"request too large"}), false});
           continue;
         }
-        replies.push_back({p.fd, handle_request(daemon, it->second.in.substr(0, nl), wall_now())});
+        bool changed = false;
+        std::string reply = handle_line(daemon, std::string_view(it->second.in).substr(0, nl), wall_now(), changed);
+        replies.push_back({p.fd, std::move(reply), changed});
       } else if (auto o = owner.find(p.fd); o != owner.end()) {
         ready[o->second].push_back(p.fd);
       }
@@ -183,19 +189,18 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
     if (committed && !store->fault().empty()) committed = unavailable(store->fault());
     if (!committed) {
       std::cerr << "yard daemon: " << committed.error() << std::endl;
-      for (auto& [fd, reply] : replies) {
-        if (reply.value("ok", false) && reply.contains("ids"))
-          reply = error_reply(committed.error() + "; nothing was changed", ErrorKind::Unavailable);
-        send_line(fd, reply);
-        ::close(fd);
+      for (auto& r : replies) {
+        if (r.changed) r.line = encode_error(Error{committed.error() + "; nothing was changed", ErrorKind::Unavailable});
+        send_line(r.fd, r.line);
+        ::close(r.fd);
       }
       if (daemon.stopping) break;
       restart_from_store();
     }
-    for (auto& [fd, reply] : replies) {
-      send_line(fd, reply);
-      ::close(fd);
-      clients.erase(fd);
+    for (auto& r : replies) {
+      send_line(r.fd, r.line);
+      ::close(r.fd);
+      clients.erase(r.fd);
     }
     for (const auto& b : backends.all()) b->after_commit();
     // A start or requeue that could not be recorded after the commit: the same.

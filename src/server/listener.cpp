@@ -10,7 +10,6 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <nlohmann/json.hpp>
 
 namespace yard {
 namespace {
@@ -101,10 +100,8 @@ void Listener::close_and_unlink() {
   if (::stat(path_.c_str(), &st) == 0 && st.st_ino == inode_) ::unlink(path_.c_str());
 }
 
-void send_line(int fd, const nlohmann::json& reply) {
-  // Replies never carry bytes that are not UTF-8 (job texts travel encoded); replace
-  // rather than throw if one ever did.
-  std::string out = reply.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+void send_line(int fd, const std::string& line) {
+  const std::string out = line + "\n";
   int flags = ::fcntl(fd, F_GETFL);
   ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
   for (std::size_t off = 0; off < out.size();) {

@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
 
 #include "core/result.h"
 
@@ -41,6 +40,6 @@ class Listener {
 };
 
 // Writes one reply line (blocking; a client that went away is not an error).
-void send_line(int fd, const nlohmann::json& reply);
+void send_line(int fd, const std::string& line);
 
 }  // namespace yard

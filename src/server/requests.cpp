@@ -3,73 +3,59 @@
 #include <unistd.h>
 
 namespace yard {
-namespace {
 
-nlohmann::json submit(DaemonState& d, const nlohmann::json& req, double now) {
+Result<SubmitReply> handle(DaemonState& d, SubmitRequest r, double now) {
   // A submission carries the client's key: a client that lost its connection sends it
   // again, and gets the ids its first try stored (exactly once).
-  const std::string key = req.value("key", "");
-  auto earlier = key.empty() ? Result<std::optional<std::vector<std::int64_t>>>(std::nullopt) : d.store.submission(key);
-  if (!earlier) return error_reply(earlier.failure());
-  if (*earlier) return {{"ok", true}, {"ids", **earlier}};
-  if (d.draining) return error_reply("the daemon is shutting down", ErrorKind::Unavailable);
-  JobSpec spec;
-  try {
-    spec = req.at("spec").get<JobSpec>();
-  } catch (const std::exception& e) {
-    return error_reply(std::string("malformed job spec: ") + e.what());
+  if (!r.key.empty()) {
+    auto earlier = d.store.submission(r.key);
+    if (!earlier) return earlier.failure();
+    if (*earlier) return SubmitReply{**earlier};
   }
-  auto ids = d.backends.submit(std::move(spec), req.value("class", ""), now);
-  if (ids && !key.empty())
-    if (auto s = d.store.record_submission(key, *ids, now); !s) ids = s.failure();
-  return ids ? nlohmann::json{{"ok", true}, {"ids", *ids}} : error_reply(ids.failure());
+  if (d.draining) return Error{"the daemon is shutting down", ErrorKind::Unavailable};
+  auto ids = d.backends.submit(std::move(r.spec), r.job_class, now);
+  if (!ids) return ids.failure();
+  if (!r.key.empty())
+    if (auto s = d.store.record_submission(r.key, *ids, now); !s) return s.failure();
+  return SubmitReply{std::move(*ids)};
 }
 
-nlohmann::json cancel(DaemonState& d, const nlohmann::json& req, double now) {
-  std::vector<std::int64_t> ids;
-  try {
-    ids = req.at("ids").get<std::vector<std::int64_t>>();
-  } catch (const std::exception& e) {
-    return error_reply(std::string("malformed cancel request: ") + e.what());
-  }
-  auto acted = d.backends.cancel(d.store, ids, now);
-  return acted ? nlohmann::json{{"ok", true}, {"ids", *acted}} : error_reply(acted.failure());
+Result<CancelReply> handle(DaemonState& d, const CancelRequest& r, double now) {
+  auto acted = d.backends.cancel(d.store, r.ids, now);
+  if (!acted) return acted.failure();
+  return CancelReply{std::move(*acted)};
 }
 
-nlohmann::json ping(DaemonState& d) {
-  nlohmann::json reply{{"ok", true}, {"pid", ::getpid()}, {"socket", d.paths.socket}, {"store", d.paths.store}};
-  reply.update(d.backends.describe());
-  return reply;
+PingReply handle(DaemonState& d, const PingRequest&) {
+  return PingReply{::getpid(), d.paths.socket, d.paths.store, d.backends.describe()};
 }
 
-nlohmann::json shutdown(DaemonState& d, const nlohmann::json& req) {
-  if (req.value("kill_jobs", false)) {
+ShutdownReply handle(DaemonState& d, const ShutdownRequest& r) {
+  if (r.kill_jobs) {
     d.draining = true;
     for (const auto& b : d.backends.all()) b->cancel_all_running();
   } else {
     d.stopping = true;
   }
-  return {{"ok", true}};
+  return {};
 }
 
-}  // namespace
-
-nlohmann::json error_reply(const std::string& message, ErrorKind kind) {
-  return {{"ok", false}, {"error", message}, {"kind", error_kind_name(kind)}};
-}
-
-nlohmann::json handle_request(DaemonState& d, const std::string& line, double now) {
-  nlohmann::json req;
+std::string handle_line(DaemonState& d, std::string_view line, double now, bool& changed) {
+  changed = false;
+  auto request = decode_request(line);
+  if (!request) return encode_error(request.failure());
+  auto reply = [&changed](const auto& r) {
+    if (!r) return encode_error(r.failure());
+    changed = true;
+    return encode_reply(*r);
+  };
   try {
-    req = nlohmann::json::parse(line);
-    const std::string op = req.value("op", "");
-    if (op == "submit") return submit(d, req, now);
-    if (op == "cancel") return cancel(d, req, now);
-    if (op == "ping") return ping(d);
-    if (op == "shutdown") return shutdown(d, req);
-    return error_reply("unknown request '" + op + "'");
-  } catch (const std::exception& e) {
-    return error_reply(std::string("malformed request: ") + e.what());
+    if (auto* s = std::get_if<SubmitRequest>(&*request)) return reply(handle(d, std::move(*s), now));
+    if (auto* c = std::get_if<CancelRequest>(&*request)) return reply(handle(d, *c, now));
+    if (auto* p = std::get_if<PingRequest>(&*request)) return encode_reply(handle(d, *p));
+    return encode_reply(handle(d, std::get<ShutdownRequest>(*request)));
+  } catch (const std::exception& e) {  // a backend's bug must not take the daemon down
+    return encode_error(Error{std::string("internal error: ") + e.what(), ErrorKind::Internal});
   }
 }
 

@@ -1,13 +1,14 @@
-// The daemon's answer to each request of its protocol (server/protocol.h): one function
-// per operation, given the decoded request, testable without a socket. They run inside
-// the loop iteration's store transaction; a reply is sent only after its commit.
+// The daemon's answer to each request of its protocol (protocol/messages.h): one
+// function per operation, on typed requests and replies, testable without a socket.
+// They run inside the loop iteration's store transaction; a reply is sent only after its
+// commit.
 #pragma once
 
 #include <string>
-
-#include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "backends/backend_registry.h"
+#include "protocol/messages.h"
 #include "server/paths.h"
 #include "store/store.h"
 
@@ -21,11 +22,14 @@ struct DaemonState {
   bool stopping = false;  // leave the loop after this iteration
 };
 
-// The reply to one request line (JSON text); never throws.
-nlohmann::json handle_request(DaemonState& daemon, const std::string& line, double now);
+Result<SubmitReply> handle(DaemonState& daemon, SubmitRequest request, double now);
+Result<CancelReply> handle(DaemonState& daemon, const CancelRequest& request, double now);
+PingReply handle(DaemonState& daemon, const PingRequest& request);
+ShutdownReply handle(DaemonState& daemon, const ShutdownRequest& request);
 
-// {"ok":false,"error":...,"kind":...}
-nlohmann::json error_reply(const std::string& message, ErrorKind kind = ErrorKind::Invalid);
-inline nlohmann::json error_reply(const Error& e) { return error_reply(e.message, e.kind); }
+// The reply line to a request line: decoded, handled, encoded; never throws.
+// `changed`: whether the reply reports a change the iteration's commit must hold
+// (submitted or cancelled ids), so that a failed commit turns it into an error.
+std::string handle_line(DaemonState& daemon, std::string_view line, double now, bool& changed);
 
 }  // namespace yard

@@ -100,6 +100,8 @@ TEST_F(Handoff, CancellingTheArrayStopsTheRunningElementAndItsHandOffNeverRuns) 
   configure("cpus: 1\nhandoff_wait: 600\n");
   long id = submit({"-a", "0-2", "--", "sh", "-c", "echo $YARD_ARRAY_TASK_ID >> ran.log; exec sleep 300"});
   ASSERT_TRUE(wait_until([&] { return job(id + 1)["state"] == "RUNNING"; }, 20));  // handed off behind element 0
+  // Element 0 has started its command (a cancel before that would leave ran.log empty).
+  ASSERT_TRUE(wait_until([&] { return read("ran.log") == "0\n"; }, 20));
   ASSERT_EQ(yard({"cancel", std::to_string(id)}).rc, 0);
   wait({id});
   for (int k = 0; k < 3; ++k) EXPECT_EQ(job(id + k)["state"], "CANCELLED") << job(id + k).dump();

@@ -14,7 +14,7 @@
 
 #include "backends/backend_registry.h"
 #include "server/daemon.h"
-#include "server/protocol.h"
+#include "client/daemon_client.h"
 #include "store/store.h"
 
 namespace yard {
@@ -127,32 +127,27 @@ class FakeBackendSeam : public ::testing::Test {
     daemon_ = ::fork();
     ASSERT_GE(daemon_, 0);
     if (daemon_ == 0) ::_exit(run_daemon(paths_, fake_only()));
-    ASSERT_TRUE(eventually([&] { return static_cast<bool>(ask({{"op", "ping"}})); }, 30)) << "the daemon never answered";
+    ASSERT_TRUE(eventually([&] { return static_cast<bool>(client().ping()); }, 30)) << "the daemon never answered";
   }
   void stop() {
     if (daemon_ <= 0) return;
-    (void)ask({{"op", "shutdown"}});
+    (void)client().shutdown({});
     int status = 0;
     ASSERT_EQ(::waitpid(daemon_, &status, 0), daemon_);
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "daemon status " << status;
     daemon_ = 0;
   }
 
-  Result<nlohmann::json> ask(const nlohmann::json& request) {
-    auto reply = call_daemon(paths_.socket, request, 5000);
-    if (!reply) return reply;
-    if (!reply->value("ok", false)) return err(reply->value("error", std::string("?")));
-    return reply;
-  }
+  DaemonClient client() const { return DaemonClient(paths_); }
 
   std::int64_t submit(const std::string& name) {
     JobSpec spec;
     spec.name = name;
     spec.argv = {"true"};
     spec.backend = "fake";
-    auto reply = ask({{"op", "submit"}, {"spec", spec}});
+    auto reply = client().submit({spec, "", ""});
     EXPECT_TRUE(reply) << reply.error();
-    return reply ? reply->at("ids").at(0).get<std::int64_t>() : 0;
+    return reply ? reply->ids.at(0) : 0;
   }
 
   JobState state(std::int64_t id) {
@@ -172,16 +167,16 @@ TEST_F(FakeBackendSeam, SubmitStatusCancelAndRestartThroughTheRealDaemon) {
   const auto held = submit("held");
   EXPECT_TRUE(eventually([&] { return state(quick) == JobState::Completed; }, 20)) << to_string(state(quick));
   EXPECT_TRUE(eventually([&] { return state(held) == JobState::Running; }, 20)) << to_string(state(held));
-  auto ping = ask({{"op", "ping"}});
-  ASSERT_TRUE(ping);
-  EXPECT_EQ(ping->value("fake_jobs", -1), 1) << ping->dump();  // its describe() reaches `server status`
+  auto ping = client().ping();
+  ASSERT_TRUE(ping) << ping.error();
+  EXPECT_EQ(ping->backends.value("fake_jobs", -1), 1) << ping->backends.dump();  // its describe() reaches `server status`
 
   // A restart: the backend finds its running job again in the store, and can cancel it.
   stop();
   start();
-  auto cancelled = ask({{"op", "cancel"}, {"ids", {held}}});
+  auto cancelled = client().cancel({{held}});
   ASSERT_TRUE(cancelled) << cancelled.error();
-  EXPECT_EQ(cancelled->at("ids"), nlohmann::json::array({held}));
+  EXPECT_EQ(cancelled->ids, std::vector<std::int64_t>{held});
   EXPECT_EQ(state(held), JobState::Cancelled);
   EXPECT_EQ(state(quick), JobState::Completed);
 }
@@ -190,11 +185,13 @@ TEST_F(FakeBackendSeam, TheDaemonKnowsOnlyTheRegisteredBackends) {
   JobSpec spec;
   spec.argv = {"true"};
   spec.backend = "local";
-  auto reply = ask({{"op", "submit"}, {"spec", spec}});
+  auto reply = client().submit({spec, "", ""});
   ASSERT_FALSE(reply);
+  EXPECT_EQ(reply.kind(), ErrorKind::Invalid);
   EXPECT_NE(reply.error().find("unknown backend 'local' (known: fake)"), std::string::npos) << reply.error();
-  auto none = ask({{"op", "cancel"}, {"ids", {424242}}});
+  auto none = client().cancel({{424242}});
   ASSERT_FALSE(none);
+  EXPECT_EQ(none.kind(), ErrorKind::NotFound);
   EXPECT_NE(none.error().find("no job 424242"), std::string::npos) << none.error();
 }
 

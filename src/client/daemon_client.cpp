@@ -1,4 +1,4 @@
-#include "cli/daemon_client.h"
+#include "client/daemon_client.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -10,7 +10,7 @@
 
 #include "core/uid.h"
 #include "server/daemon_lock.h"
-#include "server/protocol.h"
+#include "client/connection.h"
 #include "server/start_report.h"
 
 namespace yard {
@@ -21,6 +21,8 @@ using Clock = std::chrono::steady_clock;
 // How long a request may keep being retried while its daemon restarts (after a crash, or
 // after a store fault it restarts itself from the store).
 constexpr auto kRetryWindow = std::chrono::seconds(60);
+// How long one request waits for its reply.
+constexpr int kRequestTimeoutMs = 30000;
 
 // Reads the starting daemon's one line (start_report.h) until `deadline`.
 std::string read_start_report(int fd, Clock::time_point deadline) {
@@ -90,8 +92,8 @@ Result<long> start_daemon(const Paths& paths) {
     // directory. Wait for it to answer; if it goes away instead (it could not start
     // either), start one again to learn why.
     while (Clock::now() < deadline) {
-      auto r = call_daemon(paths.socket, {{"op", "ping"}}, 2000);
-      if (r && r->value("ok", false)) return r->value("pid", 0L);
+      auto r = DaemonClient(paths).ping(2000);
+      if (r) return r->pid;
       if (!daemon_lock_holder(paths.lock)) break;
       std::this_thread::sleep_for(delay);
       delay = std::min(delay * 2, std::chrono::milliseconds(100));
@@ -100,24 +102,43 @@ Result<long> start_daemon(const Paths& paths) {
   return unavailable("the daemon did not start within 10 s; see " + paths.log);
 }
 
-Result<nlohmann::json> ask_daemon(const Paths& paths, nlohmann::json request, bool autostart) {
-  // A submission carries a key of its own, so that sending it again after a broken
-  // connection cannot store it twice: the daemon answers a known key with its ids.
-  if (request.value("op", "") == "submit" && !request.contains("key")) request["key"] = new_uid();
+Result<std::string> DaemonClient::ask(const std::string& line, int timeout_ms) {
   const auto give_up = Clock::now() + kRetryWindow;
   for (;;) {
-    auto r = call_daemon(paths.socket, request);
-    if (r) {
-      if (r->value("ok", false)) return r;
-      return Error{r->value("error", std::string("the daemon refused the request")),
-                   error_kind_from_name(r->value("kind", ""))};
-    }
+    auto r = exchange_line(paths_.socket, line, timeout_ms);
     // No answer: the daemon is absent, or went away while handling the request (it may
     // have done it: the request is idempotent, so it is asked again).
-    if (!autostart || Clock::now() > give_up) return r.failure();
-    auto started = start_daemon(paths);
+    if (r || !autostart_ || Clock::now() > give_up) return r;
+    auto started = start_daemon(paths_);
     if (!started) return started.failure();
   }
+}
+
+Result<SubmitReply> DaemonClient::submit(SubmitRequest request) {
+  // A submission carries a key of its own, so that sending it again after a broken
+  // connection cannot store it twice: the daemon answers a known key with its ids.
+  if (request.key.empty()) request.key = new_uid();
+  auto line = ask(encode_request(request), kRequestTimeoutMs);
+  if (!line) return line.failure();
+  return decode_submit_reply(*line);
+}
+
+Result<CancelReply> DaemonClient::cancel(const CancelRequest& request) {
+  auto line = ask(encode_request(request), kRequestTimeoutMs);
+  if (!line) return line.failure();
+  return decode_cancel_reply(*line);
+}
+
+Result<PingReply> DaemonClient::ping(int timeout_ms) {
+  auto line = ask(encode_request(PingRequest{}), timeout_ms);
+  if (!line) return line.failure();
+  return decode_ping_reply(*line);
+}
+
+Result<ShutdownReply> DaemonClient::shutdown(const ShutdownRequest& request) {
+  auto line = ask(encode_request(request), kRequestTimeoutMs);
+  if (!line) return line.failure();
+  return decode_shutdown_reply(*line);
 }
 
 }  // namespace yard

@@ -1,4 +1,4 @@
-#include "server/protocol.h"
+#include "client/connection.h"
 
 #include <poll.h>
 #include <sys/socket.h>
@@ -11,7 +11,7 @@
 
 namespace yard {
 
-Result<nlohmann::json> call_daemon(const std::string& socket_path, const nlohmann::json& request, int timeout_ms) {
+Result<std::string> exchange_line(const std::string& socket_path, const std::string& line, int timeout_ms) {
   int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return err(std::string("socket: ") + std::strerror(errno));
   sockaddr_un addr{};
@@ -26,8 +26,7 @@ Result<nlohmann::json> call_daemon(const std::string& socket_path, const nlohman
     ::close(fd);
     return unavailable("cannot reach the daemon at " + socket_path + ": " + m);
   }
-  // Job texts travel encoded (core/byte_json.h); anything else is replaced, not thrown.
-  std::string out = request.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  const std::string out = line + "\n";
   for (std::size_t off = 0; off < out.size();) {
     ssize_t n = ::send(fd, out.data() + off, out.size() - off, MSG_NOSIGNAL);
     if (n < 0) {
@@ -55,11 +54,7 @@ Result<nlohmann::json> call_daemon(const std::string& socket_path, const nlohman
     in.append(buf, static_cast<std::size_t>(n));
   }
   ::close(fd);
-  try {
-    return nlohmann::json::parse(in.substr(0, in.find('\n')));
-  } catch (const std::exception& e) {
-    return Error{std::string("bad reply from the daemon: ") + e.what(), ErrorKind::Internal};
-  }
+  return in.substr(0, in.find('\n'));
 }
 
 }  // namespace yard

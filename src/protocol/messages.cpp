@@ -1,0 +1,138 @@
+#include "protocol/messages.h"
+
+#include <unistd.h>
+
+namespace yard {
+namespace {
+
+// Job texts travel encoded (core/byte_json.h); anything else is replaced, not thrown.
+std::string line_of(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+
+struct Encode {
+  nlohmann::json operator()(const SubmitRequest& r) const {
+    nlohmann::json j{{"op", "submit"}, {"spec", r.spec}};
+    if (!r.job_class.empty()) j["class"] = r.job_class;
+    if (!r.key.empty()) j["key"] = r.key;
+    return j;
+  }
+  nlohmann::json operator()(const CancelRequest& r) const { return {{"op", "cancel"}, {"ids", r.ids}}; }
+  nlohmann::json operator()(const PingRequest&) const { return {{"op", "ping"}}; }
+  nlohmann::json operator()(const ShutdownRequest& r) const { return {{"op", "shutdown"}, {"kill_jobs", r.kill_jobs}}; }
+};
+
+// The reply object, or the refusal it carries.
+Result<nlohmann::json> reply_object(std::string_view line) {
+  nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) return Error{"bad reply from the daemon: not a JSON object", ErrorKind::Internal};
+  const auto ok = j.find("ok");
+  if (ok == j.end() || !ok->is_boolean()) return Error{"bad reply from the daemon: no \"ok\"", ErrorKind::Internal};
+  if (!ok->get<bool>()) {
+    const auto e = j.find("error");
+    const auto k = j.find("kind");
+    return Error{e != j.end() && e->is_string() ? e->get<std::string>() : "the daemon refused the request",
+                 k != j.end() && k->is_string() ? error_kind_from_name(k->get<std::string>()) : ErrorKind::Invalid};
+  }
+  return j;
+}
+
+template <typename T, typename F>
+Result<T> decode_with(std::string_view line, F read) {
+  auto j = reply_object(line);
+  if (!j) return j.failure();
+  try {
+    return read(*j);
+  } catch (const std::exception& e) {
+    return Error{std::string("bad reply from the daemon: ") + e.what(), ErrorKind::Internal};
+  }
+}
+
+}  // namespace
+
+std::string encode_request(const Request& r) { return line_of(std::visit(Encode{}, r)); }
+
+Result<Request> decode_request(std::string_view line) {
+  nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return err("malformed request: not JSON");
+  if (!j.is_object()) return err("malformed request: not a JSON object");
+  const auto op_it = j.find("op");
+  const std::string op = op_it != j.end() && op_it->is_string() ? op_it->get<std::string>() : "";
+  try {
+    if (op == "submit") {
+      SubmitRequest r;
+      try {
+        r.spec = j.at("spec").get<JobSpec>();
+      } catch (const std::exception& e) {
+        return err(std::string("malformed job spec: ") + e.what());
+      }
+      r.job_class = j.value("class", "");
+      r.key = j.value("key", "");
+      return Request{std::move(r)};
+    }
+    if (op == "cancel") {
+      Request r{std::in_place_type<CancelRequest>};
+      try {
+        j.at("ids").get_to(std::get<CancelRequest>(r).ids);
+      } catch (const std::exception& e) {
+        return err(std::string("malformed cancel request: ") + e.what());
+      }
+      return r;
+    }
+    if (op == "ping") return Request{PingRequest{}};
+    if (op == "shutdown") return Request{ShutdownRequest{j.value("kill_jobs", false)}};
+  } catch (const std::exception& e) {
+    return err(std::string("malformed request: ") + e.what());
+  }
+  return err("unknown request '" + op + "'");
+}
+
+std::string encode_reply(const SubmitReply& r) { return line_of({{"ok", true}, {"ids", r.ids}}); }
+std::string encode_reply(const CancelReply& r) { return line_of({{"ok", true}, {"ids", r.ids}}); }
+std::string encode_reply(const ShutdownReply&) { return line_of({{"ok", true}}); }
+
+nlohmann::json ping_json(const PingReply& r) {
+  nlohmann::json j = r.backends.is_object() ? r.backends : nlohmann::json::object();
+  j["pid"] = r.pid;
+  j["socket"] = r.socket;
+  j["store"] = r.store;
+  return j;
+}
+
+std::string encode_reply(const PingReply& r) {
+  nlohmann::json j = ping_json(r);
+  j["ok"] = true;
+  return line_of(j);
+}
+
+std::string encode_error(const Error& e) {
+  return line_of({{"ok", false}, {"error", e.message}, {"kind", error_kind_name(e.kind)}});
+}
+
+Result<SubmitReply> decode_submit_reply(std::string_view line) {
+  return decode_with<SubmitReply>(line, [](const nlohmann::json& j) {
+    return SubmitReply{j.at("ids").get<std::vector<std::int64_t>>()};
+  });
+}
+
+Result<CancelReply> decode_cancel_reply(std::string_view line) {
+  return decode_with<CancelReply>(line, [](const nlohmann::json& j) {
+    return CancelReply{j.at("ids").get<std::vector<std::int64_t>>()};
+  });
+}
+
+Result<PingReply> decode_ping_reply(std::string_view line) {
+  return decode_with<PingReply>(line, [](nlohmann::json j) {
+    PingReply r;
+    r.pid = j.at("pid").get<long>();
+    r.socket = j.value("socket", "");
+    r.store = j.value("store", "");
+    for (const char* k : {"ok", "pid", "socket", "store"}) j.erase(k);
+    r.backends = std::move(j);
+    return r;
+  });
+}
+
+Result<ShutdownReply> decode_shutdown_reply(std::string_view line) {
+  return decode_with<ShutdownReply>(line, [](const nlohmann::json&) { return ShutdownReply{}; });
+}
+
+}  // namespace yard

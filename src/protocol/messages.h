@@ -1,0 +1,80 @@
+// The daemon's protocol: one request and one reply type per operation, and their one
+// codec. On the wire each is one JSON object on one line (clients: client/; the daemon:
+// server/requests.h):
+//   {"op":"submit","spec":{JobSpec},"class":"...","key":"..."}  -> {"ok":true,"ids":[...]}
+//   {"op":"cancel","ids":[...]}                                 -> {"ok":true,"ids":[acted on]}
+//   {"op":"ping"}                     -> {"ok":true,"pid":N,"socket":...,"store":..., backends' keys}
+//   {"op":"shutdown","kill_jobs":bool}                          -> {"ok":true}
+// A refusal: {"ok":false,"error":"message a user can act on","kind":"invalid|not_found|..."}.
+// Job texts are bytes (core/byte_json.h): a text that is not UTF-8 travels as base64.
+// The daemon validates every spec again: the wire is a trust boundary.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/job_spec.h"
+#include "core/result.h"
+
+namespace yard {
+
+struct SubmitRequest {
+  JobSpec spec;
+  std::string job_class;  // "" = none
+  // The client's key for this submission: sent again after a broken connection, it gets
+  // the ids of the first try (exactly once). "" = none.
+  std::string key;
+};
+struct SubmitReply {
+  std::vector<std::int64_t> ids;
+};
+
+struct CancelRequest {
+  std::vector<std::int64_t> ids;  // jobs, or whole arrays by their first id
+};
+struct CancelReply {
+  std::vector<std::int64_t> ids;  // those acted on (already ended ones are not)
+};
+
+struct PingRequest {};
+struct PingReply {
+  long pid = 0;
+  std::string socket, store;
+  // What each backend says of itself (Backend::describe(), merged): "running",
+  // "pending", "cpus", "slurm_active", ...
+  nlohmann::json backends = nlohmann::json::object();
+};
+
+struct ShutdownRequest {
+  bool kill_jobs = false;  // cancel every running job and stop once they ended
+};
+struct ShutdownReply {};
+
+using Request = std::variant<SubmitRequest, CancelRequest, PingRequest, ShutdownRequest>;
+
+// One line each way, without its '\n'.
+std::string encode_request(const Request& r);
+Result<Request> decode_request(std::string_view line);
+
+std::string encode_reply(const SubmitReply& r);
+std::string encode_reply(const CancelReply& r);
+std::string encode_reply(const PingReply& r);
+std::string encode_reply(const ShutdownReply& r);
+std::string encode_error(const Error& e);
+
+// A reply line: the reply, or the daemon's refusal with its kind (or, for a line that is
+// no reply at all, an Internal error).
+Result<SubmitReply> decode_submit_reply(std::string_view line);
+Result<CancelReply> decode_cancel_reply(std::string_view line);
+Result<PingReply> decode_ping_reply(std::string_view line);
+Result<ShutdownReply> decode_shutdown_reply(std::string_view line);
+
+// A PingReply as `yard server status --json` shows it (pid, socket, store, the backends' keys).
+nlohmann::json ping_json(const PingReply& r);
+
+}  // namespace yard
