@@ -139,7 +139,7 @@ class IndirectBackend {
   };
   enum class Kind { Submit, Poll, History, Find, FindHistory, Cancel };
   struct InFlight {
-    Kind kind;
+    Kind kind = Kind::Poll;
     std::int64_t head = 0;                // Submit
     std::vector<std::int64_t> members;    // History
     std::vector<std::int64_t> heads;      // Find

@@ -1,0 +1,35 @@
+// slurm.yaml's settings of the indirect engine, and errors that name the line.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "backends/indirect_backend.h"
+
+namespace yard {
+namespace {
+
+TEST(IndirectConfig, ReadsSettingsAndNamesBadOnes) {
+  auto dir = std::filesystem::temp_directory_path() / ("yard-indirect-config-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto path = (dir / "c.yaml").string();
+  std::ofstream(path) << "poll_interval: 0.5\ncalls_per_second: 1.5\n";
+  auto c = load_indirect_config(path);
+  ASSERT_TRUE(c) << c.error();
+  EXPECT_DOUBLE_EQ(c->poll_interval_s, 0.5);
+  EXPECT_DOUBLE_EQ(c->calls_per_second, 1.5);
+  std::ofstream(path) << "poll_interval: 2\npoll_intervall: 3\n";
+  auto bad = load_indirect_config(path);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().find(":2: unknown setting 'poll_intervall'"), std::string::npos) << bad.error();
+  std::ofstream(path) << "lost_after: soon\n";
+  auto bad2 = load_indirect_config(path);
+  ASSERT_FALSE(bad2);
+  EXPECT_NE(bad2.error().find("lost_after"), std::string::npos);
+  EXPECT_TRUE(load_indirect_config((dir / "absent.yaml").string()));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace yard

@@ -1,0 +1,142 @@
+// Submitting: a unit's script and submit command, and what the command answered.
+#include "backends/indirect_backend.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "backends/indirect_shared.h"
+#include "backends/output_paths.h"
+#include "core/clock.h"
+#include "core/text.h"
+
+namespace yard {
+
+using namespace indirect;  // NOLINT: this file's own helpers
+
+Result<SubmitContext> IndirectBackend::context_for(const Unit& u, const JobSpec& spec, bool& wait,
+                                                   std::string& doomed) {
+  SubmitContext ctx;
+  ctx.uid = u.uid;
+  auto paths = output_paths(spec, u.head, u.is_array, user_);
+  ctx.stdout_path = paths.native_out;
+  ctx.stderr_path = paths.native_err;
+  for (auto& d : spec.dependencies) {
+    std::string native;
+    if (auto pu = units_.find(d.job_id); pu != units_.end()) {
+      native = pu->second.native_base;  // a whole array, or a single job
+      if (native.empty()) {
+        wait = true;
+        return ctx;
+      }
+    } else if (auto pm = members_.find(d.job_id); pm != members_.end()) {
+      native = pm->second.native_id;
+      if (native.empty()) {
+        wait = true;
+        return ctx;
+      }
+    } else {
+      // The parent has ended: judge the dependency here (the scheduler may have
+      // forgotten the parent already).
+      auto parent = store_.job(d.job_id);
+      if (!parent) return Error{parent.error()};
+      if (!parent->has_value()) return err("dependency on unknown job " + std::to_string(d.job_id));
+      switch (evaluate(d.kind, (*parent)->state)) {
+        case DependencyVerdict::Satisfied: continue;
+        case DependencyVerdict::NeverSatisfied: doomed = "DependencyNeverSatisfied"; return ctx;
+        case DependencyVerdict::Waiting:
+          return err("job " + std::to_string(d.job_id) + " is not tracked by backend '" +
+                     std::string(dialect_.name()) + "'");
+      }
+    }
+    ctx.dependencies.push_back({d.kind, native});
+  }
+  return ctx;
+}
+
+void IndirectBackend::plan_submission(Unit& u, double now) {
+  auto spec = store_.spec(u.spec_id);
+  if (!spec) {
+    fail_unit(u, spec.error(), now);
+    return;
+  }
+  bool wait = false;
+  std::string doomed;
+  auto ctx = context_for(u, *spec, wait, doomed);
+  if (!ctx) {
+    fail_unit(u, ctx.error(), now);
+    return;
+  }
+  if (wait) return;  // a parent is not submitted yet
+  if (!doomed.empty()) {
+    for (auto id : std::vector<std::int64_t>(u.members)) {
+      Transition t;
+      t.reason = doomed;
+      t.end_time = now;
+      finish(members_.at(id), JobState::Cancelled, t, now);
+    }
+    return;
+  }
+  auto script = dialect_.batch_script(*spec, *ctx);
+  if (!script) {
+    fail_unit(u, script.error(), now);
+    return;
+  }
+  // Saved beside the job: it can be read and rerun by hand.
+  const std::string path = script_path(u);
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  {
+    std::ofstream f(path, std::ios::trunc);
+    f << *script;
+    if (!f.flush()) {
+      log(dialect_.name(), "cannot write batch script " + path);
+      retry_later(u, now);
+      return;
+    }
+  }
+  ::chmod(path.c_str(), 0700);
+  // Noted before the command runs (this transaction commits before dispatch()): after a
+  // crash, the job is looked up by its UID instead of being submitted again.
+  for (auto id : u.members)
+    if (auto s = store_.note_submit_attempt(id); !s) {
+      log(dialect_.name(), s.error());
+      return;
+    }
+  u.in_flight = true;
+  InFlight what;
+  what.head = u.head;
+  plan(Kind::Submit, dialect_.submit_argv(path), what);
+}
+
+void IndirectBackend::apply_submit(Unit& u, const CommandResult& r, double now) {
+  u.in_flight = false;
+  if (r.ok()) {
+    auto native = dialect_.parse_submit(r.out);
+    if (native) {
+      set_native(u, *native);
+      return;
+    }
+    log(dialect_.name(), "unexpected answer to a submission: " + native.error());
+    u.needs_lookup = true;
+    retry_later(u, now);
+    return;
+  }
+  if (r.not_started) {
+    fail_unit(u, std::string(dialect_.name()) + ": " + r.err, now);
+    return;
+  }
+  if (r.timed_out || dialect_.transient_failure(r.exit_code, r.err)) {
+    // A submission that timed out may have gone through: look it up before retrying.
+    u.needs_lookup = true;
+    retry_later(u, now);
+    return;
+  }
+  std::string why = first_lines(r.err.empty() ? r.out : r.err);
+  fail_unit(u, "rejected by " + std::string(dialect_.name()) + ": " + (why.empty() ? r.summary() : why), now);
+}
+
+}  // namespace yard

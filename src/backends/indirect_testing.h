@@ -1,0 +1,175 @@
+// The indirect engine's test bench: a small fake dialect whose commands never run, a
+// queue the test answers command by command, and a fixture with a store, a backend and
+// a clock of the test's own (`now_`). Used by indirect_backend_test.cpp and
+// indirect_recovery_test.cpp.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include "backends/indirect_backend.h"
+#include "core/text.h"
+
+namespace yard::indirect_testing {
+
+inline std::vector<std::string_view> fields(std::string_view line) {
+  std::vector<std::string_view> f;
+  std::size_t start = 0;
+  for (;;) {
+    auto bar = line.find('|', start);
+    f.push_back(line.substr(start, bar - start));
+    if (bar == std::string_view::npos) return f;
+    start = bar + 1;
+  }
+}
+
+inline Result<std::vector<NativeStatus>> parse_lines(std::string_view out, bool history) {
+  std::vector<NativeStatus> v;
+  std::size_t start = 0;
+  while (start < out.size()) {
+    auto nl = out.find('\n', start);
+    std::string_view line = out.substr(start, nl - start);
+    start = nl == std::string_view::npos ? out.size() : nl + 1;
+    if (line.empty()) continue;
+    auto f = fields(line);
+    if (f.size() != 4) return err("bad line '" + std::string(line) + "'");
+    NativeStatus s;
+    s.native_id = std::string(f[0]);
+    s.raw_state = std::string(f[1]);
+    if (history) s.exit_code = std::stoi(std::string(f[2]));
+    else s.reason = std::string(f[2]);
+    s.name = std::string(f[3]);
+    v.push_back(s);
+  }
+  return v;
+}
+
+class FakeDialect : public Dialect {
+ public:
+  std::string_view name() const override { return "fake"; }
+  Result<std::string> batch_script(const JobSpec& spec, const SubmitContext& ctx) const override {
+    if (spec.name == "refused-by-dialect") return err("the dialect refuses this job");
+    std::string s = "#!/bin/sh\n# name " + native_name(ctx.uid, spec.name) + "\n";
+    for (auto& d : ctx.dependencies) s += "# after " + d.native_id + "\n";
+    return s;
+  }
+  std::vector<std::string> submit_argv(const std::string& path) const override { return {"fsub", path}; }
+  Result<std::string> parse_submit(std::string_view out) const override {
+    std::string t(out);
+    while (!t.empty() && t.back() == '\n') t.pop_back();
+    if (t.empty()) return err("empty");
+    return t;
+  }
+  std::vector<std::string> poll_argv(const std::vector<std::string>& ids) const override {
+    std::vector<std::string> a{"fq"};
+    a.insert(a.end(), ids.begin(), ids.end());
+    return a;
+  }
+  Result<std::vector<NativeStatus>> parse_poll(std::string_view out) const override { return parse_lines(out, false); }
+  std::vector<std::string> history_argv(const std::vector<std::string>& ids) const override {
+    std::vector<std::string> a{"fh"};
+    a.insert(a.end(), ids.begin(), ids.end());
+    return a;
+  }
+  Result<std::vector<NativeStatus>> parse_history(std::string_view out) const override { return parse_lines(out, true); }
+  std::vector<std::string> find_argv() const override { return {"ffind"}; }
+  std::vector<std::string> find_history_argv(const std::vector<std::string>& names, double since) const override {
+    std::vector<std::string> a{"ffindh", "since=" + std::to_string(static_cast<long>(since))};
+    a.insert(a.end(), names.begin(), names.end());
+    return a;
+  }
+  std::vector<std::string> cancel_argv(const std::vector<std::string>& ids) const override {
+    std::vector<std::string> a{"fcancel"};
+    a.insert(a.end(), ids.begin(), ids.end());
+    return a;
+  }
+  MappedState map_state(const NativeStatus& s) const override {
+    if (s.raw_state == "PENDING") return {JobState::Pending, s.reason};
+    if (s.raw_state == "RUNNING") return {JobState::Running, ""};
+    if (s.raw_state == "COMPLETED") return {JobState::Completed, ""};
+    if (s.raw_state == "FAILED") return {JobState::Failed, "exit " + std::to_string(s.exit_code.value_or(-1))};
+    if (s.raw_state == "CANCELLED") return {JobState::Cancelled, ""};
+    return {JobState::Unknown, s.raw_state};
+  }
+  std::string native_name(std::string_view uid, std::string_view) const override { return "yard-" + std::string(uid); }
+  std::optional<std::string> uid_from_native_name(std::string_view n) const override {
+    if (n.substr(0, 5) != "yard-") return std::nullopt;
+    return std::string(n.substr(5));
+  }
+  bool transient_failure(int rc, std::string_view) const override { return rc == 8; }
+};
+
+class ScriptedQueue : public CommandQueue {
+ public:
+  void post(Command c) override { posted.push_back(std::move(c)); }
+  std::vector<CompletedCommand> take_completed() override { return std::exchange(done, {}); }
+  // Answers the oldest posted command.
+  Command answer(std::string out, int rc = 0, std::string err = {}) {
+    EXPECT_FALSE(posted.empty());
+    Command c = posted.front();
+    posted.pop_front();
+    CommandResult r;
+    r.exit_code = rc;
+    r.out = std::move(out);
+    r.err = std::move(err);
+    done.push_back({c, r});
+    return c;
+  }
+  std::deque<Command> posted;
+  std::vector<CompletedCommand> done;
+};
+
+class IndirectTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("yard-indirect-test-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    auto st = Store::open((dir_ / "store.db").string());
+    ASSERT_TRUE(st) << st.error();
+    store_ = std::make_unique<Store>(std::move(*st));
+    config_.poll_interval_s = 10;
+    config_.calls_per_second = 0;  // unlimited unless a test says otherwise
+    config_.lost_after_s = 30;
+    make_backend();
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void make_backend() {
+    backend_ = std::make_unique<IndirectBackend>(*store_, dialect_, queue_, config_, dir_.string(), "tester");
+  }
+  JobSpec spec(std::string name = "job") {
+    JobSpec s;
+    s.name = std::move(name);
+    s.argv = {"/bin/true"};
+    s.workdir = dir_.string();
+    return s;
+  }
+  std::int64_t submit(JobSpec s) {
+    auto ids = backend_->submit(std::move(s), now_);
+    EXPECT_TRUE(ids) << ids.error();
+    return ids ? ids->front() : 0;
+  }
+  void step() {
+    backend_->step(now_);
+    backend_->dispatch();
+  }
+  JobRecord job(std::int64_t id) { return **store_->job(id); }
+  std::string uid_of(std::int64_t id) { return job(id).uid; }
+
+  FakeDialect dialect_;
+  ScriptedQueue queue_;
+  IndirectConfig config_;
+  std::filesystem::path dir_;
+  std::unique_ptr<Store> store_;
+  std::unique_ptr<IndirectBackend> backend_;
+  double now_ = 1000;
+};
+
+}  // namespace yard::indirect_testing

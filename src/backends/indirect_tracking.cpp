@@ -1,0 +1,142 @@
+// Tracking: the status listing of every job in flight, and the history of those that left it.
+#include "backends/indirect_backend.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "backends/indirect_shared.h"
+#include "backends/output_paths.h"
+#include "core/clock.h"
+#include "core/text.h"
+
+namespace yard {
+
+using namespace indirect;  // NOLINT: this file's own helpers
+
+void IndirectBackend::update(Member& m, const NativeStatus& s, const MappedState& mapped, double now) {
+  m.missing_since = 0;
+  if (mapped.state == JobState::Pending && mapped.detail.find("DependencyNeverSatisfied") != std::string::npos &&
+      !m.never_satisfied) {
+    // The scheduler keeps such a job pending forever; like the local backend, cancel it.
+    m.never_satisfied = true;
+    units_.at(m.head).cancel_requested = true;
+    if (auto st = store_.request_cancel(m.id); !st) log(dialect_.name(), st.error());
+  }
+  if (mapped.state == m.state) return;
+  Transition t;
+  t.reason = mapped.detail;
+  t.native_state = s.raw_state;
+  if (mapped.state == JobState::Running) {
+    t.start_time = s.start_time.value_or(now);
+    auto spec = store_.spec(units_.at(m.head).spec_id);
+    if (spec) {
+      auto paths = output_paths(*spec, m.head, units_.at(m.head).is_array, user_);
+      t.stdout_path = member_path(paths.out_template, m.index);
+      t.stderr_path = paths.err_template.empty() ? *t.stdout_path : member_path(paths.err_template, m.index);
+    }
+  }
+  if (auto st = store_.transition(m.id, mapped.state, t, now); !st) {
+    log(dialect_.name(), "job " + std::to_string(m.id) + ": " + st.error());
+    return;
+  }
+  m.state = mapped.state;
+}
+
+void IndirectBackend::apply_poll(const CommandResult& r, std::uint64_t tag, double now) {
+  if (!r.ok()) {
+    poll_backoff_ = std::min(std::max(config_.poll_interval_s, poll_backoff_ * 2), config_.retry_max_s);
+    next_poll_ = now + poll_backoff_;
+    return;
+  }
+  const double t0 = monotonic_now();
+  auto statuses = dialect_.parse_poll(r.out);
+  if (!statuses) {
+    log(dialect_.name(), "cannot read the status output: " + statuses.error());
+    ++stats_.failed_calls;
+    return;
+  }
+  poll_backoff_ = 0;
+  auto seen = by_native_id(*statuses);
+  std::vector<std::int64_t> ids;
+  for (auto& [id, m] : members_)
+    if (!m.native_id.empty() && m.known_from_tag <= tag) ids.push_back(id);  // submitted before this listing
+  for (auto id : ids) {
+    auto& m = members_.at(id);
+    auto it = seen.find(m.native_id);
+    m.listed = it != seen.end();
+    if (it == seen.end()) {
+      to_confirm_.insert(id);  // left the live queue: its history tells how it ended
+      continue;
+    }
+    auto mapped = dialect_.map_state(*it->second);
+    if (is_terminal(mapped.state)) {
+      to_confirm_.insert(id);  // ended: the history has its exit code
+      continue;
+    }
+    to_confirm_.erase(id);
+    update(m, *it->second, mapped, now);
+  }
+  history_due_ = !to_confirm_.empty();  // once per status cycle, not once per step
+  stats_.last_poll_parse_s = monotonic_now() - t0;
+}
+
+void IndirectBackend::apply_history(const std::vector<std::int64_t>& asked, const CommandResult& r, double now) {
+  if (!r.ok()) return;  // asked again next time
+  auto statuses = dialect_.parse_history(r.out);
+  if (!statuses) {
+    log(dialect_.name(), "cannot read the history output: " + statuses.error());
+    ++stats_.failed_calls;
+    return;
+  }
+  auto seen = by_native_id(*statuses);  // the last record of a requeued job wins
+  for (auto id : asked) {
+    auto mi = members_.find(id);
+    if (mi == members_.end()) continue;
+    auto& m = mi->second;
+    auto it = seen.find(m.native_id);
+    if (it == seen.end()) {
+      // Still listed by the queue (as ended): the history lags behind, nothing is gone.
+      if (m.listed) continue;
+      if (m.missing_since == 0) m.missing_since = now;
+      if (now - m.missing_since >= config_.lost_after_s) {
+        Transition t;
+        t.reason = "gone from both the queue and the accounting of " + std::string(dialect_.name()) + " for " +
+                   std::to_string(static_cast<int>(now - m.missing_since)) + " s";
+        t.end_time = now;
+        finish(m, JobState::Lost, t, now);
+      }
+      continue;
+    }
+    const NativeStatus& s = *it->second;
+    auto mapped = dialect_.map_state(s);
+    if (!is_terminal(mapped.state)) {
+      // Still alive by the history (the queue and the history disagree for a moment).
+      update(m, s, mapped, now);
+      continue;
+    }
+    Transition t;
+    t.reason = mapped.detail;
+    t.native_state = s.raw_state;
+    t.start_time = s.start_time;
+    t.end_time = s.end_time.value_or(now);
+    t.exit_code = s.exit_code;
+    t.signal = s.signal && *s.signal ? s.signal : std::nullopt;
+    if (m.state == JobState::Pending && (s.start_time || mapped.state == JobState::Completed ||
+                                         mapped.state == JobState::Timeout || mapped.state == JobState::OutOfMemory)) {
+      // It ran entirely between two status cycles: record that it ran, then how it ended.
+      NativeStatus running = s;
+      running.raw_state = "RUNNING";
+      update(m, running, {JobState::Running, ""}, now);
+    }
+    finish(m, mapped.state, t, now);
+  }
+}
+
+// Submissions whose id was never stored: first the live listing, one call for all of
+// them; those it does not show, then the history by name, one call for all of them.
+
+}  // namespace yard
