@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
   s.argv = {"/bin/true"};
   s.workdir = dir.string();
   {
-    sql::Transaction tx(store->db());
+    auto tx = store->transaction();
     for (int i = 0; i < n; ++i) (void)b.submit(s, t);
     (void)tx.commit();
   }

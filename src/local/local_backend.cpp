@@ -120,7 +120,7 @@ Result<std::vector<std::int64_t>> LocalBackend::submit(JobSpec spec) {
     return err("--nodes=" + std::to_string(r.nodes) + ": backend " + name_ + " has " + std::to_string(machine_.nodes) +
                (machine_.nodes == 1 ? " node" : " nodes"));
 
-  sql::Transaction tx(store_.db());
+  auto tx = store_.transaction();
   if (!tx.begun()) return tx.begun().failure();
   auto ids = store_.insert_jobs(spec, wall_now());
   if (!ids) return ids;

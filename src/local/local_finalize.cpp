@@ -25,7 +25,7 @@ void log_error(const std::string& what) { std::cerr << "yard daemon: " << what <
 }  // namespace
 
 void LocalBackend::set_state(std::int64_t id, JobState to, const Transition& t, const UsageCharge* charge) {
-  sql::Transaction tx(store_.db());
+  auto tx = store_.transaction();
   auto s = store_.transition(id, to, t, wall_now());
   if (s && charge) s = store_.add_usage(*charge);
   if (s) s = tx.commit();

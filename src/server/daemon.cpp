@@ -150,7 +150,7 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
     };
     std::vector<Reply> replies;
     std::map<Backend*, std::vector<int>> ready;
-    sql::Transaction tx(store->db());
+    auto tx = store->transaction();
     for (auto& p : fds) {
       if (!p.revents) continue;
       if (p.fd == listener.fd()) {

@@ -23,7 +23,9 @@ std::string digest_of(std::string_view text) {
 Result<std::int64_t> Store::insert_spec(const JobSpec& spec) {
   const std::string env_text = byte_map_to_json(spec.env).dump();
   std::optional<std::int64_t> env_id;
-  auto* find_env = cached("find_env", "SELECT id, json FROM environments WHERE digest = ?");
+  auto find_env_prepared = cached("find_env", "SELECT id, json FROM environments WHERE digest = ?");
+  if (!find_env_prepared) return find_env_prepared.failure();
+  sql::Statement* find_env = *find_env_prepared;
   const std::string digest = digest_of(env_text);
   find_env->bind(1, digest);
   auto row = find_env->step();
@@ -32,22 +34,28 @@ Result<std::int64_t> Store::insert_spec(const JobSpec& spec) {
   find_env->reset();
   if (!row) return row.failure();
   if (!env_id && !collided) {
-    auto* ins_env = cached("ins_env", "INSERT INTO environments(digest, json) VALUES (?, ?)");
+    auto ins_env_prepared = cached("ins_env", "INSERT INTO environments(digest, json) VALUES (?, ?)");
+    if (!ins_env_prepared) return ins_env_prepared.failure();
+    sql::Statement* ins_env = *ins_env_prepared;
     ins_env->bind(1, digest).bind(2, env_text);
     if (auto s = ins_env->run(); !s) return s.failure();
     env_id = db_.last_insert_id();
   }
   nlohmann::json j = spec;
   if (env_id) j.erase("env");  // else (a digest collision) the spec keeps its own copy
-  auto* ins_spec = cached("ins_spec", "INSERT INTO specs(json, env_id) VALUES (?, ?)");
+  auto ins_spec_prepared = cached("ins_spec", "INSERT INTO specs(json, env_id) VALUES (?, ?)");
+  if (!ins_spec_prepared) return ins_spec_prepared.failure();
+  sql::Statement* ins_spec = *ins_spec_prepared;
   ins_spec->bind(1, j.dump()).bind(2, env_id);
   if (auto s = ins_spec->run(); !s) return s.failure();
   return db_.last_insert_id();
 }
 
 Result<JobSpec> Store::spec(std::int64_t spec_id) {
-  auto* st = cached("get_spec",
+  auto st_prepared = cached("get_spec",
                     "SELECT s.json, e.json FROM specs s LEFT JOIN environments e ON e.id = s.env_id WHERE s.id = ?");
+  if (!st_prepared) return st_prepared.failure();
+  sql::Statement* st = *st_prepared;
   st->bind(1, spec_id);
   auto row = st->step();
   if (!row || !*row) {
@@ -69,7 +77,9 @@ Result<JobSpec> Store::spec(std::int64_t spec_id) {
 }
 
 Result<std::optional<std::vector<std::int64_t>>> Store::submission(const std::string& key) {
-  auto* st = cached("get_submission", "SELECT ids FROM submissions WHERE key = ?");
+  auto st_prepared = cached("get_submission", "SELECT ids FROM submissions WHERE key = ?");
+  if (!st_prepared) return st_prepared.failure();
+  sql::Statement* st = *st_prepared;
   st->bind(1, key);
   auto row = st->step();
   std::optional<std::vector<std::int64_t>> ids;
@@ -101,7 +111,9 @@ Status Store::record_submission(const std::string& key, const std::vector<std::i
     text += (text.empty() ? "" : ",") + std::to_string(ids[k]) + (end > k ? "-" + std::to_string(ids[end]) : "");
     k = end + 1;
   }
-  auto* st = cached("ins_submission", "INSERT INTO submissions(key, ids, time) VALUES (?, ?, ?)");
+  auto st_prepared = cached("ins_submission", "INSERT INTO submissions(key, ids, time) VALUES (?, ?, ?)");
+  if (!st_prepared) return st_prepared.failure();
+  sql::Statement* st = *st_prepared;
   st->bind(1, key).bind(2, text).bind(3, now);
   return st->run();
 }

@@ -84,11 +84,11 @@ Result<Store> Store::open(const std::string& path, Mode mode) {
   return Store(std::move(*db));
 }
 
-sql::Statement* Store::cached(const char* key, const char* sql_text) {
+Result<sql::Statement*> Store::cached(const char* key, const char* sql_text) {
   auto& slot = stmts_[key];
   if (!slot) {
     auto st = db_.prepare(sql_text);
-    if (!st) return nullptr;
+    if (!st) return Error{"store: cannot prepare '" + std::string(key) + "': " + st.error(), ErrorKind::Internal};
     slot = std::make_unique<sql::Statement>(std::move(*st));
   }
   return slot.get();
@@ -98,7 +98,9 @@ Result<std::vector<std::int64_t>> Store::insert_jobs(const JobSpec& spec, double
   sql::Transaction tx(db_);
   if (!tx.begun()) return Error{tx.begun().error()};
 
-  auto* exists = cached("exists", "SELECT 1 FROM jobs WHERE id = ?");
+  auto exists_prepared = cached("exists", "SELECT 1 FROM jobs WHERE id = ?");
+  if (!exists_prepared) return exists_prepared.failure();
+  sql::Statement* exists = *exists_prepared;
   for (auto& d : spec.dependencies) {
     exists->bind(1, d.job_id);
     auto row = exists->step();
@@ -111,13 +113,21 @@ Result<std::vector<std::int64_t>> Store::insert_jobs(const JobSpec& spec, double
   if (!inserted_spec) return inserted_spec.failure();
   const std::int64_t spec_id = *inserted_spec;
 
-  auto* ins_job = cached("ins_job",
+  auto ins_job_prepared = cached("ins_job",
                          "INSERT INTO jobs(uid, spec_id, name, backend, array_job_id, array_index, "
                          "array_max_running, priority, cpus, mem_bytes, gpus, walltime_s, state, "
                          "submit_time) VALUES (?,?,?,?,?,?,?,?,?,?,?,?, 'PENDING', ?)");
-  auto* fix_array = cached("fix_array", "UPDATE jobs SET array_job_id = ? WHERE id = ?");
-  auto* ins_event = cached("ins_event", "INSERT INTO events(job_id, time, state, detail) VALUES (?,?,?,?)");
-  auto* ins_dep = cached("ins_dep", "INSERT INTO dependencies(job_id, kind, parent_id) VALUES (?,?,?)");
+  if (!ins_job_prepared) return ins_job_prepared.failure();
+  sql::Statement* ins_job = *ins_job_prepared;
+  auto fix_array_prepared = cached("fix_array", "UPDATE jobs SET array_job_id = ? WHERE id = ?");
+  if (!fix_array_prepared) return fix_array_prepared.failure();
+  sql::Statement* fix_array = *fix_array_prepared;
+  auto ins_event_prepared = cached("ins_event", "INSERT INTO events(job_id, time, state, detail) VALUES (?,?,?,?)");
+  if (!ins_event_prepared) return ins_event_prepared.failure();
+  sql::Statement* ins_event = *ins_event_prepared;
+  auto ins_dep_prepared = cached("ins_dep", "INSERT INTO dependencies(job_id, kind, parent_id) VALUES (?,?,?)");
+  if (!ins_dep_prepared) return ins_dep_prepared.failure();
+  sql::Statement* ins_dep = *ins_dep_prepared;
 
   std::vector<std::int64_t> ids;
   const std::vector<std::int64_t> single{0};
@@ -157,7 +167,9 @@ Result<std::vector<std::int64_t>> Store::insert_jobs(const JobSpec& spec, double
 }
 
 Status Store::transition(std::int64_t id, JobState to, const Transition& t, double now) {
-  auto* get = cached("get_state", "SELECT state FROM jobs WHERE id = ?");
+  auto get_prepared = cached("get_state", "SELECT state FROM jobs WHERE id = ?");
+  if (!get_prepared) return get_prepared.failure();
+  sql::Statement* get = *get_prepared;
   get->bind(1, id);
   auto row = get->step();
   if (!row) {
@@ -174,12 +186,14 @@ Status Store::transition(std::int64_t id, JobState to, const Transition& t, doub
     return err("job " + std::to_string(id) + ": illegal transition " + std::string(to_string(from)) + " -> " +
                std::string(to_string(to)));
 
-  auto* upd = cached("upd_job",
+  auto upd_prepared = cached("upd_job",
                      "UPDATE jobs SET state = ?, reason = ?, native_state = COALESCE(?, native_state), "
                      "start_time = CASE WHEN ?10 THEN NULL ELSE COALESCE(?4, start_time) END, "
                      "end_time = CASE WHEN ?11 THEN NULL ELSE COALESCE(?5, end_time) END, "
                      "stdout_path = COALESCE(?6, stdout_path), stderr_path = COALESCE(?7, stderr_path), "
                      "alloc = COALESCE(?8, alloc) WHERE id = ?9");
+  if (!upd_prepared) return upd_prepared.failure();
+  sql::Statement* upd = *upd_prepared;
   upd->bind(1, to_string(to))
       .bind(2, t.reason)
       .bind(3, t.native_state)
@@ -192,13 +206,17 @@ Status Store::transition(std::int64_t id, JobState to, const Transition& t, doub
       .bind(10, std::int64_t{to == JobState::Pending || t.never_started})
       .bind(11, std::int64_t{to == JobState::Pending});
   if (auto s = upd->run(); !s) return s;
-  auto* ev = cached("ins_event", "INSERT INTO events(job_id, time, state, detail) VALUES (?,?,?,?)");
+  auto ev_prepared = cached("ins_event", "INSERT INTO events(job_id, time, state, detail) VALUES (?,?,?,?)");
+  if (!ev_prepared) return ev_prepared.failure();
+  sql::Statement* ev = *ev_prepared;
   ev->bind(1, id).bind(2, now).bind(3, to_string(to)).bind(4, t.reason);
   if (auto s = ev->run(); !s) return s;
   if (t.exit_code || t.signal || t.cpu_seconds || t.max_rss_bytes) {
-    auto* acc = cached("acct",
+    auto acc_prepared = cached("acct",
                        "INSERT OR REPLACE INTO accounting(job_id, exit_code, signal, cpu_seconds, "
                        "max_rss_bytes) VALUES (?,?,?,?,?)");
+    if (!acc_prepared) return acc_prepared.failure();
+    sql::Statement* acc = *acc_prepared;
     acc->bind(1, id).bind(2, t.exit_code).bind(3, t.signal).bind(4, t.cpu_seconds).bind(5, t.max_rss_bytes);
     if (auto s = acc->run(); !s) return s;
   }
@@ -214,8 +232,9 @@ Result<std::vector<JobRecord>> Store::query(const std::string& where, const std:
 
 Result<std::optional<JobRecord>> Store::job(std::int64_t id) {
   static const std::string sql = std::string("SELECT ") + kJobColumns + "WHERE j.id = ?";
-  auto* st = cached("job_by_id", sql.c_str());
-  if (!st) return err("store: cannot prepare the job query: " + db_.last_error());
+  auto st_prepared = cached("job_by_id", sql.c_str());
+  if (!st_prepared) return st_prepared.failure();
+  sql::Statement* st = *st_prepared;
   st->bind(1, id);
   auto r = read_jobs(*st);
   st->reset();
@@ -260,19 +279,25 @@ Result<std::vector<JobRecord>> Store::active_jobs_of(std::string_view backend) {
 }
 
 Status Store::set_native_id(std::int64_t id, std::string_view native_id) {
-  auto* st = cached("set_native", "UPDATE jobs SET native_id = ? WHERE id = ?");
+  auto st_prepared = cached("set_native", "UPDATE jobs SET native_id = ? WHERE id = ?");
+  if (!st_prepared) return st_prepared.failure();
+  sql::Statement* st = *st_prepared;
   st->bind(1, native_id).bind(2, id);
   return st->run();
 }
 
 Status Store::note_submit_attempt(std::int64_t id) {
-  auto* st = cached("submit_attempt", "UPDATE jobs SET submit_attempts = submit_attempts + 1 WHERE id = ?");
+  auto st_prepared = cached("submit_attempt", "UPDATE jobs SET submit_attempts = submit_attempts + 1 WHERE id = ?");
+  if (!st_prepared) return st_prepared.failure();
+  sql::Statement* st = *st_prepared;
   st->bind(1, id);
   return st->run();
 }
 
 Status Store::request_cancel(std::int64_t id) {
-  auto* st = cached("cancel_req", "UPDATE jobs SET cancel_requested = 1 WHERE id = ?");
+  auto st_prepared = cached("cancel_req", "UPDATE jobs SET cancel_requested = 1 WHERE id = ?");
+  if (!st_prepared) return st_prepared.failure();
+  sql::Statement* st = *st_prepared;
   st->bind(1, id);
   return st->run();
 }
@@ -301,7 +326,9 @@ Result<std::int64_t> Store::count_jobs() {
 }
 
 Status Store::add_usage(const UsageCharge& c) {
-  auto* st = cached("add_usage", "INSERT INTO usage(job_id, account, time, core_seconds) VALUES (?,?,?,?)");
+  auto st_prepared = cached("add_usage", "INSERT INTO usage(job_id, account, time, core_seconds) VALUES (?,?,?,?)");
+  if (!st_prepared) return st_prepared.failure();
+  sql::Statement* st = *st_prepared;
   st->bind(1, c.job_id).bind(2, c.account).bind(3, c.time).bind(4, c.core_seconds);
   return st->run();
 }

@@ -121,13 +121,15 @@ class Store {
   // nothing more is written through this connection.
   const std::string& fault() const { return db_.fault(); }
 
-  // Groups many changes into one transaction (one fsync-free WAL commit).
-  sql::Db& db() { return db_; }
+  // Groups many changes into one transaction (one fsync-free WAL commit): commit() it,
+  // or it rolls back when it goes out of scope.
+  sql::Transaction transaction() { return sql::Transaction(db_); }
 
  private:
   explicit Store(sql::Db db) : db_(std::move(db)) {}
   Result<std::vector<JobRecord>> query(const std::string& where, const std::vector<std::int64_t>& args);
-  sql::Statement* cached(const char* key, const char* sql_text);
+  // A prepared statement kept for reuse; an error (never null) if it cannot be prepared.
+  Result<sql::Statement*> cached(const char* key, const char* sql_text);
   // A spec row, its environment stored once in `environments` (spec_rows.cpp).
   Result<std::int64_t> insert_spec(const JobSpec& spec);
 

@@ -127,7 +127,7 @@ TEST_F(StoreTest, ReaderSeesCommittedDataWhileWriterHoldsATransaction) {
   auto id = writer->insert_jobs(spec(), 1.0)->front();
   auto reader = Store::open(path_, Store::Mode::ReadOnly);
   ASSERT_TRUE(reader.ok()) << reader.error();
-  sql::Transaction tx(writer->db());
+  auto tx = writer->transaction();
   ASSERT_TRUE(writer->transition(id, JobState::Running, {}, 2.0).ok());
   // The open write transaction does not block the reader, which sees the last commit.
   auto j = reader->job(id);
@@ -138,9 +138,11 @@ TEST_F(StoreTest, ReaderSeesCommittedDataWhileWriterHoldsATransaction) {
 }
 
 TEST_F(StoreTest, RefusesANewerSchema) {
+  { ASSERT_TRUE(Store::open(path_)); }
   {
-    auto st = Store::open(path_);
-    ASSERT_TRUE(st->db().exec("PRAGMA user_version = 99").ok());
+    auto raw = sql::Db::open(path_, false);  // the file as another program would write it
+    ASSERT_TRUE(raw) << raw.error();
+    ASSERT_TRUE(raw->exec("PRAGMA user_version = 99").ok());
   }
   auto st = Store::open(path_);
   ASSERT_FALSE(st.ok());
@@ -151,7 +153,9 @@ TEST_F(StoreTest, ReopenKeepsJobsAndSchemaVersion) {
   { ASSERT_TRUE(Store::open(path_)->insert_jobs(spec(), 1.0).ok()); }
   auto st = Store::open(path_);
   EXPECT_EQ(*st->count_jobs(), 1);
-  auto v = st->db().prepare("PRAGMA user_version");
+  auto raw = sql::Db::open(path_, true);
+  ASSERT_TRUE(raw) << raw.error();
+  auto v = raw->prepare("PRAGMA user_version");
   ASSERT_TRUE(*v->step());
   EXPECT_EQ(v->i64(0), schema_version());
 }
