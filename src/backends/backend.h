@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backends/job_classes.h"
+#include "core/clock.h"
 #include "core/job_spec.h"
 #include "core/result.h"
 
@@ -43,6 +44,7 @@ struct BackendContext {
   std::string policy_path; // the local scheduler's policy.yaml
   std::string user;
   const Machine& machine;  // the machine the daemon runs on
+  const Clock& clock = system_clock();  // every time a backend records or plans with
 };
 
 class Backend {

@@ -11,9 +11,10 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstring>
 #include <utility>
+
+#include "core/clock.h"
 
 extern char** environ;
 
@@ -22,10 +23,6 @@ namespace {
 
 // More output than any status call of a sane cluster; beyond it the rest is dropped.
 constexpr std::size_t kMaxOutput = 256u << 20;
-
-double mono_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 }  // namespace
 
@@ -42,7 +39,7 @@ std::string CommandResult::summary() const {
 
 CommandResult run_command(const std::vector<std::string>& argv, double timeout_s) {
   CommandResult r;
-  const double start = mono_now();
+  const double start = monotonic_now();
   if (argv.empty()) {
     r.not_started = true;
     r.err = "empty command";
@@ -89,7 +86,7 @@ CommandResult run_command(const std::vector<std::string>& argv, double timeout_s
     ::close(out[0]), ::close(err[0]);
     r.not_started = true;
     r.err = "cannot run '" + argv[0] + "': " + std::strerror(rc);
-    r.seconds = mono_now() - start;
+    r.seconds = monotonic_now() - start;
     return r;
   }
 
@@ -100,7 +97,7 @@ CommandResult run_command(const std::vector<std::string>& argv, double timeout_s
   bool killed = false;
   char buf[65536];
   while (open_fds > 0) {
-    double left = deadline - mono_now();
+    double left = deadline - monotonic_now();
     if (left <= 0 && !killed) {
       ::kill(-pid, SIGKILL);
       killed = true;
@@ -134,7 +131,7 @@ CommandResult run_command(const std::vector<std::string>& argv, double timeout_s
   }
   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
-  r.seconds = mono_now() - start;
+  r.seconds = monotonic_now() - start;
   return r;
 }
 

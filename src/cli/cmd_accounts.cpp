@@ -2,7 +2,6 @@
 // usage, allocation and what remains of it. Reads the policy file and the store directly
 // (read-only, like yard status): the usage is every charge recorded by the daemon when a
 // job ended or was preempted, so it is current without asking the daemon.
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -10,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "core/clock.h"
 #include "core/json_text.h"
 #include "core/text.h"
 #include "local/local_scheduler.h"
@@ -39,8 +39,7 @@ Result<std::vector<Row>> account_rows() {
     if (!usage) return err("cannot read the accounts' usage from " + paths.store + ": " + usage.error());
     for (auto& c : *usage) ledger.charge(c.account, c.core_seconds, static_cast<sched::Time>(c.time));
   }
-  const auto now = static_cast<sched::Time>(
-      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+  const auto now = static_cast<sched::Time>(wall_now());
   const sched::PolicyEngine engine(*config, {1});
   std::vector<Row> rows;
   for (auto& s : ledger.report(now)) {

@@ -8,10 +8,10 @@
 #include <thread>
 
 #include "cli/commands.h"
-#include "client/daemon_client.h"
-#include "client/daemon_client.h"
 #include "cli/job_refs.h"
 #include "cli/job_view.h"
+#include "client/daemon_client.h"
+#include "core/clock.h"
 #include "core/json_text.h"
 #include "server/paths.h"
 #include "store/store.h"
@@ -114,7 +114,7 @@ void add_status_commands(CLI::App& app, int& rc) {
       rc = kExitBadInput;
       return;
     }
-    const auto start = std::chrono::steady_clock::now();
+    const double start = monotonic_now();
     auto delay = std::chrono::milliseconds(20);
     // Jobs advance only while a daemon runs: every few seconds it is checked, and
     // started if it is gone (as submit would), so a wait never outlasts a daemon in
@@ -122,8 +122,8 @@ void add_status_commands(CLI::App& app, int& rc) {
     auto next_check = start;
     std::string said;
     for (;;) {
-      if (std::chrono::steady_clock::now() >= next_check) {
-        next_check = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+      if (monotonic_now() >= next_check) {
+        next_check = monotonic_now() + 3;
         const Paths paths = default_paths();
         if (!DaemonClient(paths).ping(2000))
           if (auto started = start_daemon(paths); !started && started.error() != said) {
@@ -147,8 +147,7 @@ void add_status_commands(CLI::App& app, int& rc) {
         rc = ok ? 0 : 1;
         return;
       }
-      if (wait_timeout > 0 &&
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > wait_timeout) {
+      if (wait_timeout > 0 && monotonic_now() - start > wait_timeout) {
         std::cerr << "yard wait: jobs still running after " << wait_timeout << " s\n";
         rc = 3;
         return;

@@ -9,10 +9,10 @@
 
 #include "cli/commands.h"
 #include "client/daemon_client.h"
+#include "core/clock.h"
 #include "core/json_text.h"
 #include "server/daemon.h"
 #include "server/daemon_lock.h"
-#include "client/daemon_client.h"
 
 namespace yard {
 namespace {
@@ -78,8 +78,8 @@ void add_server_command(CLI::App& app, int& rc) {
       return;
     }
     // Wait on the condition "the daemon's process is gone", with a deadline.
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (running(pid) && std::chrono::steady_clock::now() < deadline)
+    const double deadline = monotonic_now() + 60;
+    while (running(pid) && monotonic_now() < deadline)
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     if (running(pid)) {
       std::cerr << "yard server stop: daemon " << pid << " still running after 60 s\n";

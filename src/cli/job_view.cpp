@@ -1,11 +1,11 @@
 #include "cli/job_view.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
 
+#include "core/clock.h"
 #include "core/duration.h"
 #include "core/size.h"
 #include "core/text.h"
@@ -72,9 +72,7 @@ std::string table_row(const std::string& id, const std::string& name, const std:
 
 }  // namespace
 
-double wall_clock_now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
+double wall_clock_now() { return wall_now(); }
 
 void print_job_table(std::ostream& out, const std::vector<JobRecord>& jobs, double now) {
   out << table_row("JOBID", "NAME", "STATE", "CPUS", "MEM", "GPUS", "ELAPSED", "EXIT", "REASON");

@@ -9,9 +9,7 @@
 
 #include "cli/commands.h"
 #include "local/job_host.h"
-#ifdef YARD_HAVE_SIM
 #include "cli/cmd_sim.h"
-#endif
 
 int main(int argc, char** argv) {
   // The daemon's job host (src/local/job_host.h): this program again, started by the
@@ -47,9 +45,7 @@ int main(int argc, char** argv) {
   yard::add_server_command(app, rc);
   yard::add_run_command(app, rc);
   yard::add_accounts_command(app, rc);
-#ifdef YARD_HAVE_SIM
   yard::add_sim_command(app);
-#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

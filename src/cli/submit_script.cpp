@@ -8,6 +8,7 @@
 
 #include "cli/submit_internal.h"
 #include "core/batch_directives.h"
+#include "core/file_text.h"
 
 namespace yard {
 
@@ -16,12 +17,9 @@ Result<std::string> read_script(const std::string& path) {
   // and end in "nothing to run", which does not say what is wrong.
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return err("script '" + path + "' is a directory, not a batch script");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return err("cannot read script '" + path + "': " + std::strerror(errno));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return err("cannot read script '" + path + "': " + std::strerror(errno));
-  return ss.str();
+  auto text = read_file(path);
+  if (!text) return err("cannot read script " + text.error().substr(std::string("cannot read ").size()));
+  return text;
 }
 
 Result<SubmitFlags> merge_script_directives(const SubmitFlags& first, const std::vector<std::vector<std::string>>& groups,

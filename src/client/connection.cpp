@@ -6,8 +6,9 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstring>
+
+#include "core/clock.h"
 
 namespace yard {
 
@@ -37,15 +38,15 @@ Result<std::string> exchange_line(const std::string& socket_path, const std::str
   }
   std::string in;
   char buf[65536];
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  const double deadline = monotonic_now() + timeout_ms / 1000.0;
   while (in.find('\n') == std::string::npos) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
+    const int left_ms = static_cast<int>((deadline - monotonic_now()) * 1000);
+    if (left_ms <= 0) {
       ::close(fd);
       return unavailable("the daemon did not answer within " + std::to_string(timeout_ms / 1000) + " s");
     }
     pollfd p{fd, POLLIN, 0};
-    if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
+    if (::poll(&p, 1, left_ms) <= 0) continue;
     ssize_t n = ::read(fd, buf, sizeof buf);
     if (n <= 0) {
       ::close(fd);

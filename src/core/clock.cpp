@@ -3,13 +3,26 @@
 #include <chrono>
 
 namespace yard {
+namespace {
 
-double wall_now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+class SystemClock final : public Clock {
+ public:
+  double wall() const override {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  }
+  double monotonic() const override {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  }
+};
+
+}  // namespace
+
+const Clock& system_clock() {
+  static const SystemClock clock;
+  return clock;
 }
 
-double monotonic_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double wall_now() { return system_clock().wall(); }
+double monotonic_now() { return system_clock().monotonic(); }
 
 }  // namespace yard

@@ -11,6 +11,8 @@
 #include <sstream>
 #include <thread>
 
+#include "core/file_text.h"
+
 namespace yard {
 namespace {
 
@@ -23,13 +25,6 @@ bool write_file(const std::string& path, const std::string& value) {
   return static_cast<bool>(f);
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 std::uint64_t field(const std::string& text, const std::string& key) {
   std::istringstream in(text);
   std::string k;
@@ -40,7 +35,7 @@ std::uint64_t field(const std::string& text, const std::string& key) {
 }
 
 bool v2_has_memory(const std::string& root) {
-  return read_file(root + "/cgroup.controllers").find("memory") != std::string::npos;
+  return read_file_or_empty(root + "/cgroup.controllers").find("memory") != std::string::npos;
 }
 
 }  // namespace
@@ -80,12 +75,12 @@ Status MemoryCgroup::add(pid_t pid) const {
 }
 
 bool MemoryCgroup::oom_killed() const {
-  if (v2_) return field(read_file(path_ + "/memory.events"), "oom_kill") > 0;
-  return field(read_file(path_ + "/memory.oom_control"), "oom_kill") > 0;
+  if (v2_) return field(read_file_or_empty(path_ + "/memory.events"), "oom_kill") > 0;
+  return field(read_file_or_empty(path_ + "/memory.oom_control"), "oom_kill") > 0;
 }
 
 std::uint64_t MemoryCgroup::peak_bytes() const {
-  std::string t = read_file(path_ + (v2_ ? "/memory.peak" : "/memory.max_usage_in_bytes"));
+  std::string t = read_file_or_empty(path_ + (v2_ ? "/memory.peak" : "/memory.max_usage_in_bytes"));
   try {
     return t.empty() ? 0 : std::stoull(t);
   } catch (...) {
@@ -95,7 +90,7 @@ std::uint64_t MemoryCgroup::peak_bytes() const {
 
 void MemoryCgroup::kill_all() const {
   if (v2_ && write_file(path_ + "/cgroup.kill", "1")) return;
-  std::istringstream in(read_file(path_ + "/cgroup.procs"));
+  std::istringstream in(read_file_or_empty(path_ + "/cgroup.procs"));
   pid_t p;
   while (in >> p) ::kill(p, SIGKILL);
 }

@@ -8,7 +8,6 @@
 #include <sys/signalfd.h>
 #include <sys/types.h>
 
-#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -16,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/job_state.h"
 #include "local/cgroup.h"
 #include "local/launch_plan.h"
@@ -23,13 +23,8 @@
 
 namespace yard::job_host {
 
-inline double now_s() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
-inline double mono_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+inline double now_s() { return wall_now(); }
+inline double mono_s() { return monotonic_now(); }
 
 struct Supervised {
   std::int64_t id = 0;
@@ -43,7 +38,12 @@ struct Supervised {
   TrackedGroup group;         // every process it starts (process_tracking.h)
   bool tree_ended = false;    // everything of it was killed, its group given back
   bool poll_memory = false;
-  bool cancelled = false, timed_out = false, requeued = false, mem_killed = false;
+  // Why the host is stopping it, which is what its end is recorded as. A reason of higher
+  // rank replaces a lower one (a cancel wins over a preemption or the walltime), never
+  // the other way round.
+  enum class Stopping { No, TimedOut, Preempted, Cancelled };
+  Stopping stopping = Stopping::No;
+  bool mem_killed = false;  // over its limit, killed by the polling fallback
   std::string launch_error;
   std::string started;  // "job_pid=...\nstart_time=...\n", as in its record
 };

@@ -124,13 +124,13 @@ void Host::finish(Supervised& j, int status, const rusage& ru, double end_time) 
   if (!j.launch_error.empty()) {
     o.state = JobState::Failed;
     o.reason = j.launch_error;
-  } else if (j.cancelled) {
+  } else if (j.stopping == Supervised::Stopping::Cancelled) {
     o.state = JobState::Cancelled;
     o.reason = "cancelled";
-  } else if (j.requeued) {
+  } else if (j.stopping == Supervised::Stopping::Preempted) {
     o.state = JobState::Pending;
     o.reason = "preempted";
-  } else if (j.timed_out) {
+  } else if (j.stopping == Supervised::Stopping::TimedOut) {
     o.state = JobState::Timeout;
     o.reason = "walltime exceeded";
   } else if (oom) {

@@ -55,12 +55,12 @@ void Host::on_signal(const signalfd_siginfo& si) {
   auto it = by_id_.find(id);
   if (it == by_id_.end()) return;  // ended meanwhile (or a revoke that came too late)
   Supervised& j = jobs_.at(it->second);
-  if (j.cancelled || j.timed_out) return;
+  if (j.stopping == Supervised::Stopping::Cancelled || j.stopping == Supervised::Stopping::TimedOut) return;
   if (static_cast<int>(si.ssi_signo) == cancel_signal()) {
-    j.cancelled = true;  // also after a preemption began: a cancel wins
+    j.stopping = Supervised::Stopping::Cancelled;  // also after a preemption began: a cancel wins
     stop(j);
-  } else if (static_cast<int>(si.ssi_signo) == preempt_signal() && !j.requeued) {
-    j.requeued = true;
+  } else if (static_cast<int>(si.ssi_signo) == preempt_signal() && j.stopping == Supervised::Stopping::No) {
+    j.stopping = Supervised::Stopping::Preempted;
     stop(j);
   }
 }
@@ -84,8 +84,8 @@ void Host::check_deadlines() {
       if (j.cgroup) j.cgroup->kill_all();
       j.kill_deadline = now + 3600;  // sent; keep waiting for the exit
     }
-    if (j.walltime_deadline > 0 && !j.timed_out && !j.cancelled && now >= j.walltime_deadline) {
-      j.timed_out = true;
+    if (j.walltime_deadline > 0 && j.stopping == Supervised::Stopping::No && now >= j.walltime_deadline) {
+      j.stopping = Supervised::Stopping::TimedOut;
       stop(j);
     }
     if (scanned && j.poll_memory && !j.mem_killed && rss[j.pid] > j.mem_limit) {
@@ -108,7 +108,7 @@ int Host::poll_timeout_ms() const {
   auto at = [&](double t) { wake = wake < 0 ? t : std::min(wake, t); };
   for (auto& [pid, j] : jobs_) {
     if (j.kill_deadline > 0) at(j.kill_deadline - now);
-    if (j.walltime_deadline > 0 && !j.timed_out) at(j.walltime_deadline - now);
+    if (j.walltime_deadline > 0 && j.stopping == Supervised::Stopping::No) at(j.walltime_deadline - now);
     if (j.poll_memory && !j.mem_killed) at(std::max(0.0, next_rss_poll_ - now));
   }
   if (!to_remove_.empty() || tracker_.draining()) at(0.005);

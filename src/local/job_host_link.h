@@ -10,11 +10,12 @@
 
 #include "core/result.h"
 #include "local/host_protocol.h"
+#include "local/job_runner.h"
 #include "local/launch_plan.h"
 
 namespace yard {
 
-class JobHostLink {
+class JobHostLink final : public JobRunner {
  public:
   // Starts a host: this program again (/proc/self/exe __job-host FD), so the host is a
   // small fresh process whatever the daemon has grown to, and starting it is safe from
@@ -24,11 +25,8 @@ class JobHostLink {
   JobHostLink& operator=(JobHostLink&& o) noexcept;
   ~JobHostLink();  // closes the socket: the host finishes its jobs, then exits
 
-  // Hands the job over; `record_fd` is its locked run record (the host keeps a copy).
-  // With `after`, a hand-off: started when that job ends (see job_host.h).
-  Status launch(std::int64_t job_id, const LaunchPlan& plan, int record_fd, std::int64_t after = 0);
-  // Queues a cancel or preemption signal for the job (see host_protocol.h).
-  bool signal_job(std::int64_t job_id, int sig) const { return signal_host(pidfd_, sig, job_id); }
+  Status launch(std::int64_t job_id, const LaunchPlan& plan, int record_fd, std::int64_t after = 0) override;
+  bool signal_job(std::int64_t job_id, int sig) const override { return signal_host(pidfd_, sig, job_id); }
 
   int socket_fd() const { return sock_; }  // readable: reports wait
   int pidfd() const { return pidfd_; }     // readable: the host has exited

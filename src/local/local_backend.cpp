@@ -31,8 +31,10 @@ int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pi
 
 }  // namespace
 
-LocalBackend::LocalBackend(Store& store, Machine machine, std::string state_dir, std::string user)
+LocalBackend::LocalBackend(Store& store, Machine machine, std::string state_dir, std::string user,
+                           const Clock& clock)
     : store_(store),
+      clock_(clock),
       machine_(std::move(machine)),
       state_dir_(std::move(state_dir)),
       user_(std::move(user)),
@@ -122,7 +124,7 @@ Result<std::vector<std::int64_t>> LocalBackend::submit(JobSpec spec) {
 
   auto tx = store_.transaction();
   if (!tx.begun()) return tx.begun().failure();
-  auto ids = store_.insert_jobs(spec, wall_now());
+  auto ids = store_.insert_jobs(spec, clock_.wall());
   if (!ids) return ids;
   auto first = store_.job(ids->front());
   if (!first || !first->has_value()) return err("submitted job vanished from the store");
@@ -168,7 +170,7 @@ void LocalBackend::add_dependencies(std::int64_t id, const std::vector<std::pair
 void LocalBackend::cancel_doomed(std::int64_t id) {
   Transition t;
   t.reason = "DependencyNeverSatisfied";
-  t.end_time = wall_now();
+  t.end_time = clock_.wall();
   set_state(id, JobState::Cancelled, t);
   pending_.erase(id);
 }
@@ -193,7 +195,7 @@ Result<std::vector<std::int64_t>> LocalBackend::cancel(const std::vector<std::in
       pending_.erase(j.id);
       Transition t;
       t.reason = "cancelled while pending";
-      t.end_time = wall_now();
+      t.end_time = clock_.wall();
       set_state(j.id, JobState::Cancelled, t);
       resolve_dependents(j.id, JobState::Cancelled);
       acted.push_back(j.id);
@@ -231,7 +233,7 @@ void LocalBackend::plan_starts() {
     if (r.owns_alloc) views.push_back(r.view);
   for (auto& p : planned_)
     if (p.after == 0) views.push_back(p.view);
-  auto pass = scheduler_.pass(queue_, views, pool_, slots, wall_now());
+  auto pass = scheduler_.pass(queue_, views, pool_, slots, clock_.wall());
   for (auto id : pass.preempt) {
     auto it = running_.find(id);
     if (it == running_.end() || it->second.requeueing) continue;
@@ -247,12 +249,12 @@ void LocalBackend::plan_starts() {
     if (!spec) {
       Transition t;
       t.reason = "job record or spec missing at launch";
-      t.end_time = wall_now();
+      t.end_time = clock_.wall();
       set_state(s.id, JobState::Failed, t);
       pool_.release(s.alloc);
       continue;
     }
-    planned_.push_back(plan_for(q, s.alloc, *spec, wall_now()));
+    planned_.push_back(plan_for(q, s.alloc, *spec, clock_.wall()));
   }
   plan_handoffs();
 }

@@ -27,8 +27,9 @@
 #include "core/clock.h"
 #include "core/job_spec.h"
 #include "local/dependency_tracker.h"
+#include "local/host_protocol.h"
 #include "local/job_queue.h"
-#include "local/job_host_link.h"
+#include "local/job_runner.h"
 #include "local/launch_plan.h"
 #include "local/local_scheduler.h"
 #include "local/machine.h"
@@ -41,8 +42,10 @@ namespace yard {
 
 class LocalBackend {
  public:
-  // `state_dir` holds run records (run/) and saved scripts (scripts/).
-  LocalBackend(Store& store, Machine machine, std::string state_dir, std::string user);
+  // `state_dir` holds run records (run/) and saved scripts (scripts/). Every time it
+  // records or plans with is read from `clock` (which must outlive it).
+  LocalBackend(Store& store, Machine machine, std::string state_dir, std::string user,
+               const Clock& clock = system_clock());
   ~LocalBackend();
   LocalBackend(const LocalBackend&) = delete;
   LocalBackend& operator=(const LocalBackend&) = delete;
@@ -90,7 +93,7 @@ class LocalBackend {
   void launch();
 
   // Jobs run on `host` (not owned; must outlive this).
-  void use_host(JobHostLink* host) { host_ = host; }
+  void use_host(JobRunner* host) { host_ = host; }
 
   // Time-driven work (revoking hand-offs that wait too long), and when it is next due.
   void tick(double now);
@@ -177,6 +180,7 @@ class LocalBackend {
   Status adopt(const JobRecord& r, std::unordered_map<std::int64_t, int>& records);
 
   Store& store_;
+  const Clock& clock_;
   Machine machine_;
   std::string state_dir_, user_;
   ResourcePool pool_;
@@ -192,7 +196,7 @@ class LocalBackend {
   std::vector<Planned> planned_;
   double handoff_wait_s_ = machine_.handoff_wait_s;  // 0: no hand-offs
   std::unordered_map<std::int64_t, double> element_run_s_;  // array -> its last element's run time
-  JobHostLink* host_ = nullptr;
+  JobRunner* host_ = nullptr;
   // When to try again jobs that could not be launched for want of disk space (0: none).
   double launch_retry_at_ = 0;
   std::string name_ = "local";

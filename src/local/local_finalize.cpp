@@ -26,7 +26,7 @@ void log_error(const std::string& what) { std::cerr << "yard daemon: " << what <
 
 void LocalBackend::set_state(std::int64_t id, JobState to, const Transition& t, const UsageCharge* charge) {
   auto tx = store_.transaction();
-  auto s = store_.transition(id, to, t, wall_now());
+  auto s = store_.transition(id, to, t, clock_.wall());
   if (s && charge) s = store_.add_usage(*charge);
   if (s) s = tx.commit();
   if (!s) log_error("job " + std::to_string(id) + ": " + s.error());
@@ -114,14 +114,14 @@ void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
       release = false;
       if (auto after = running_.find(next->second.successor);
           after != running_.end() && after->second.predecessor == next->first)
-        after->second.handed_at = wall_now();
+        after->second.handed_at = clock_.wall();
     }
   } else {
     auto p = running_.find(run.predecessor);
     if (p != running_.end() && p->second.successor == id) p->second.successor = next != running_.end() ? next->first : 0;
     if (next != running_.end()) {
       next->second.predecessor = p != running_.end() ? p->first : 0;
-      next->second.handed_at = wall_now();
+      next->second.handed_at = clock_.wall();
     }
   }
   if (rec.start_time > 0) run.view.start_time = rec.start_time;  // the host's, not the plan's
@@ -146,7 +146,7 @@ void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
       t.reason = "preempted: requeued";
       t.exit_code = rec.outcome->exit_code;
       t.signal = rec.outcome->signal;
-      const UsageCharge used = charge(run.view, rec.outcome->end_time > 0 ? rec.outcome->end_time : wall_now());
+      const UsageCharge used = charge(run.view, rec.outcome->end_time > 0 ? rec.outcome->end_time : clock_.wall());
       set_state(id, JobState::Pending, t, &used);
     }
     if (release) pool_.release(run.alloc);
@@ -172,9 +172,9 @@ void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
     if (rec.job_pid > 0) ::killpg(rec.job_pid, SIGKILL);
     to = JobState::Lost;
     t.reason = "the job host ended without recording the job's outcome";
-    t.end_time = wall_now();
+    t.end_time = clock_.wall();
   }
-  const UsageCharge used = charge(run.view, t.end_time.value_or(wall_now()));
+  const UsageCharge used = charge(run.view, t.end_time.value_or(clock_.wall()));
   t.never_started = rec.outcome && !ran;  // a hand-off cancelled before it started: no start, no usage
   set_state(id, to, t, ran ? &used : nullptr);
   if (release) pool_.release(run.alloc);

@@ -60,7 +60,7 @@ void LocalBackend::plan_handoffs() {
   for (auto& p : planned_)
     if (p.array_job_id != 0 && !awaited.count(p.id) && p.depth < handoff_chain_limit(p.array_job_id))
       free.push_back({p.id, p.spec_id, p.array_job_id, p.alloc, p.depth});
-  const double now = wall_now();
+  const double now = clock_.wall();
   for (std::size_t taken = 0; taken < free.size();) {
     const auto& order = queue_.plain_order();
     if (order.empty()) return;

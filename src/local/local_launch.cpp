@@ -34,7 +34,7 @@ void LocalBackend::launch() {
     auto fail = [&](const std::string& why) {
       Transition t;
       t.reason = why;
-      t.end_time = wall_now();
+      t.end_time = clock_.wall();
       set_state(p.id, JobState::Failed, t);
       if (p.after == 0) {
         pool_.release(p.alloc);
@@ -91,7 +91,7 @@ void LocalBackend::launch() {
       if (error == ENOSPC || error == EDQUOT || error == EIO || error == EROFS || error == ENOMEM) {
         if (launch_retry_at_ == 0) std::cerr << "yard daemon: job " << p.id << " waits: " << why << std::endl;
         requeue(why);
-        launch_retry_at_ = wall_now() + kLaunchRetryS;
+        launch_retry_at_ = clock_.wall() + kLaunchRetryS;
       } else {
         fail(why);
       }
@@ -114,7 +114,7 @@ void LocalBackend::launch() {
     if (p.after) {
       run.predecessor = p.after;
       run.owns_alloc = false;
-      run.handed_at = wall_now();
+      run.handed_at = clock_.wall();
     }
     running_[p.id] = std::move(run);
   }

@@ -59,7 +59,7 @@ Status LocalBackend::adopt(const JobRecord& r, std::unordered_map<std::int64_t, 
     pred->successor = r.id;
     run.predecessor = pred->id;
     run.owns_alloc = false;
-    run.handed_at = wall_now();
+    run.handed_at = clock_.wall();
   }
   run.array_job_id = r.array_job_id.value_or(0);
   run.spec_id = r.spec_id;

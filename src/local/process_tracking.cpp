@@ -15,6 +15,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "core/file_text.h"
 #include "local/proc_scan.h"
 
 namespace yard {
@@ -22,15 +23,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 std::vector<pid_t> procs_of(const std::string& group) {
-  std::istringstream in(slurp(group + "/cgroup.procs"));
+  std::istringstream in(read_file_or_empty(group + "/cgroup.procs"));
   std::vector<pid_t> out;
   pid_t p;
   while (in >> p) out.push_back(p);
@@ -42,7 +36,7 @@ struct Mount {
 };
 
 std::vector<Mount> mounts() {
-  std::istringstream in(slurp("/proc/self/mounts"));
+  std::istringstream in(read_file_or_empty("/proc/self/mounts"));
   std::vector<Mount> out;
   std::string line;
   while (std::getline(in, line)) {
@@ -60,7 +54,7 @@ bool has_option(const std::string& options, const std::string& name) {
 
 // The path of this process's cgroup in the v2 hierarchy ("0::/a/b" in /proc/self/cgroup).
 std::string own_v2_path() {
-  std::istringstream in(slurp("/proc/self/cgroup"));
+  std::istringstream in(read_file_or_empty("/proc/self/cgroup"));
   std::string line;
   while (std::getline(in, line))
     if (line.rfind("0::", 0) == 0) return line.substr(3);
@@ -163,30 +157,33 @@ ProcessTracker ProcessTracker::detect() {
 }
 
 ProcessTracker::~ProcessTracker() {
-  for (auto& g : pool_) {
-    if (g.procs_fd >= 0) ::close(g.procs_fd);
-    ::rmdir(g.path.c_str());
-  }
-  for (auto& e : draining_) {
-    if (e.group.procs_fd >= 0) ::close(e.group.procs_fd);
-    ::rmdir(e.group.path.c_str());
-  }
+  for (auto& g : pool_) discard(g);
+  for (auto& e : draining_) discard(e.group);
+}
+
+void ProcessTracker::discard(TrackedGroup& g) {
+  if (g.procs_fd >= 0) ::close(g.procs_fd);
+  if (g.events_fd >= 0) ::close(g.events_fd);
+  g.procs_fd = g.events_fd = -1;
+  if (!g.path.empty()) ::rmdir(g.path.c_str());
 }
 
 TrackedGroup ProcessTracker::acquire() {
   if (mode_ == Tracking::Subreaper) return {};
-  while (!pool_.empty()) {
+  if (!pool_.empty()) {
+    // Found empty at its last job's end (one removed from under us since is found at the
+    // end of the job it served, and not pooled again).
     TrackedGroup g = std::move(pool_.back());
     pool_.pop_back();
-    if (::access(g.path.c_str(), F_OK) == 0) return g;
-    if (g.procs_fd >= 0) ::close(g.procs_fd);  // removed from under us: make another
+    return g;
   }
   TrackedGroup g;
   g.path = base_ + "/h" + std::to_string(::getpid()) + "-" + std::to_string(made_++);
   if (::mkdir(g.path.c_str(), 0755) != 0 && errno != EEXIST) return {};
   g.procs_fd = ::open((g.path + "/cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
-  if (g.procs_fd < 0) {
-    ::rmdir(g.path.c_str());
+  if (mode_ == Tracking::Cgroup2) g.events_fd = ::open((g.path + "/cgroup.events").c_str(), O_RDONLY | O_CLOEXEC);
+  if (g.procs_fd < 0 || (mode_ == Tracking::Cgroup2 && g.events_fd < 0)) {
+    discard(g);
     return {};
   }
   return g;
@@ -209,6 +206,12 @@ void ProcessTracker::end(TrackedGroup g, std::int64_t job_id) {
     for (pid_t p : left) ::kill(p, SIGKILL);
   } else if (e.group.path.empty()) {
     return;  // it had no group (one could not be made)
+  } else if (mode_ == Tracking::Cgroup2 && populated(e.group) < 0) {
+    discard(e.group);  // removed from under us (its job was not tracked): not pooled again
+    return;
+  } else if (mode_ == Tracking::Cgroup2 && populated(e.group) == 0) {
+    pool_.push_back(std::move(e.group));  // the usual case: nothing outlived the leader
+    return;
   } else if (mode_ == Tracking::Cgroup2) {
     int fd = ::open((e.group.path + "/cgroup.kill").c_str(), O_WRONLY | O_CLOEXEC);
     if (fd < 0 || ::write(fd, "1", 1) != 1) signal(e.group, 0, job_id, SIGKILL);  // before Linux 5.14
@@ -225,7 +228,16 @@ void ProcessTracker::end(TrackedGroup g, std::int64_t job_id) {
 
 bool ProcessTracker::empty_now(const Ending& e) const {
   if (mode_ == Tracking::Subreaper) return marked_orphans(e.job_id, 0, children_by_parent()).empty();
+  if (mode_ == Tracking::Cgroup2) return populated(e.group) <= 0;
   return procs_of(e.group.path).empty();
+}
+
+int ProcessTracker::populated(const TrackedGroup& g) {
+  char buf[256];
+  const ssize_t n = g.events_fd >= 0 ? ::pread(g.events_fd, buf, sizeof buf - 1, 0) : -1;
+  if (n <= 0) return -1;
+  buf[n] = 0;
+  return std::strstr(buf, "populated 0") != nullptr ? 0 : 1;
 }
 
 bool ProcessTracker::drain() {
@@ -233,12 +245,13 @@ bool ProcessTracker::drain() {
     Ending& e = draining_[i];
     const bool emptied = empty_now(e);
     if (emptied || ++e.tries > 2000) {  // 2000 passes: ~10 s of a process in the kernel's hands
-      if (emptied && !e.group.path.empty()) {
+      if (emptied && mode_ == Tracking::Cgroup2 && populated(e.group) < 0) {
+        discard(e.group);
+      } else if (emptied && !e.group.path.empty()) {
         pool_.push_back(std::move(e.group));
       } else if (!e.group.path.empty()) {  // never shared with another job; removed if it ever empties
         std::cerr << "yard job host: processes of job " << e.job_id << " outlive it in " << e.group.path << std::endl;
-        ::close(e.group.procs_fd);
-        ::rmdir(e.group.path.c_str());
+        discard(e.group);
       }
       draining_[i] = std::move(draining_.back());
       draining_.pop_back();

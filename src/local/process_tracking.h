@@ -13,7 +13,9 @@
 // the machine's init does. YARD_PROCESS_TRACKING=cgroup2|cgroup1|subreaper forces a mode
 // (tests use it to cover each one on one machine).
 // Groups are pooled: one emptied at a job's end serves the next job, sparing the kernel
-// a mkdir and an rmdir per job; the pool is removed when the host exits.
+// a mkdir and an rmdir per job; the pool is removed when the host exits. Under cgroup2 a
+// job's end costs one read of its group's cgroup.events, kept open, when nothing of it is
+// left (the usual case).
 #pragma once
 
 #include <sys/types.h>
@@ -29,8 +31,9 @@ enum class Tracking { Cgroup2, Cgroup1, Subreaper };
 std::string_view tracking_name(Tracking t);
 
 struct TrackedGroup {
-  std::string path;   // empty under Subreaper
-  int procs_fd = -1;  // its cgroup.procs, open for the job to join before exec
+  std::string path;    // empty under Subreaper
+  int procs_fd = -1;   // its cgroup.procs, open for the job to join before exec
+  int events_fd = -1;  // its cgroup.events (cgroup2): "populated 0" once it is empty
 };
 
 class ProcessTracker {
@@ -65,6 +68,9 @@ class ProcessTracker {
   };
   ProcessTracker(Tracking mode, std::string base) : mode_(mode), base_(std::move(base)) {}
   bool empty_now(const Ending& e) const;
+  static void discard(TrackedGroup& g);  // closes its files and removes it
+  // Under cgroup2: 1 while a process is in `g`, 0 once none is, -1 if it is gone.
+  static int populated(const TrackedGroup& g);
 
   Tracking mode_ = Tracking::Subreaper;
   std::string base_;  // the directory the host's groups are made in

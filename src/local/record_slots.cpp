@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/file_text.h"
 #include "local/run_record.h"
 
 namespace yard {
@@ -40,11 +41,9 @@ std::unordered_map<std::int64_t, int> RecordSlots::scan() {
     int slot = -1;
     auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), slot);
     if (ec != std::errc() || end != digits.data() + digits.size() || slot < 0 || slot > 1'000'000) continue;
-    std::ifstream f(path(slot));
-    std::stringstream text;
-    text << f.rdbuf();
+    const std::string text = read_file_or_empty(path(slot));
     if (static_cast<std::size_t>(slot) >= used_.size()) used_.resize(static_cast<std::size_t>(slot) + 1, false);
-    const auto rec = parse_run_record(text.str());  // the last job's record
+    const auto rec = parse_run_record(text);  // the last job's record
     if (rec.job_id <= 0) continue;  // never written: free
     used_[static_cast<std::size_t>(slot)] = true;
     found[rec.job_id] = slot;

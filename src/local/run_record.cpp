@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/file_text.h"
 #include "core/text.h"
 
 namespace yard {
@@ -71,12 +72,7 @@ std::string format_outcome(const RunOutcome& o) {
   return "state=" + std::string(to_string(o.state)) + "\n" + buf + "reason=" + reason + "\ndone=1\n";
 }
 
-std::string read_record_file(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+std::string read_record_file(const std::string& path) { return read_file_or_empty(path); }
 
 bool append_record(int fd, const std::string& line) {
   const char* p = line.data();

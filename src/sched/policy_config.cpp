@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/duration.h"
+#include "core/file_text.h"
 #include "core/size.h"
 #include "core/text.h"
 
@@ -324,11 +325,9 @@ Result<PolicyConfig> parse_policy_config(std::string_view text, std::string_view
 }
 
 Result<PolicyConfig> load_policy_config(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return err("cannot read policy config '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_policy_config(text.str(), path);
+  auto text = read_file(path);
+  if (!text) return err("cannot read policy config '" + path + "'");
+  return parse_policy_config(*text, path);
 }
 
 }  // namespace yard::sched

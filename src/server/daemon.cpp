@@ -95,13 +95,14 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
   ::sigprocmask(SIG_BLOCK, &mask, nullptr);
   int sigfd = ::signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 
-  const BackendContext context{*store, paths.state_dir, std::filesystem::path(paths.config).parent_path().string(),
-                               paths.policy, user_name(), *machine};
+  const Clock& clock = system_clock();
+  const BackendContext context{*store,       paths.state_dir, std::filesystem::path(paths.config).parent_path().string(),
+                               paths.policy, user_name(),     *machine, clock};
   auto opened = Backends::open(registry, context);
   if (!opened) return refuse(opened.error());
   const Backends backends = std::move(*opened);
   for (const auto& b : backends.all()) {
-    if (auto s = b->recover(wall_now()); !s) return refuse("backend " + b->name() + ": recovery failed: " + s.error());
+    if (auto s = b->recover(clock.wall()); !s) return refuse("backend " + b->name() + ": recovery failed: " + s.error());
     if (auto line = b->announce(); !line.empty()) std::cerr << "yard daemon: " << line << std::endl;
   }
   ::signal(SIGPIPE, SIG_IGN);
@@ -134,7 +135,7 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
         fds.push_back({fd, POLLIN, 0});
         owner[fd] = b.get();
       }
-      wake_s = std::min(wake_s, b->next_wakeup_s(wall_now()));
+      wake_s = std::min(wake_s, b->next_wakeup_s(clock.wall()));
     }
     // The first pass runs at once: jobs that recovery queued start without waiting for
     // some request to wake the loop.
@@ -175,14 +176,14 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
           continue;
         }
         bool changed = false;
-        std::string reply = handle_line(daemon, std::string_view(it->second.in).substr(0, nl), wall_now(), changed);
+        std::string reply = handle_line(daemon, std::string_view(it->second.in).substr(0, nl), clock.wall(), changed);
         replies.push_back({p.fd, std::move(reply), changed});
       } else if (auto o = owner.find(p.fd); o != owner.end()) {
         ready[o->second].push_back(p.fd);
       }
     }
     for (auto& [b, ready_fds] : ready) b->ready(ready_fds);
-    for (const auto& b : backends.all()) b->step(wall_now(), !daemon.draining && !daemon.stopping);
+    for (const auto& b : backends.all()) b->step(clock.wall(), !daemon.draining && !daemon.stopping);
     // The store is the commit point: nothing is answered or started before this commit,
     // and if it fails, nothing of this iteration is (see restart_from_store).
     auto committed = tx.commit();

@@ -1,5 +1,5 @@
 // Per-job output of a simulation as CSV: `job_id,submit,start,run,procs,est`, one line per
-// job in trace order (the layout of the pyss reference files in ../shared/traces).
+// job in trace order (the layout of the pyss reference files in tests/traces).
 #pragma once
 
 #include <ostream>

@@ -1,4 +1,4 @@
-// pyss's own oracle cases (../shared/traces/pyss-cases, README beside them): a 100-processor
+// pyss's own oracle cases (tests/traces/pyss-cases, README beside them): a 100-processor
 // machine; job line `submit id estimate processors actual_run adminQoS userQoS user`; the
 // integer part of `id` is the job's expected finish time.
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // SDSC-SP2 replayed under the four policies must reproduce pyss: the means published in
 // the simulator issue, and for EASY every job's start time (SDSC_SP2_easy.starts.csv.gz).
-// The trace lives in ../shared/traces; if it is missing the test fails.
+// The trace lives in tests/traces; if it is missing the test fails.
 #include <gtest/gtest.h>
 #include <zlib.h>
 

@@ -39,7 +39,7 @@ class LocalEntry final : public Backend {
 Result<std::unique_ptr<Backend>> open_local(const BackendContext& c) {
   auto hosted = HostedBackends::start();
   if (!hosted) return Error{hosted.failure()};
-  auto backend = std::make_unique<LocalBackend>(c.store, c.machine, c.state_dir, c.user);
+  auto backend = std::make_unique<LocalBackend>(c.store, c.machine, c.state_dir, c.user, c.clock);
   auto policy = load_local_policy(c.policy_path);
   if (!policy) return Error{policy.failure()};
   backend->use_policy(std::move(*policy));
