@@ -71,9 +71,10 @@ void IndirectBackend::track(const JobRecord& r) {
   u.members.push_back(r.id);
   if (!r.native_id.empty()) {
     u.native_base = native_base_of(r.native_id);
+    u.phase = Unit::Phase::Submitted;
     by_native_[r.native_id] = r.id;
   } else if (r.submit_attempts > 0) {
-    u.needs_lookup = true;  // submitted, maybe, just before a crash
+    u.phase = Unit::Phase::ToFind;  // submitted, maybe, just before a crash
   }
   u.cancel_requested = u.cancel_requested || r.cancel_requested;
   members_[r.id] = std::move(m);
@@ -176,7 +177,7 @@ void IndirectBackend::fail_unit(Unit& u, const std::string& why, double now) {
 
 void IndirectBackend::set_native(Unit& u, const std::string& base) {
   u.native_base = base;
-  u.needs_lookup = false;
+  u.phase = Unit::Phase::Submitted;
   u.backoff = 0;
   for (auto id : u.members) {
     auto& m = members_.at(id);
@@ -195,9 +196,9 @@ void IndirectBackend::step(double now) {
   for (auto& [tag, f] : in_flight_) submitting += f.kind == Kind::Submit;
   std::vector<std::int64_t> lookups;
   for (auto& [head, u] : units_) {
-    if (u.in_flight || u.members.empty()) continue;
+    if (u.busy() || u.members.empty()) continue;
     if (u.cancel_requested) {
-      if (u.native_base.empty() && !u.needs_lookup) {
+      if (u.phase == Unit::Phase::ToSubmit) {
         for (auto id : std::vector<std::int64_t>(u.members)) {
           Transition t;
           t.reason = "cancelled before it was submitted";
@@ -206,7 +207,7 @@ void IndirectBackend::step(double now) {
         }
         continue;
       }
-      if (!u.native_base.empty() && (u.cancel_sent == 0 || now - u.cancel_sent >= config_.cancel_resend_s)) {
+      if (u.phase == Unit::Phase::Submitted && (u.cancel_sent == 0 || now - u.cancel_sent >= config_.cancel_resend_s)) {
         std::vector<std::string> ids;
         for (auto id : u.members) ids.push_back(members_.at(id).native_id);
         u.cancel_sent = now;
@@ -214,12 +215,12 @@ void IndirectBackend::step(double now) {
         continue;
       }
     }
-    if (!u.native_base.empty()) continue;
-    if (u.needs_lookup) {
+    if (u.phase == Unit::Phase::ToFind || u.phase == Unit::Phase::ToFindInHistory) {
       lookups.push_back(head);
-    } else if (now >= u.next_try && submitting < kMaxSubmissionsInFlight && !u.cancel_requested) {
+    } else if (u.phase == Unit::Phase::ToSubmit && now >= u.next_try && submitting < kMaxSubmissionsInFlight &&
+               !u.cancel_requested) {
       plan_submission(u, now);
-      submitting += u.in_flight;
+      submitting += u.phase == Unit::Phase::Submitting;
     }
   }
   plan_lookups(lookups, now);
@@ -250,7 +251,7 @@ void IndirectBackend::step(double now) {
   }
 
   for (auto it = units_.begin(); it != units_.end();)
-    it = it->second.members.empty() && !it->second.in_flight ? units_.erase(it) : std::next(it);
+    it = it->second.members.empty() && !it->second.busy() ? units_.erase(it) : std::next(it);
 }
 
 double IndirectBackend::next_wakeup_s(double now) const {
@@ -259,11 +260,11 @@ double IndirectBackend::next_wakeup_s(double now) const {
   for (auto& [id, m] : members_) tracked = tracked || !m.native_id.empty();
   if (tracked && !poll_in_flight_) wake = std::min(wake, std::max(0.0, next_poll_ - now));
   for (auto& [head, u] : units_) {
-    if (u.in_flight || u.members.empty()) continue;
-    if (u.native_base.empty() && !u.needs_lookup) wake = std::min(wake, std::max(0.0, u.next_try - now));
+    if (u.busy() || u.members.empty()) continue;
+    if (u.phase == Unit::Phase::ToSubmit) wake = std::min(wake, std::max(0.0, u.next_try - now));
     if (u.cancel_requested && u.cancel_sent > 0)
       wake = std::min(wake, std::max(0.0, u.cancel_sent + config_.cancel_resend_s - now));
-    if (u.needs_lookup) wake = std::min(wake, 0.1);
+    if (u.phase == Unit::Phase::ToFind || u.phase == Unit::Phase::ToFindInHistory) wake = std::min(wake, 0.1);
   }
   if (history_due_ && !to_confirm_.empty()) wake = std::min(wake, 0.1);
   // Token bucket: never wake before a token is there for a background call.

@@ -116,9 +116,20 @@ class IndirectBackend {
     std::vector<std::int64_t> members;
     std::string native_base;  // "" until submitted
     bool is_array = false;
-    bool in_flight = false;   // a submission or look-up is running
-    bool needs_lookup = false;
-    bool queue_missed = false;  // the live listing did not show it: the history is next
+    // Where it is in reaching the scheduler.
+    enum class Phase {
+      ToSubmit,          // not submitted yet: submitted at next_try
+      Submitting,        // its submission runs
+      ToFind,            // maybe submitted (a crash, a lost reply): looked up by its UID in the queue
+      FindingInQueue,    // that look-up runs
+      ToFindInHistory,   // not in the queue: looked up in the history next
+      FindingInHistory,  // that look-up runs
+      Submitted,         // its native id is known
+    };
+    Phase phase = Phase::ToSubmit;
+    bool busy() const {  // a command about it runs
+      return phase == Phase::Submitting || phase == Phase::FindingInQueue || phase == Phase::FindingInHistory;
+    }
     double submit_time = 0;
     double next_try = 0, backoff = 0;
     bool cancel_requested = false;

@@ -6,13 +6,14 @@
 #include "backends/indirect_backend.h"
 #include "core/duration.h"
 #include "core/size.h"
+#include "core/yaml_file.h"
 
 namespace yard {
 namespace {
 
 // classes: NAME: BACKEND, or NAME: {backend: B, partition: P, account: A, qos: Q, time: T}
 Status load_classes(const YAML::Node& n, const std::string& path, JobClasses& out) {
-  auto at = [&](const YAML::Node& x) { return path + ":" + std::to_string(x.Mark().line + 1) + ": "; };
+  auto at = [&](const YAML::Node& x) { return yaml_where(path, x) + ": "; };
   if (n.IsNull()) return {};
   if (!n.IsMap()) return err(at(n) + "classes: expected a mapping of class names to backends");
   for (auto it : n) {
@@ -54,7 +55,7 @@ Status load_classes(const YAML::Node& n, const std::string& path, JobClasses& ou
 
 // pilot: {partition: P, account: A, qos: Q, nodes: N, cpus: C, mem: M, gpus: G, time: T}
 Status load_pilot(const YAML::Node& n, const std::string& path, PilotSpec& p) {
-  auto at = [&](const YAML::Node& x) { return path + ":" + std::to_string(x.Mark().line + 1) + ": "; };
+  auto at = [&](const YAML::Node& x) { return yaml_where(path, x) + ": "; };
   if (!n.IsMap()) return err(at(n) + "pilot: expected a mapping (partition, nodes, cpus, mem, gpus, time, ...)");
   for (auto kv : n) {
     const std::string key = kv.first.as<std::string>();
@@ -104,13 +105,15 @@ Result<IndirectConfig> load_indirect_config(const std::string& path) {
   IndirectConfig c;
   bool has_pilot = false;
   if (!std::filesystem::exists(path)) return c;
+  auto loaded = load_yaml(path);
+  if (!loaded) return Error{loaded.failure()};
   try {
-    YAML::Node n = YAML::LoadFile(path);
+    const YAML::Node n = *loaded;
     if (!n || n.IsNull()) return c;
     if (!n.IsMap()) return err(path + ": expected a mapping of settings");
     for (auto it : n) {
       const std::string key = it.first.as<std::string>();
-      const std::string where = path + ":" + std::to_string(it.second.Mark().line + 1) + ": ";
+      const std::string where = yaml_where(path, it.second) + ": ";
       if (key == "allocation") {
         c.allocation = it.second.as<std::string>("");
         if (c.allocation != "pilot" &&
@@ -146,22 +149,22 @@ Result<IndirectConfig> load_indirect_config(const std::string& path) {
                      : key == "cancel_resend"    ? &c.cancel_resend_s
                                                  : nullptr;
       if (!slot)
-        return err(path + ":" + std::to_string(it.first.Mark().line + 1) + ": unknown setting '" + key +
+        return err(yaml_where(path, it.first) + ": unknown setting '" + key +
                    "' (known: poll_interval, calls_per_second, burst, command_timeout, retry_max, "
                    "lost_after, cancel_resend, allocation, pilot, job_limit, classes)");
       double v = 0;
       try {
         v = it.second.as<double>();
       } catch (const std::exception&) {
-        return err(path + ":" + std::to_string(it.second.Mark().line + 1) + ": " + key +
+        return err(yaml_where(path, it.second) + ": " + key +
                    ": expected a number of seconds (or calls), got '" + it.second.as<std::string>("?") + "'");
       }
       if (v < 0 || (v == 0 && key != "calls_per_second"))
-        return err(path + ":" + std::to_string(it.second.Mark().line + 1) + ": " + key + " must be > 0");
+        return err(yaml_where(path, it.second) + ": " + key + " must be > 0");
       *slot = v;
     }
   } catch (const YAML::Exception& e) {
-    return err(path + ": " + e.what());
+    return err(yaml_error(path, e));
   }
   if (c.allocation == "pilot" && !has_pilot)
     return err(path + ": allocation: pilot needs a pilot: map of what to ask for (partition, nodes, cpus, mem, "

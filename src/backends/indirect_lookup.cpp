@@ -19,11 +19,11 @@ using namespace indirect;  // NOLINT: this file's own helpers
 
 void IndirectBackend::plan_lookups(const std::vector<std::int64_t>& heads, double now) {
   std::vector<std::int64_t> in_queue, in_history;
-  for (auto h : heads) (units_.at(h).queue_missed ? in_history : in_queue).push_back(h);
+  for (auto h : heads) (units_.at(h).phase == Unit::Phase::ToFindInHistory ? in_history : in_queue).push_back(h);
   if (!in_queue.empty() && !find_in_flight_ && background_.try_take(now)) {
     InFlight what;
     what.heads = in_queue;
-    for (auto h : in_queue) units_.at(h).in_flight = true;
+    for (auto h : in_queue) units_.at(h).phase = Unit::Phase::FindingInQueue;
     find_in_flight_ = true;
     plan(Kind::Find, dialect_.find_argv(), what);
   }
@@ -39,21 +39,26 @@ void IndirectBackend::plan_lookups(const std::vector<std::int64_t>& heads, doubl
   auto argv = dialect_.find_history_argv(names, since);
   if (argv.empty()) {
     // A scheduler without a history: the listing decided, it never got there.
-    for (auto h : in_history) units_.at(h).needs_lookup = units_.at(h).queue_missed = false;
+    for (auto h : in_history) units_.at(h).phase = Unit::Phase::ToSubmit;
     return;
   }
   if (!background_.try_take(now)) return;
   InFlight what;
   what.heads = in_history;
-  for (auto h : in_history) units_.at(h).in_flight = true;
+  for (auto h : in_history) units_.at(h).phase = Unit::Phase::FindingInHistory;
   find_history_in_flight_ = true;
   plan(Kind::FindHistory, std::move(argv), what);
 }
 
 std::optional<std::unordered_map<std::string, std::string>> IndirectBackend::found_by_uid(
     const std::vector<std::int64_t>& heads, const CommandResult& r, bool queue_format) {
-  for (auto h : heads)
-    if (auto u = units_.find(h); u != units_.end()) u->second.in_flight = false;
+  // Looked up again next step if this one tells nothing (never submitted on a failed one).
+  for (auto h : heads) {
+    auto u = units_.find(h);
+    if (u == units_.end()) continue;
+    if (u->second.phase == Unit::Phase::FindingInQueue) u->second.phase = Unit::Phase::ToFind;
+    if (u->second.phase == Unit::Phase::FindingInHistory) u->second.phase = Unit::Phase::ToFindInHistory;
+  }
   if (!r.ok()) return std::nullopt;  // looked up again next step; never submitted on a failed look-up
   auto statuses = queue_format ? dialect_.parse_poll(r.out) : dialect_.parse_history(r.out);
   if (!statuses && queue_format) statuses = dialect_.parse_history(r.out);
@@ -79,7 +84,7 @@ void IndirectBackend::apply_find(const std::vector<std::int64_t>& heads, const C
                                "; tracking it");
       set_native(u->second, it->second);
     } else {
-      u->second.queue_missed = true;  // gone from the queue already? the history tells
+      u->second.phase = Unit::Phase::ToFindInHistory;  // gone from the queue already? the history tells
     }
   }
 }
@@ -91,13 +96,12 @@ void IndirectBackend::apply_find_history(const std::vector<std::int64_t>& heads,
   for (auto h : heads) {
     auto u = units_.find(h);
     if (u == units_.end()) continue;
-    u->second.queue_missed = false;
     if (auto it = base_by_uid.find(u->second.uid); it != base_by_uid.end()) {
       log(dialect_.name(), "job " + std::to_string(h) + " was submitted before the restart as " + it->second +
                                " and has left the queue; its record is in the history");
       set_native(u->second, it->second);
     } else {
-      u->second.needs_lookup = false;  // in neither: it never reached the scheduler, submit it
+      u->second.phase = Unit::Phase::ToSubmit;  // in neither: it never reached the scheduler, submit it
     }
   }
 }

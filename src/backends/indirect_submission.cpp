@@ -106,14 +106,14 @@ void IndirectBackend::plan_submission(Unit& u, double now) {
       log(dialect_.name(), s.error());
       return;
     }
-  u.in_flight = true;
+  u.phase = Unit::Phase::Submitting;
   InFlight what;
   what.head = u.head;
   plan(Kind::Submit, dialect_.submit_argv(path), what);
 }
 
 void IndirectBackend::apply_submit(Unit& u, const CommandResult& r, double now) {
-  u.in_flight = false;
+  u.phase = Unit::Phase::ToSubmit;
   if (r.ok()) {
     auto native = dialect_.parse_submit(r.out);
     if (native) {
@@ -121,7 +121,7 @@ void IndirectBackend::apply_submit(Unit& u, const CommandResult& r, double now) 
       return;
     }
     log(dialect_.name(), "unexpected answer to a submission: " + native.error());
-    u.needs_lookup = true;
+    u.phase = Unit::Phase::ToFind;
     retry_later(u, now);
     return;
   }
@@ -131,7 +131,7 @@ void IndirectBackend::apply_submit(Unit& u, const CommandResult& r, double now) 
   }
   if (r.timed_out || dialect_.transient_failure(r.exit_code, r.err)) {
     // A submission that timed out may have gone through: look it up before retrying.
-    u.needs_lookup = true;
+    u.phase = Unit::Phase::ToFind;
     retry_later(u, now);
     return;
   }

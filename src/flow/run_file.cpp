@@ -7,26 +7,20 @@
 
 #include "core/duration.h"
 #include "core/size.h"
+#include "core/yaml_file.h"
 
 namespace yard {
 namespace {
 
-std::string where(const std::string& path, const YAML::Node& n) {
-  return path + ":" + std::to_string(n.Mark().line + 1);
-}
+std::string where(const std::string& path, const YAML::Node& n) { return yaml_where(path, n); }
 
 }  // namespace
 
 Result<std::vector<RunJob>> load_run_file(const std::string& path, const std::string& base_dir,
                                           const std::map<std::string, std::string>& env) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    return err("cannot read run file '" + path + "'");
-  } catch (const YAML::Exception& e) {
-    return err(path + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
-  }
+  auto loaded = load_yaml(path);
+  if (!loaded) return Error{loaded.failure()};
+  const YAML::Node root = *loaded;
   if (!root.IsMap() || !root["jobs"] || !root["jobs"].IsSequence())
     return err(path + ": expected a mapping with a 'jobs' list");
   std::vector<RunJob> jobs;
@@ -88,7 +82,7 @@ Result<std::vector<RunJob>> load_run_file(const std::string& path, const std::st
       jobs.push_back(std::move(j));
     }
   } catch (const YAML::Exception& e) {
-    return err(path + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+    return err(yaml_error(path, e));
   }
   // Order so that every job follows the jobs it waits for; a cycle is an error.
   std::vector<RunJob> ordered;

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "core/size.h"
+#include "core/yaml_file.h"
 
 namespace yard {
 
@@ -46,13 +47,15 @@ Result<Machine> load_machine(const std::string& config_path) {
   auto m = detect_machine();
   if (!m) return m;
   if (config_path.empty() || !std::filesystem::exists(config_path)) return m;
+  auto loaded = load_yaml(config_path);
+  if (!loaded) return Error{loaded.failure()};
   try {
-    YAML::Node c = YAML::LoadFile(config_path);
+    const YAML::Node c = *loaded;
     if (!c.IsMap() && !c.IsNull()) return err(config_path + ": expected a mapping of settings");
     auto int_key = [&](const char* key, int& out, int min) -> Status {
       if (!c[key]) return {};
       int v = c[key].as<int>();
-      if (v < min) return err(config_path + ": '" + key + "' must be at least " + std::to_string(min));
+      if (v < min) return err(yaml_where(config_path, c[key]) + ": '" + key + "' must be at least " + std::to_string(min));
       out = v;
       return {};
     };
@@ -62,29 +65,29 @@ Result<Machine> load_machine(const std::string& config_path) {
     if (auto s = int_key("kill_grace", m->kill_grace_s, 0); !s) return Error{s.error()};
     if (c["handoff_wait"]) {
       const double w = c["handoff_wait"].as<double>();
-      if (!(w >= 0 && w <= 3600)) return err(config_path + ": 'handoff_wait' must be 0 to 3600 seconds");
+      if (!(w >= 0 && w <= 3600)) return err(yaml_where(config_path, c["handoff_wait"]) + ": 'handoff_wait' must be 0 to 3600 seconds");
       m->handoff_wait_s = w;
     }
     if (c["memory_limit"]) {
       const auto how = c["memory_limit"].as<std::string>();
       if (how != "cgroup" && how != "poll")
-        return err(config_path + ": memory_limit: '" + how + "' (accepted: cgroup, poll)");
+        return err(yaml_where(config_path, c["memory_limit"]) + ": memory_limit: '" + how + "' (accepted: cgroup, poll)");
       m->memory_poll = how == "poll";
     }
     if (c["memory"]) {
       auto mem = parse_memory_size(c["memory"].as<std::string>());
-      if (!mem) return err(config_path + ": memory: " + mem.error());
+      if (!mem) return err(yaml_where(config_path, c["memory"]) + ": memory: " + mem.error());
       m->mem_bytes = *mem;
     }
     for (auto it = c.begin(); it != c.end(); ++it) {
       auto k = it->first.as<std::string>();
       if (k != "cpus" && k != "gpus" && k != "memory" && k != "job_limit" && k != "kill_grace" &&
           k != "memory_limit" && k != "handoff_wait")
-        return err(config_path + ": unknown setting '" + k +
+        return err(yaml_where(config_path, it->first) + ": unknown setting '" + k +
                    "' (accepted: cpus, memory, gpus, job_limit, kill_grace, memory_limit, handoff_wait)");
     }
   } catch (const YAML::Exception& e) {
-    return err(config_path + ": " + e.what());
+    return err(yaml_error(config_path, e));
   }
   return m;
 }

@@ -4,13 +4,12 @@
 
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "core/duration.h"
 #include "core/file_text.h"
 #include "core/size.h"
+#include "core/yaml_file.h"
 #include "core/text.h"
 
 namespace yard::sched {
@@ -73,7 +72,7 @@ class Parser {
   explicit Parser(std::string_view source) : source_(source) {}
 
   [[noreturn]] void fail(const YAML::Node& at, const std::string& key, const std::string& what) const {
-    throw ConfigError{source_ + ":" + std::to_string(at.Mark().line + 1) + ": " + key + ": " + what};
+    throw ConfigError{yaml_where(source_, at) + ": " + key + ": " + what};
   }
 
   void only_keys(const YAML::Node& map, const std::string& key, const std::set<std::string>& accepted) const {
@@ -308,19 +307,14 @@ class Parser {
 }  // namespace
 
 Result<PolicyConfig> parse_policy_config(std::string_view text, std::string_view source_name) {
-  YAML::Node root;
+  auto root = parse_yaml(text, std::string(source_name));
+  if (!root) return Error{root.failure()};
   try {
-    root = YAML::Load(std::string(text));
-  } catch (const YAML::Exception& e) {
-    return err(std::string(source_name) + ":" + std::to_string(e.mark.line + 1) +
-               ": malformed YAML: " + e.msg);
-  }
-  try {
-    return Parser(source_name).parse(root);
+    return Parser(source_name).parse(*root);
   } catch (const ConfigError& e) {
     return err(e.message);
   } catch (const YAML::Exception& e) {
-    return err(std::string(source_name) + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+    return err(yaml_error(std::string(source_name), e));
   }
 }
 
