@@ -5,66 +5,10 @@
 #include <nlohmann/json.hpp>
 
 #include "core/uid.h"
+#include "store/job_rows.h"
 #include "store/migrations.h"
 
 namespace yard {
-namespace {
-
-constexpr const char* kJobColumns =
-    "j.id, j.uid, j.spec_id, j.name, j.backend, j.array_job_id, j.array_index, "
-    "j.array_max_running, j.priority, j.cpus, j.mem_bytes, j.gpus, j.walltime_s, j.state, "
-    "j.reason, j.native_state, j.submit_time, j.start_time, j.end_time, j.stdout_path, "
-    "j.stderr_path, j.alloc, a.exit_code, a.signal, a.cpu_seconds, a.max_rss_bytes, "
-    "j.native_id, j.submit_attempts, j.cancel_requested "
-    "FROM jobs j LEFT JOIN accounting a ON a.job_id = j.id ";
-
-JobRecord read_job(const sql::Statement& s) {
-  JobRecord r;
-  r.id = s.i64(0);
-  r.uid = s.text(1);
-  r.spec_id = s.i64(2);
-  r.name = s.text(3);
-  r.backend = s.text(4);
-  r.array_job_id = s.opt_i64(5);
-  r.array_index = s.opt_i64(6);
-  r.array_max_running = static_cast<int>(s.i64(7));
-  r.priority = static_cast<int>(s.i64(8));
-  r.cpus = static_cast<int>(s.i64(9));
-  r.mem_bytes = s.i64(10);
-  r.gpus = static_cast<int>(s.i64(11));
-  r.walltime_s = s.i64(12);
-  r.state = parse_job_state(s.text(13)).value_or(JobState::Unknown);
-  r.reason = s.text(14);
-  r.native_state = s.text(15);
-  r.submit_time = s.real(16);
-  r.start_time = s.opt_real(17);
-  r.end_time = s.opt_real(18);
-  r.stdout_path = s.text(19);
-  r.stderr_path = s.text(20);
-  r.alloc = s.text(21);
-  r.exit_code = s.opt_i64(22);
-  r.signal = s.opt_i64(23);
-  r.cpu_seconds = s.opt_real(24);
-  r.max_rss_bytes = s.opt_i64(25);
-  r.native_id = s.text(26);
-  r.submit_attempts = static_cast<int>(s.i64(27));
-  r.cancel_requested = s.i64(28) != 0;
-  return r;
-}
-
-// Every row of a prepared job query.
-Result<std::vector<JobRecord>> read_jobs(sql::Statement& st) {
-  std::vector<JobRecord> out;
-  for (;;) {
-    auto row = st.step();
-    if (!row) return Error{row.error()};
-    if (!*row) break;
-    out.push_back(read_job(st));
-  }
-  return out;
-}
-
-}  // namespace
 
 Result<Store> Store::open(const std::string& path, Mode mode) {
   // SQLite takes an empty file for a new database: a store truncated to 0 bytes would
@@ -224,14 +168,14 @@ Status Store::transition(std::int64_t id, JobState to, const Transition& t, doub
 }
 
 Result<std::vector<JobRecord>> Store::query(const std::string& where, const std::vector<std::int64_t>& args) {
-  auto st = db_.prepare(std::string("SELECT ") + kJobColumns + where);
+  auto st = db_.prepare(std::string("SELECT ") + job_columns() + where);
   if (!st) return Error{st.error()};
   for (std::size_t i = 0; i < args.size(); ++i) st->bind(static_cast<int>(i + 1), args[i]);
   return read_jobs(*st);
 }
 
 Result<std::optional<JobRecord>> Store::job(std::int64_t id) {
-  static const std::string sql = std::string("SELECT ") + kJobColumns + "WHERE j.id = ?";
+  static const std::string sql = std::string("SELECT ") + job_columns() + "WHERE j.id = ?";
   auto st_prepared = cached("job_by_id", sql.c_str());
   if (!st_prepared) return st_prepared.failure();
   sql::Statement* st = *st_prepared;
@@ -271,7 +215,7 @@ Result<std::vector<JobEvent>> Store::events(std::int64_t id) {
 }
 
 Result<std::vector<JobRecord>> Store::active_jobs_of(std::string_view backend) {
-  auto st = db_.prepare(std::string("SELECT ") + kJobColumns +
+  auto st = db_.prepare(std::string("SELECT ") + job_columns() +
                         "WHERE j.backend = ? AND j.state IN ('PENDING', 'RUNNING', 'UNKNOWN') ORDER BY j.id");
   if (!st) return Error{st.error()};
   st->bind(1, backend);
