@@ -5,14 +5,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 kind=${1:-release}
 case "$kind" in
-  release) dir=build;      flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
-  asan)    dir=build-asan; flags=(-DCMAKE_BUILD_TYPE=Debug -DYARD_SANITIZE=ON -DYARD_BENCH=OFF) ;;
+  release) dir=build;      flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DYARD_WERROR=ON) ;;
+  asan)    dir=build-asan; flags=(-DCMAKE_BUILD_TYPE=Debug -DYARD_SANITIZE=ON -DYARD_BENCH=OFF -DYARD_WERROR=ON) ;;
   *) echo "build.sh: unknown build kind '$kind' (accepted: release, asan)" >&2; exit 2 ;;
 esac
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 # Paths relative to the checkout, so another clone of the project hits the same cache.
 export CCACHE_BASEDIR=$PWD
-if [ ! -f "$dir/build.ninja" ]; then
+# Configured again when the flags are not those of the cache (a checkout from before
+# YARD_WERROR existed, say).
+if [ ! -f "$dir/build.ninja" ] || ! grep -q '^YARD_WERROR:BOOL=ON' "$dir/CMakeCache.txt"; then
   cmake -S . -B "$dir" -G Ninja "${flags[@]}" >/dev/null
 fi
 ninja -C "$dir"

@@ -33,5 +33,7 @@ void add_status_commands(CLI::App& app, int& rc);  // status, wait, logs, cancel
 void add_server_command(CLI::App& app, int& rc);
 void add_run_command(CLI::App& app, int& rc);
 void add_accounts_command(CLI::App& app, int& rc);
+// yard --version [--json]: version, commit, build type, compiler, backends and features.
+int print_version(bool json);
 
 }  // namespace yard

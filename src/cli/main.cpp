@@ -7,14 +7,22 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/cmd_sim.h"
 #include "cli/commands.h"
 #include "local/job_host.h"
-#include "cli/cmd_sim.h"
 
 int main(int argc, char** argv) {
   // The daemon's job host (src/local/job_host.h): this program again, started by the
   // daemon with its end of their socket.
   if (argc == 3 && std::strcmp(argv[1], "__job-host") == 0) return yard::run_job_host(std::atoi(argv[2]));
+  if (argc > 1 && (std::strcmp(argv[1], "--version") == 0 || std::strcmp(argv[1], "-V") == 0)) {
+    const bool json = argc == 3 && std::strcmp(argv[2], "--json") == 0;
+    if (argc > 3 || (argc == 3 && !json)) {
+      std::cerr << "yard --version: the only option is --json\n";
+      return yard::kExitBadInput;
+    }
+    return yard::print_version(json);
+  }
   // `yard submit` re-parses its flags after reading a script's #SBATCH lines, and takes
   // a command after `--`: it is dispatched before CLI11 sees it.
   if (argc > 1 && std::strcmp(argv[1], "submit") == 0) {
@@ -38,6 +46,9 @@ int main(int argc, char** argv) {
                "(flags as in Slurm: -n -c --mem -t -J -o -e -D --export -d -a --gpus)",
                "yard");
   app.require_subcommand(1);
+  // Handled above; declared so that --help lists it.
+  bool version = false;
+  app.add_flag("-V,--version", version, "Print the version, commit, build and the backends built in (--json: as JSON)");
   int rc = 0;
   app.add_subcommand("submit", "Submit a job: yard submit [FLAGS] SCRIPT [ARGS] | yard submit [FLAGS] -- CMD [ARGS]"
                                " (yard submit --help for the flags)");

@@ -49,6 +49,24 @@ TEST_F(Cli, BadInputExitsTwoNamesTheValueAndStoresNothing) {
   EXPECT_EQ(status().size(), before);
 }
 
+TEST_F(Cli, VersionSaysWhatThisBuildIsWithoutADaemon) {
+  Output o = yard({"--version"});
+  ASSERT_EQ(o.rc, 0) << o.err;
+  EXPECT_EQ(o.out.rfind("yard 0.", 0), 0u) << o.out;
+  EXPECT_NE(o.out.find("backends: local, slurm, slurm-steps"), std::string::npos) << o.out;
+  Output j = yard({"--version", "--json"});
+  ASSERT_EQ(j.rc, 0) << j.err;
+  auto v = nlohmann::json::parse(j.out);
+  EXPECT_FALSE(v["version"].get<std::string>().empty());
+  EXPECT_FALSE(v["commit"].get<std::string>().empty());
+  EXPECT_FALSE(v["compiler"].get<std::string>().empty());
+  EXPECT_EQ(v["backends"][0], "local");
+  Output bad = yard({"--version", "--yaml"});
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_NE(bad.err.find("--json"), std::string::npos) << bad.err;
+  EXPECT_EQ(daemon_pid(), 0) << "--version started a daemon";
+}
+
 TEST_F(Cli, ScriptDirectivesAndCommandLineWins) {
   write("job.sh",
         "#!/bin/sh\n#SBATCH -J from-script\n#SBATCH --output=script-%j.out --time=5\n"
