@@ -33,6 +33,9 @@ void add_status_commands(CLI::App& app, int& rc);  // status, wait, logs, cancel
 void add_server_command(CLI::App& app, int& rc);
 void add_run_command(CLI::App& app, int& rc);
 void add_accounts_command(CLI::App& app, int& rc);
+struct CliTree;
+// yard completion bash|zsh (and the build's hidden yard __man DIR).
+void add_completion_command(CLI::App& app, CliTree& tree);
 // yard --version [--json]: version, commit, build type, compiler, backends and features.
 int print_version(bool json);
 

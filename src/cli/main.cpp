@@ -7,7 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli/cmd_sim.h"
+#include "cli/cli_tree.h"
 #include "cli/commands.h"
 #include "local/job_host.h"
 
@@ -42,21 +42,8 @@ int main(int argc, char** argv) {
     return yard::cmd_submit(args, command);
   }
 
-  CLI::App app("yard: submit, follow and manage jobs on the embedded local scheduler\n"
-               "(flags as in Slurm: -n -c --mem -t -J -o -e -D --export -d -a --gpus)",
-               "yard");
-  app.require_subcommand(1);
-  // Handled above; declared so that --help lists it.
-  bool version = false;
-  app.add_flag("-V,--version", version, "Print the version, commit, build and the backends built in (--json: as JSON)");
-  int rc = 0;
-  app.add_subcommand("submit", "Submit a job: yard submit [FLAGS] SCRIPT [ARGS] | yard submit [FLAGS] -- CMD [ARGS]"
-                               " (yard submit --help for the flags)");
-  yard::add_status_commands(app, rc);
-  yard::add_server_command(app, rc);
-  yard::add_run_command(app, rc);
-  yard::add_accounts_command(app, rc);
-  yard::add_sim_command(app);
+  auto tree = yard::make_cli_tree();
+  CLI::App& app = *tree->app;
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -67,5 +54,5 @@ int main(int argc, char** argv) {
     app.exit(e);
     return yard::kExitBadInput;
   }
-  return rc;
+  return tree->rc;
 }

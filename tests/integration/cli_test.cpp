@@ -2,6 +2,8 @@
 // leaves the store unchanged; scripts' #SBATCH lines are honoured; the socket is private.
 #include <sys/stat.h>
 
+#include <cstdio>
+
 #include "harness.h"
 
 namespace yard::test {
@@ -65,6 +67,33 @@ TEST_F(Cli, VersionSaysWhatThisBuildIsWithoutADaemon) {
   EXPECT_EQ(bad.rc, 2);
   EXPECT_NE(bad.err.find("--json"), std::string::npos) << bad.err;
   EXPECT_EQ(daemon_pid(), 0) << "--version started a daemon";
+}
+
+TEST_F(Cli, BashCompletionCompletesCommandsAndFlagsAndUnknownShellsAreRefused) {
+  Output script = yard({"completion", "bash"});
+  ASSERT_EQ(script.rc, 0) << script.err;
+  write("yard.bash", script.out);
+  write("complete.sh", "source \"$1\"; COMP_CWORD=$2; shift 2; COMP_WORDS=(\"$@\"); _yard; echo \"${COMPREPLY[*]}\"\n");
+  // What bash offers after `words` with the cursor on word `cword`.
+  auto complete = [&](const std::string& words, int cword) {
+    const std::string cmd = "cd '" + dir_ + "' && bash complete.sh yard.bash " + std::to_string(cword) + " " + words;
+    std::string out;
+    if (FILE* p = ::popen(cmd.c_str(), "r")) {
+      char buf[4096];
+      std::size_t n;
+      while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+      EXPECT_EQ(::pclose(p), 0) << cmd;
+    }
+    return out;
+  };
+  EXPECT_EQ(complete("yard su", 1), "submit\n");
+  EXPECT_EQ(complete("yard submit --mem", 2), "--mem --mem-per-cpu\n");
+  EXPECT_EQ(complete("yard server st", 2), "start stop status\n");
+  EXPECT_EQ(complete("yard server stop --k", 3), "--kill-jobs\n");
+
+  Output fish = yard({"completion", "fish"});
+  EXPECT_EQ(fish.rc, 2);
+  EXPECT_NE(fish.err.find("unsupported shell 'fish' (supported: bash, zsh)"), std::string::npos) << fish.err;
 }
 
 TEST_F(Cli, ScriptDirectivesAndCommandLineWins) {

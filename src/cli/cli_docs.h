@@ -1,0 +1,34 @@
+// Man pages and shell completions generated from the CLI11 apps of cli_tree.h: every
+// option is documented where it is declared, once.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli/cli_tree.h"
+#include "core/result.h"
+
+namespace yard {
+
+// One option as documented: its names with their dashes ("-n", "--ntasks"), whether it
+// takes a value and the value's kind ("INT", "TEXT"), its help text.
+struct OptionDoc {
+  std::vector<std::string> names;
+  bool takes_value = false;
+  std::string value_name;
+  std::string description;
+};
+std::vector<OptionDoc> option_docs(const CLI::App& app);
+// The subcommands of `app` that are documented (hidden ones have an empty group).
+std::vector<const CLI::App*> visible_subcommands(const CLI::App& app);
+
+// yard(1) (`sub` null) or yard-SUB(1), in roff.
+std::string man_page(const CliTree& tree, const CLI::App* sub);
+// yard.1 and yard-SUB.1 for every subcommand, into `dir`.
+Status write_man_pages(const CliTree& tree, const std::string& dir);
+
+// The completion script for `shell` ("bash" or "zsh").
+std::string bash_completion(const CliTree& tree);
+std::string zsh_completion(const CliTree& tree);
+
+}  // namespace yard

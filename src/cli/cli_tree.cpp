@@ -1,0 +1,36 @@
+#include "cli/cli_tree.h"
+
+#include "cli/cmd_sim.h"
+#include "cli/commands.h"
+#include "cli/submit_internal.h"
+
+namespace yard {
+
+std::unique_ptr<CliTree> make_cli_tree() {
+  auto t = std::make_unique<CliTree>();
+  t->app = std::make_unique<CLI::App>(
+      "yard: submit, follow and manage jobs on the embedded local scheduler\n"
+      "(flags as in Slurm: -n -c --mem -t -J -o -e -D --export -d -a --gpus)",
+      "yard");
+  CLI::App& app = *t->app;
+  app.require_subcommand(1);
+  // main() answers --version before parsing; declared so that --help lists it.
+  app.add_flag("-V,--version", t->version,
+               "Print the version, commit, build and the backends built in (--json: as JSON)");
+  app.add_subcommand("submit", "Submit a job: yard submit [FLAGS] SCRIPT [ARGS] | yard submit [FLAGS] -- CMD [ARGS]"
+                               " (yard submit --help for the flags)");
+  t->submit = submit_app(t->submit_flags, t->submit_json);
+  add_status_commands(app, t->rc);
+  add_server_command(app, t->rc);
+  add_run_command(app, t->rc);
+  add_accounts_command(app, t->rc);
+  add_sim_command(app);
+  add_completion_command(app, *t);
+  return t;
+}
+
+const CLI::App& documented(const CliTree& tree, const CLI::App& sub) {
+  return sub.get_name() == "submit" ? *tree.submit : sub;
+}
+
+}  // namespace yard
