@@ -8,28 +8,27 @@
 #include <chrono>
 #include <thread>
 
+#include "client/connection.h"
+#include "core/clock.h"
 #include "core/uid.h"
 #include "server/daemon_lock.h"
-#include "client/connection.h"
 #include "server/start_report.h"
 
 namespace yard {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 // How long a request may keep being retried while its daemon restarts (after a crash, or
 // after a store fault it restarts itself from the store).
-constexpr auto kRetryWindow = std::chrono::seconds(60);
+constexpr double kRetryWindowS = 60;
 // How long one request waits for its reply.
 constexpr int kRequestTimeoutMs = 30000;
 
 // Reads the starting daemon's one line (start_report.h) until `deadline`.
-std::string read_start_report(int fd, Clock::time_point deadline) {
+std::string read_start_report(int fd, double deadline) {
   std::string line;
   char buf[4096];
   while (line.find('\n') == std::string::npos) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    const auto left = static_cast<long>((deadline - monotonic_now()) * 1000);
     if (left <= 0) return "timeout";
     pollfd p{fd, POLLIN, 0};
     if (::poll(&p, 1, static_cast<int>(left)) <= 0) continue;
@@ -41,7 +40,7 @@ std::string read_start_report(int fd, Clock::time_point deadline) {
 }
 
 // Spawns `yard server run`, detached, and returns what it reported (start_report.h).
-Result<std::string> spawn_daemon(const Paths& paths, Clock::time_point deadline) {
+Result<std::string> spawn_daemon(const Paths& paths, double deadline) {
   int report[2];
   if (::pipe2(report, O_CLOEXEC) != 0) return unavailable("cannot create a pipe to start the daemon");
   pid_t pid = ::fork();
@@ -81,9 +80,9 @@ Result<std::string> spawn_daemon(const Paths& paths, Clock::time_point deadline)
 
 Result<long> start_daemon(const Paths& paths) {
   if (auto s = ensure_dirs(paths); !s) return s.failure();
-  const auto deadline = Clock::now() + std::chrono::seconds(10);
+  const double deadline = monotonic_now() + 10;
   auto delay = std::chrono::milliseconds(2);
-  while (Clock::now() < deadline) {
+  while (monotonic_now() < deadline) {
     auto said = spawn_daemon(paths, deadline);
     if (!said) return said.failure();
     if (said->rfind("error ", 0) == 0) return unavailable("the daemon could not start: " + said->substr(6));
@@ -91,7 +90,7 @@ Result<long> start_daemon(const Paths& paths) {
     // "ready"; or "busy": another daemon, starting or restarting, holds this state
     // directory. Wait for it to answer; if it goes away instead (it could not start
     // either), start one again to learn why.
-    while (Clock::now() < deadline) {
+    while (monotonic_now() < deadline) {
       auto r = DaemonClient(paths).ping(2000);
       if (r) return r->pid;
       if (!daemon_lock_holder(paths.lock)) break;
@@ -103,12 +102,12 @@ Result<long> start_daemon(const Paths& paths) {
 }
 
 Result<std::string> DaemonClient::ask(const std::string& line, int timeout_ms) {
-  const auto give_up = Clock::now() + kRetryWindow;
+  const double give_up = monotonic_now() + kRetryWindowS;
   for (;;) {
     auto r = exchange_line(paths_.socket, line, timeout_ms);
     // No answer: the daemon is absent, or went away while handling the request (it may
     // have done it: the request is idempotent, so it is asked again).
-    if (r || !autostart_ || Clock::now() > give_up) return r;
+    if (r || !autostart_ || monotonic_now() > give_up) return r;
     auto started = start_daemon(paths_);
     if (!started) return started.failure();
   }
