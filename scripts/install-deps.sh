@@ -15,6 +15,8 @@ packages=(
   procps util-linux
   # MPMD launches through mpirun (direct mode, --launcher mpirun)
   openmpi-bin
+  # the package test: building the .deb (dpkg-shlibdeps), its man pages, its modulefile
+  dpkg-dev man-db lmod
 )
 
 # shellcheck source=scripts/lib/apt.sh
