@@ -54,8 +54,16 @@ chaos() {
   for step in kill fill kill fill kill; do
     sleep "$pause"
     case $step in
-      kill) pid=$("$yard" server status --json 2>/dev/null | sed -n 's/.*"pid":\([0-9]*\).*/\1/p' || true)
-            if [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; then echo "  chaos: SIGKILL daemon $pid" >&2; fi ;;
+      kill) # A daemon may be restarting (after a fill): wait for one to kill, up to 20 s.
+            for _ in $(seq 200); do
+              pid=$("$yard" server status --json 2>/dev/null | sed -n 's/.*"pid":\([0-9]*\).*/\1/p' || true)
+              if [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; then
+                echo "  chaos: SIGKILL daemon $pid" >&2
+                echo "$pid" >> "$work/killed"
+                break
+              fi
+              sleep 0.1
+            done ;;
       fill) head -c 64M /dev/zero > "$XDG_STATE_HOME/filler" 2>/dev/null || true
             echo "  chaos: tmpfs full" >&2; sleep 1.5; rm -f "$XDG_STATE_HOME/filler"; echo "  chaos: tmpfs freed" >&2 ;;
     esac
@@ -111,6 +119,7 @@ echo "| jobs acknowledged | $acked | |"
 echo "| acknowledged jobs lost | $lost | 0 |"
 echo "| jobs run twice | $twice | 0 |"
 echo "| unacknowledged jobs run | $((unacked_ran + strays)) | 0 |"
+echo "| daemon SIGKILLs delivered | $(cat "$work/killed" 2>/dev/null | wc -l) | 3 |"
 echo "| submit phase, with the chaos | $(awk -v us="$((t1 - t0))" 'BEGIN { printf "%.1f s", us / 1e6 }') | |"
 echo "| all acknowledged jobs finished after | $(awk -v us="$((t2 - t0))" 'BEGIN { printf "%.1f s", us / 1e6 }') | |"
 echo
