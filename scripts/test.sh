@@ -13,5 +13,7 @@ for kind in release asan; do
   echo "== tests ($kind)"
   (cd "$dir" && ctest --output-on-failure --timeout 600 -j2)
 done
+echo "== build (clang, Release): warning-free with the other compiler too"
+bash scripts/build.sh clang
 echo "== fuzz (libFuzzer, clang): every parser of external text, briefly"
 FUZZ_SECONDS=${FUZZ_SECONDS:-15} bash scripts/fuzz.sh
