@@ -7,7 +7,8 @@
 // EASY backfilling) and names best-effort jobs to preempt. Estimates are walltimes; a job
 // without one gets the config's default_walltime (an estimate only, never enforced).
 // The jobs it starts are then allocated in its order; one that does not fit now (memory
-// or GPUs, which the engine does not model, or CPUs still held by a job being preempted)
+// or GPUs: the engine can account them, but its pool here is the CPUs alone; or CPUs
+// still held by a job being preempted)
 // is skipped, and the first such job holds its memory and GPUs for the rest of the pass:
 // later jobs start only in what is left beside it, so it cannot be starved, and since it
 // holds nothing between passes, jobs that end always make room: no deadlock.

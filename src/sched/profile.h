@@ -1,8 +1,9 @@
 // Availability profile (timeline): how many processors are free at every instant, built
 // from the estimated end of running jobs and from reservations of waiting ones. It is the
 // one place that answers "where does a job of P processors and duration D fit?"; the
-// backfilling algorithm (backfill.h) is written against it, for the local backend and the
-// simulator alike. Times and processor counts are plain integers (seconds, processors).
+// pyss-exact backfilling of `yard sim` (backfill.h) is written against it (the local
+// backend schedules with the PolicyEngine, engine.h). Times and processor counts are
+// plain integers (seconds, processors).
 // Not thread-safe: one owner mutates it.
 #pragma once
 
