@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 # Slurm 22.05 for the tests against a real cluster (started and stopped by the tests).
 bash scripts/slurm/install.sh
+# Grid Engine 8.1.9 for the tests against a real Grid Engine (started and stopped by them).
+bash scripts/sge/install.sh
 for kind in release asan; do
   echo "== build ($kind)"
   bash scripts/build.sh "$kind"
