@@ -43,7 +43,7 @@ su - "$user" -c 'yard --version' | grep -q '^yard ' || fail "yard --version"
 
 # Man pages, completion, modulefile.
 # (Minimal images may tell dpkg to skip man pages: then they are checked in the .deb.)
-if grep -qs 'path-exclude=\?/usr/share/man' /etc/dpkg/dpkg.cfg.d/*; then
+if grep -qsE 'path-exclude[= ]+/usr/share/man' /etc/dpkg/dpkg.cfg.d/*; then
   dpkg-deb -c "$deb" | grep -q 'usr/share/man/man1/yard-submit.1' || fail "no yard-submit(1) in the package"
 else
   man -w yard-submit | grep -q '^/usr/share/man/man1/yard-submit.1' || fail "man -w yard-submit: $(man -w yard-submit 2>&1)"
