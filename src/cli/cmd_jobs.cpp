@@ -226,7 +226,8 @@ void add_status_commands(CLI::App& app, int& rc) {
       }
     }
     if (!ids.empty()) {
-      auto r = DaemonClient(default_paths()).cancel(CancelRequest{ids});
+      // As submit: a daemon that is not running is started, so that the cancel happens.
+      auto r = DaemonClient(default_paths(), true).cancel(CancelRequest{ids});
       if (!r) {
         std::cerr << "yard cancel: " << r.error() << "\n";
         rc = exit_code_for(r.kind());

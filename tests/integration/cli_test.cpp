@@ -96,6 +96,18 @@ TEST_F(Cli, BashCompletionCompletesCommandsAndFlagsAndUnknownShellsAreRefused) {
   EXPECT_NE(fish.err.find("unsupported shell 'fish' (supported: bash, zsh)"), std::string::npos) << fish.err;
 }
 
+TEST_F(Cli, CancelWithNoDaemonRunningStartsOneAndCancels) {
+  const long first = submit({"-o", "/dev/null", "--", "sleep", "30"});
+  const long after = submit({"-d", "afterok:" + std::to_string(first), "-o", "/dev/null", "--", "true"});
+  ASSERT_TRUE(wait_until([&] { return job(first)["state"] == "RUNNING"; }, 30));
+  ASSERT_EQ(yard({"server", "stop"}).rc, 0);  // the running job goes on under its host
+  ASSERT_EQ(daemon_pid(), 0);
+  Output o = yard({"cancel", std::to_string(after), std::to_string(first)});
+  ASSERT_EQ(o.rc, 0) << o.err;
+  ASSERT_TRUE(wait_until([&] { return job(first)["state"] == "CANCELLED"; }, 30)) << job(first).dump();
+  EXPECT_EQ(job(after)["state"], "CANCELLED");
+}
+
 TEST_F(Cli, ScriptDirectivesAndCommandLineWins) {
   write("job.sh",
         "#!/bin/sh\n#SBATCH -J from-script\n#SBATCH --output=script-%j.out --time=5\n"
