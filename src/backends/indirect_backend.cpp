@@ -178,6 +178,8 @@ void IndirectBackend::fail_unit(Unit& u, const std::string& why, double now) {
 void IndirectBackend::set_native(Unit& u, const std::string& base) {
   u.native_base = base;
   u.phase = Unit::Phase::Submitted;
+  for (auto id : u.members)
+    if (auto s = store_.set_pending_reason(id, ""); !s) log(dialect_.name(), s.error());
   u.backoff = 0;
   for (auto id : u.members) {
     auto& m = members_.at(id);

@@ -159,6 +159,7 @@ class IndirectBackend {
   void track(const JobRecord& r);
   void apply(const CompletedCommand& done, double now);
   void apply_submit(Unit& u, const CommandResult& r, double now);
+  void note_waiting(const Unit& u, const std::string& why);  // the members' REASON while they wait
   void apply_poll(const CommandResult& r, std::uint64_t tag, double now);
   void apply_history(const std::vector<std::int64_t>& asked, const CommandResult& r, double now);
   // A look-up's answer (queue or history format): native base id by UID. Clears the

@@ -131,6 +131,8 @@ TEST_F(IndirectTest, ATransientFailureIsLookedUpThenRetriedWithBackoff) {
   step();
   queue_.answer("", 8, "controller down");
   step();
+  // The user sees why the job waits.
+  EXPECT_EQ(job(id).reason, "not submitted yet: fake: controller down; trying again in 1 s");
   // Before any retry: is it there after all? (find by UID)
   ASSERT_EQ(queue_.posted.size(), 1u);
   EXPECT_EQ(queue_.posted.front().argv[0], "ffind");
@@ -146,6 +148,9 @@ TEST_F(IndirectTest, ATransientFailureIsLookedUpThenRetriedWithBackoff) {
   ASSERT_EQ(queue_.posted.size(), 1u);
   EXPECT_EQ(queue_.posted.front().argv[0], "fsub");
   EXPECT_EQ(job(id).submit_attempts, 2);
+  queue_.answer("fake-77");
+  step();
+  EXPECT_EQ(job(id).reason, "") << "the reason goes once it is submitted";
 }
 
 TEST_F(IndirectTest, ArraysAreOneSubmissionWithElementIds) {

@@ -112,6 +112,14 @@ void IndirectBackend::plan_submission(Unit& u, double now) {
   plan(Kind::Submit, dialect_.submit_argv(path), what);
 }
 
+void IndirectBackend::note_waiting(const Unit& u, const std::string& why) {
+  // Shown as the jobs' REASON while they wait: the user sees why nothing happens.
+  const std::string reason = "not submitted yet: " + std::string(dialect_.name()) + ": " + why +
+                             "; trying again in " + std::to_string(static_cast<long>(u.backoff)) + " s";
+  for (auto id : u.members)
+    if (auto s = store_.set_pending_reason(id, reason); !s) log(dialect_.name(), s.error());
+}
+
 void IndirectBackend::apply_submit(Unit& u, const CommandResult& r, double now) {
   u.phase = Unit::Phase::ToSubmit;
   if (r.ok()) {
@@ -123,6 +131,7 @@ void IndirectBackend::apply_submit(Unit& u, const CommandResult& r, double now) 
     log(dialect_.name(), "unexpected answer to a submission: " + native.error());
     u.phase = Unit::Phase::ToFind;
     retry_later(u, now);
+    note_waiting(u, "unexpected answer to the submission: " + native.error());
     return;
   }
   if (r.not_started) {
@@ -133,6 +142,8 @@ void IndirectBackend::apply_submit(Unit& u, const CommandResult& r, double now) 
     // A submission that timed out may have gone through: look it up before retrying.
     u.phase = Unit::Phase::ToFind;
     retry_later(u, now);
+    const std::string why = first_lines(r.err.empty() ? r.out : r.err);
+    note_waiting(u, r.timed_out ? "the submission timed out" : why.empty() ? r.summary() : why);
     return;
   }
   std::string why = first_lines(r.err.empty() ? r.out : r.err);

@@ -230,6 +230,14 @@ Status Store::set_native_id(std::int64_t id, std::string_view native_id) {
   return st->run();
 }
 
+Status Store::set_pending_reason(std::int64_t id, std::string_view reason) {
+  auto st_prepared = cached("pending_reason", "UPDATE jobs SET reason = ? WHERE id = ? AND state = 'PENDING'");
+  if (!st_prepared) return st_prepared.failure();
+  sql::Statement* st = *st_prepared;
+  st->bind(1, reason).bind(2, id);
+  return st->run();
+}
+
 Status Store::note_submit_attempt(std::int64_t id) {
   auto st_prepared = cached("submit_attempt", "UPDATE jobs SET submit_attempts = submit_attempts + 1 WHERE id = ?");
   if (!st_prepared) return st_prepared.failure();

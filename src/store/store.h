@@ -103,6 +103,9 @@ class Store {
   // Indirect backends' bookkeeping (each one statement; group them with a Transaction).
   Status set_native_id(std::int64_t id, std::string_view native_id);
   Status note_submit_attempt(std::int64_t id);
+  // Why a job that stays PENDING waits ("" once it does not); a job in any other state
+  // keeps its reason.
+  Status set_pending_reason(std::int64_t id, std::string_view reason);
   Status request_cancel(std::int64_t id);
   Result<std::vector<JobEvent>> events(std::int64_t id);
   Result<std::vector<DependencyEdge>> dependencies_of_active();
