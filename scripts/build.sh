@@ -17,6 +17,9 @@ esac
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 # Paths relative to the checkout, so another clone of the project hits the same cache.
 export CCACHE_BASEDIR=$PWD
+# Nor the build directory's path in the hash (debug builds put it in their debug info):
+# a fresh clone builds from the cache.
+export CCACHE_NOHASHDIR=1
 # Configured again when the flags are not those of the cache (a checkout from before
 # YARD_WERROR existed, say).
 if [ ! -f "$dir/build.ninja" ] || ! grep -q '^YARD_WERROR:BOOL=ON' "$dir/CMakeCache.txt"; then
