@@ -54,10 +54,16 @@ chaos() {
   for step in kill fill kill fill kill; do
     sleep "$pause"
     case $step in
-      kill) # A daemon may be restarting (after a fill): wait for one to kill, up to 20 s.
-            for _ in $(seq 200); do
+      kill) # The daemon at work: once the submitter is done, nothing restarts a killed
+            # one, so one is started (it resumes the jobs it finds) and killed mid-work.
+            for _ in $(seq 100); do
               pid=$("$yard" server status --json 2>/dev/null | sed -n 's/.*"pid":\([0-9]*\).*/\1/p' || true)
-              if [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; then
+              if [ -z "$pid" ]; then
+                "$yard" server start >/dev/null 2>&1 || true
+                sleep 0.5
+                continue
+              fi
+              if kill -9 "$pid" 2>/dev/null; then
                 echo "  chaos: SIGKILL daemon $pid" >&2
                 echo "$pid" >> "$work/killed"
                 break
