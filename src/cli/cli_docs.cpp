@@ -33,16 +33,20 @@ std::string header(const std::string& name, const std::string& summary) {
          ".SH NAME\n" + roff(name) + " \\- " + roff(summary) + "\n";
 }
 
-void options_section(std::string& out, const CLI::App& app) {
-  const auto docs = option_docs(app);
-  if (docs.empty()) return;
-  out += ".SH OPTIONS\n";
-  for (const auto& o : docs) {
+// Each option of `app` as a tagged paragraph: its names in bold, its value in italics.
+void option_entries(std::string& out, const CLI::App& app) {
+  for (const auto& o : option_docs(app)) {
     out += ".TP\n";
     for (std::size_t i = 0; i < o.names.size(); ++i) out += (i ? ", " : "") + std::string("\\fB") + roff(o.names[i]) + "\\fR";
     if (o.takes_value) out += " \\fI" + roff(o.value_name) + "\\fR";
     out += "\n" + roff(o.description) + "\n";
   }
+}
+
+void options_section(std::string& out, const CLI::App& app) {
+  if (option_docs(app).empty()) return;
+  out += ".SH OPTIONS\n";
+  option_entries(out, app);
 }
 
 // A subcommand's first line of help: the man page's one-line summary.
@@ -176,13 +180,7 @@ std::string man_page(const CliTree& tree, const CLI::App* sub) {
     out += ".SH COMMANDS\n";
     for (const auto* s : subs) {
       out += ".SS \"yard " + roff(sub->get_name() + " " + s->get_name()) + "\"\n" + roff(s->get_description()) + "\n";
-      for (const auto& o : option_docs(*s)) {
-        out += ".TP\n";
-        for (std::size_t i = 0; i < o.names.size(); ++i)
-          out += (i ? ", " : "") + std::string("\\fB") + roff(o.names[i]) + "\\fR";
-        if (o.takes_value) out += " \\fI" + roff(o.value_name) + "\\fR";
-        out += "\n" + roff(o.description) + "\n";
-      }
+      option_entries(out, *s);
     }
   }
   return out + ".SH SEE ALSO\n\\fByard\\fR(1)\n";

@@ -161,6 +161,12 @@ ProcessTracker::~ProcessTracker() {
   for (auto& e : draining_) discard(e.group);
 }
 
+void ProcessTracker::give_back(TrackedGroup& g) {
+  if (g.path.empty()) return;
+  if (mode_ == Tracking::Cgroup2 && populated(g) < 0) discard(g);  // removed from under us
+  else pool_.push_back(std::move(g));
+}
+
 void ProcessTracker::discard(TrackedGroup& g) {
   if (g.procs_fd >= 0) ::close(g.procs_fd);
   if (g.events_fd >= 0) ::close(g.events_fd);
@@ -206,13 +212,13 @@ void ProcessTracker::end(TrackedGroup g, std::int64_t job_id) {
     for (pid_t p : left) ::kill(p, SIGKILL);
   } else if (e.group.path.empty()) {
     return;  // it had no group (one could not be made)
-  } else if (mode_ == Tracking::Cgroup2 && populated(e.group) < 0) {
-    discard(e.group);  // removed from under us (its job was not tracked): not pooled again
-    return;
-  } else if (mode_ == Tracking::Cgroup2 && populated(e.group) == 0) {
-    pool_.push_back(std::move(e.group));  // the usual case: nothing outlived the leader
-    return;
   } else if (mode_ == Tracking::Cgroup2) {
+    // The usual case, one read: nothing outlived the leader.
+    if (const int p = populated(e.group); p <= 0) {
+      if (p == 0) pool_.push_back(std::move(e.group));
+      else discard(e.group);  // removed from under us (its job was not tracked): not pooled again
+      return;
+    }
     int fd = ::open((e.group.path + "/cgroup.kill").c_str(), O_WRONLY | O_CLOEXEC);
     if (fd < 0 || ::write(fd, "1", 1) != 1) signal(e.group, 0, job_id, SIGKILL);  // before Linux 5.14
     if (fd >= 0) ::close(fd);
@@ -220,7 +226,7 @@ void ProcessTracker::end(TrackedGroup g, std::int64_t job_id) {
     signal(e.group, 0, job_id, SIGKILL);
   }
   if (empty_now(e)) {
-    if (!e.group.path.empty()) pool_.push_back(std::move(e.group));
+    give_back(e.group);
     return;
   }
   draining_.push_back(std::move(e));
@@ -245,10 +251,8 @@ bool ProcessTracker::drain() {
     Ending& e = draining_[i];
     const bool emptied = empty_now(e);
     if (emptied || ++e.tries > 2000) {  // 2000 passes: ~10 s of a process in the kernel's hands
-      if (emptied && mode_ == Tracking::Cgroup2 && populated(e.group) < 0) {
-        discard(e.group);
-      } else if (emptied && !e.group.path.empty()) {
-        pool_.push_back(std::move(e.group));
+      if (emptied) {
+        give_back(e.group);
       } else if (!e.group.path.empty()) {  // never shared with another job; removed if it ever empties
         std::cerr << "yard job host: processes of job " << e.job_id << " outlive it in " << e.group.path << std::endl;
         discard(e.group);

@@ -69,6 +69,7 @@ class ProcessTracker {
   ProcessTracker(Tracking mode, std::string base) : mode_(mode), base_(std::move(base)) {}
   bool empty_now(const Ending& e) const;
   static void discard(TrackedGroup& g);  // closes its files and removes it
+  void give_back(TrackedGroup& g);       // an emptied group to the pool (unless it is gone)
   // Under cgroup2: 1 while a process is in `g`, 0 once none is, -1 if it is gone.
   static int populated(const TrackedGroup& g);
 

@@ -2,22 +2,18 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <ctime>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
+
+#include "core/file_text.h"
 
 namespace yard {
 namespace {
 
 std::string fixture(const std::string& name) {
-  std::ifstream f(std::string(YARD_SGE_FIXTURES) + "/" + name);
-  EXPECT_TRUE(f) << name;
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
+  auto text = read_file(std::string(YARD_SGE_FIXTURES) + "/" + name);
+  EXPECT_TRUE(text) << text.error();
+  return text ? *text : std::string();
 }
 
 TEST(SgeParse, QsubTerseGivesTheJobIdAlsoOfAnArray) {
