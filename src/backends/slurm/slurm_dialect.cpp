@@ -2,7 +2,7 @@
 
 #include "backends/slurm/slurm_argv.h"
 #include "backends/slurm/slurm_errors.h"
-#include "backends/slurm/slurm_names.h"
+#include "backends/native_names.h"
 #include "backends/slurm/slurm_parse.h"
 #include "backends/slurm/slurm_script.h"
 #include "backends/slurm/slurm_states.h"
@@ -47,11 +47,11 @@ std::vector<std::string> SlurmDialect::cancel_argv(const std::vector<std::string
 MappedState SlurmDialect::map_state(const NativeStatus& s) const { return map_slurm_state(s); }
 
 std::string SlurmDialect::native_name(std::string_view uid, std::string_view job_name) const {
-  return slurm_native_name(uid, job_name);
+  return native_job_name(uid, job_name);
 }
 
 std::optional<std::string> SlurmDialect::uid_from_native_name(std::string_view native_name) const {
-  return slurm_uid_from_native_name(native_name);
+  return uid_from_native_job_name(native_name);
 }
 
 bool SlurmDialect::transient_failure(int exit_code, std::string_view err) const {

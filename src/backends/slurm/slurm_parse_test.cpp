@@ -10,7 +10,7 @@
 #include <set>
 #include <sstream>
 
-#include "backends/slurm/slurm_names.h"
+#include "backends/native_names.h"
 #include "backends/slurm/slurm_states.h"
 
 namespace yard {

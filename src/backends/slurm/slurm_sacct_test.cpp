@@ -7,7 +7,7 @@
 
 #include "backends/slurm/fixtures_for_tests.h"
 #include "backends/slurm/slurm_parse.h"
-#include "backends/slurm/slurm_names.h"
+#include "backends/native_names.h"
 #include "backends/slurm/slurm_states.h"
 
 namespace yard {
@@ -147,8 +147,8 @@ TEST_F(SlurmParse, SacctFindByNameGivesIdsStatesAndUids) {
   EXPECT_EQ(map_slurm_state(v[0]).state, JobState::Failed);
   EXPECT_EQ(v[1].native_id, "8");
   EXPECT_EQ(map_slurm_state(v[1]).state, JobState::Running);
-  EXPECT_EQ(slurm_uid_from_native_name(v[0].name), "yd00000000000000a1");
-  EXPECT_EQ(slurm_uid_from_native_name(v[1].name), "yd00000000000000a2");
+  EXPECT_EQ(uid_from_native_job_name(v[0].name), "yd00000000000000a1");
+  EXPECT_EQ(uid_from_native_job_name(v[1].name), "yd00000000000000a2");
 }
 
 TEST_F(SlurmParse, SacctStepFormatIsRefused) {

@@ -1,9 +1,9 @@
 #include "backends/slurm/slurm_script.h"
 
 #include <cstdio>
-#include <set>
 
-#include "backends/slurm/slurm_names.h"
+#include "backends/job_wrapper.h"
+#include "backends/native_names.h"
 #include "backends/slurm/slurm_parse.h"
 #include "backends/slurm/slurm_quote.h"
 #include "core/checked.h"
@@ -23,37 +23,6 @@ std::string walltime(std::int64_t s) {
                 static_cast<long long>(s / 3600 % 24), static_cast<long long>(s / 60 % 60),
                 static_cast<long long>(s % 60));
   return buf;
-}
-
-bool is_shell_name(std::string_view name) {
-  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
-  for (char c : name)
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
-  return true;
-}
-
-// Variables bash will not let a script assign (`export UID=...` fails), and `_`, which
-// it overwrites after every command: the job could never see the value asked for.
-// In every environment a shell hands on (`yard submit` copies it by default): `_`, which
-// bash sets itself, and exported bash functions (BASH_FUNC_name%%). Neither can be
-// written as `export` lines; bash in the job recreates the first, and the second is the
-// submitting shell's business. Skipped rather than refused.
-bool inherited_from_shell(std::string_view name) {
-  return name == "_" || name.substr(0, 10) == "BASH_FUNC_";
-}
-
-// Not the job's: the spec's open mode, which goes to sbatch as --open-mode (JobSpec).
-bool carries_spec_setting(std::string_view name) { return name == kOpenModeVariable; }
-
-bool is_bash_owned(std::string_view name) {
-  static const std::set<std::string_view> kOwned{"BASHOPTS", "BASH_VERSINFO", "EUID", "PPID", "SHELLOPTS", "UID", "_"};
-  return kOwned.count(name) != 0;
-}
-
-Status no_nul(std::string_view value, const std::string& what) {
-  if (value.find('\0') != std::string_view::npos)
-    return err(what + " " + excerpt(value) + " contains a NUL byte, which no process argument or environment can hold");
-  return {};
 }
 
 class Directives {
@@ -129,24 +98,6 @@ Result<std::string> dependency_text(const std::vector<SubmitContext::NativeDepen
   return out;
 }
 
-// A here-document delimiter that is no line of `body`.
-std::string heredoc_delimiter(std::string_view body, std::string_view uid) {
-  std::string delim = "YARD_SCRIPT_END_" + std::string(uid);
-  auto occurs = [&] {
-    std::size_t start = 0;
-    while (start <= body.size()) {
-      auto nl = body.find('\n', start);
-      auto line = body.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
-      if (line == delim) return true;
-      if (nl == std::string_view::npos) break;
-      start = nl + 1;
-    }
-    return false;
-  };
-  while (occurs()) delim += '_';
-  return delim;
-}
-
 }  // namespace
 
 std::string slurm_array_text(const ArraySpec& array) {
@@ -219,29 +170,12 @@ Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext&
     return err("--launcher " + spec.launcher + " runs in direct mode: submit with --backend slurm-steps");
   // The UID goes into the job name, a comment and a here-document delimiter.
   if (!is_uid(ctx.uid)) return err("batch script for Switchyard UID " + excerpt(ctx.uid) + ", which is not a UID");
-  for (auto& a : spec.argv)
-    if (auto s = no_nul(a, "argument"); !s) return err(s.error());
-  if (auto s = no_nul(spec.script, "script"); !s) return err(s.error());
-  // A body ending in CR would end in CR LF once its here-document line is closed.
-  const auto crlf = !spec.script.empty() && spec.script.back() == '\r' ? spec.script.size() - 1
-                                                                       : spec.script.find("\r\n");
-  if (crlf != std::string::npos)
-    return err("the script has DOS line breaks (\\r\\n) at byte " + std::to_string(crlf) +
-               ", which sbatch refuses: convert it with dos2unix");
-  for (auto& [name, value] : spec.env) {
-    if (inherited_from_shell(name) || carries_spec_setting(name)) continue;
-    if (!is_shell_name(name))
-      return err("environment variable name " + excerpt(name) +
-                 " is not a shell identifier (letters, digits and '_', not starting with a digit)");
-    if (is_bash_owned(name))
-      return err("environment variable " + name + " cannot be set: bash keeps it read-only or overwrites it");
-    if (auto s = no_nul(value, "value of environment variable " + name); !s) return err(s.error());
-  }
+  if (auto s = check_wrappable(spec); !s) return err(s.error());
 
   const auto& r = spec.res;
   Directives d;
   std::vector<Status> st;
-  st.push_back(d.add("job-name", slurm_native_name(ctx.uid, spec.name), "job name"));
+  st.push_back(d.add("job-name", native_job_name(ctx.uid, spec.name), "job name"));
   st.push_back(resource_directives(d, r, spec.partition));
   if (!spec.account.empty()) st.push_back(d.add("account", spec.account, "account"));
   if (!spec.qos.empty()) st.push_back(d.add("qos", spec.qos, "QOS"));
@@ -279,42 +213,10 @@ Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext&
   out += d.text();
   out += "\n";
 
-  std::string args;
-  for (std::size_t i = spec.script.empty() ? 1 : 0; i < spec.argv.size(); ++i) args += " " + bash_quote(spec.argv[i]);
-  std::string var;
-  if (!spec.script.empty()) {
-    // The script body runs by its own #! line, from a private temporary file removed
-    // when the wrapper ends. It is written before the job's environment is set, and
-    // with `command -p`, so that no PATH or TMPDIR of the job can break the wrapper.
-    // The here-document is quoted: nothing in it is expanded. The variable naming the
-    // file is not exported and avoids the job's own variable names.
-    var = "yard_script";
-    while (spec.env.count(var)) var += '_';
-    const std::string delim = heredoc_delimiter(spec.script, ctx.uid);
-    out += var + "=$(command -p mktemp \"${TMPDIR:-/tmp}/yard-script.XXXXXX\") || exit 1\n";
-    out += "trap 'command -p rm -f -- \"$" + var + "\"' EXIT\n";
-    out += "command -p cat >\"$" + var + "\" <<'" + delim + "' || exit 1\n";
-    out += spec.script;
-    if (spec.script.back() != '\n') out += '\n';
-    out += delim + "\n";
-    out += "command -p chmod 700 -- \"$" + var + "\" || exit 1\n\n";
-  }
-  // Everything exported by the submitter goes, but for Slurm's own variables.
-  out += "for yard_var in $(compgen -e); do\n"
-         "  case $yard_var in SLURM_* | SLURMD_*) ;; *) unset \"$yard_var\" 2>/dev/null ;; esac\n"
-         "done\n"
-         "unset yard_var\n";
-  // srun inside the job passes the job's environment on to its steps.
-  out += "export SLURM_EXPORT_ENV=ALL\n";
-  for (auto& [name, value] : spec.env)
-    if (!inherited_from_shell(name) && !carries_spec_setting(name))
-      out += "export " + name + "=" + bash_quote(value) + "\n";
-  // Slurm runs a job whose --chdir fails in /tmp instead; a job must not run elsewhere.
-  out += "cd -- " + bash_quote(spec.workdir) + " || exit 1\n";
-  if (spec.script.empty())
-    out += "exec -- " + bash_quote(spec.argv[0]) + args + "\n";
-  else
-    out += "\"$" + var + "\"" + args + "\n";
+  WrapperStyle style;
+  style.scheduler_variables = "SLURM_* | SLURMD_*";
+  style.after_clear = "export SLURM_EXPORT_ENV=ALL\n";  // srun inside the job passes the job's environment on
+  out += job_wrapper(spec, ctx.uid, style);
   return out;
 }
 

@@ -7,7 +7,7 @@
 
 #include "backends/command_runner.h"
 #include "backends/slurm/slurm_allocation.h"
-#include "backends/slurm/slurm_names.h"
+#include "backends/native_names.h"
 #include "core/text.h"
 
 namespace yard {
@@ -93,7 +93,7 @@ std::unique_ptr<LocalBackend> make_slurm_steps(Store& store, Machine m, const st
         component > 0 && static_cast<std::size_t>(component) < alloc->components.size()
             ? alloc->components[static_cast<std::size_t>(component)]
             : *alloc;
-    const std::string step = slurm_native_name(plan.uid, spec.name);
+    const std::string step = native_job_name(plan.uid, spec.name);
     if (spec.launcher == "mpirun") {
       // MPMD (slurm-openmpi): one mpirun that finds the allocation in its environment
       // and starts its daemons as a step of it.

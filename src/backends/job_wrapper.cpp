@@ -1,0 +1,121 @@
+#include "backends/job_wrapper.h"
+
+#include <set>
+
+#include "backends/shell_quote.h"
+
+namespace yard {
+namespace {
+
+bool is_shell_name(std::string_view name) {
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
+  for (char c : name)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  return true;
+}
+
+// Variables bash will not let a script assign (`export UID=...` fails), and `_`, which
+// it overwrites after every command: the job could never see the value asked for.
+bool is_bash_owned(std::string_view name) {
+  static const std::set<std::string_view> kOwned{"BASHOPTS", "BASH_VERSINFO", "EUID", "PPID", "SHELLOPTS", "UID", "_"};
+  return kOwned.count(name) != 0;
+}
+
+Status no_nul(std::string_view value, const std::string& what) {
+  if (value.find('\0') != std::string_view::npos)
+    return err(what + " " + excerpt(value) + " contains a NUL byte, which no process argument or environment can hold");
+  return {};
+}
+
+// A here-document delimiter that is no line of `body`.
+std::string heredoc_delimiter(std::string_view body, std::string_view uid) {
+  std::string delim = "YARD_SCRIPT_END_" + std::string(uid);
+  auto occurs = [&] {
+    std::size_t start = 0;
+    while (start <= body.size()) {
+      auto nl = body.find('\n', start);
+      auto line = body.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+      if (line == delim) return true;
+      if (nl == std::string_view::npos) break;
+      start = nl + 1;
+    }
+    return false;
+  };
+  while (occurs()) delim += '_';
+  return delim;
+}
+
+}  // namespace
+
+// In every environment a shell hands on (`yard submit` copies it by default): `_`, which
+// bash sets itself, and exported bash functions (BASH_FUNC_name%%). Neither can be
+// written as `export` lines; bash in the job recreates the first, and the second is the
+// submitting shell's business. The open mode is the spec's, told to the scheduler or
+// applied by the wrapper, not the job's.
+bool skipped_by_wrapper(std::string_view name) {
+  return name == "_" || name.substr(0, 10) == "BASH_FUNC_" || name == kOpenModeVariable;
+}
+
+Status check_wrappable(const JobSpec& spec) {
+  for (auto& a : spec.argv)
+    if (auto s = no_nul(a, "argument"); !s) return s;
+  if (auto s = no_nul(spec.script, "script"); !s) return s;
+  // A body ending in CR would end in CR LF once its here-document line is closed.
+  const auto crlf = !spec.script.empty() && spec.script.back() == '\r' ? spec.script.size() - 1
+                                                                       : spec.script.find("\r\n");
+  if (crlf != std::string::npos)
+    return err("the script has DOS line breaks (\\r\\n) at byte " + std::to_string(crlf) +
+               ", which batch schedulers refuse or misread: convert it with dos2unix");
+  for (auto& [name, value] : spec.env) {
+    if (skipped_by_wrapper(name)) continue;
+    if (!is_shell_name(name))
+      return err("environment variable name " + excerpt(name) +
+                 " is not a shell identifier (letters, digits and '_', not starting with a digit)");
+    if (is_bash_owned(name))
+      return err("environment variable " + name + " cannot be set: bash keeps it read-only or overwrites it");
+    if (auto s = no_nul(value, "value of environment variable " + name); !s) return s;
+  }
+  return {};
+}
+
+std::string job_wrapper(const JobSpec& spec, std::string_view uid, const WrapperStyle& style) {
+  std::string out = style.first;
+  std::string args;
+  for (std::size_t i = spec.script.empty() ? 1 : 0; i < spec.argv.size(); ++i) args += " " + bash_quote(spec.argv[i]);
+  std::string var;
+  if (!spec.script.empty()) {
+    // The script body runs by its own #! line, from a private temporary file removed
+    // when the wrapper ends. It is written before the job's environment is set, and
+    // with `command -p`, so that no PATH or TMPDIR of the job can break the wrapper.
+    // The here-document is quoted: nothing in it is expanded. The variable naming the
+    // file is not exported and avoids the job's own variable names.
+    var = "yard_script";
+    while (spec.env.count(var)) var += '_';
+    const std::string delim = heredoc_delimiter(spec.script, uid);
+    out += var + "=$(command -p mktemp \"${TMPDIR:-/tmp}/yard-script.XXXXXX\") || exit 1\n";
+    out += "trap 'command -p rm -f -- \"$" + var + "\"' EXIT\n";
+    out += "command -p cat >\"$" + var + "\" <<'" + delim + "' || exit 1\n";
+    out += spec.script;
+    if (spec.script.back() != '\n') out += '\n';
+    out += delim + "\n";
+    out += "command -p chmod 700 -- \"$" + var + "\" || exit 1\n\n";
+  }
+  // Everything exported by the submitter goes, but for the scheduler's own variables.
+  out += "for yard_var in $(compgen -e); do\n"
+         "  case $yard_var in " + style.scheduler_variables + ") ;; *) unset \"$yard_var\" 2>/dev/null ;; esac\n"
+         "done\n"
+         "unset yard_var\n";
+  out += style.after_clear;
+  for (auto& [name, value] : spec.env)
+    if (!skipped_by_wrapper(name)) out += "export " + name + "=" + bash_quote(value) + "\n";
+  // A scheduler may start a job whose directory is missing elsewhere (Slurm: in /tmp);
+  // a job must not run elsewhere.
+  out += "cd -- " + bash_quote(spec.workdir) + " || exit 1\n";
+  if (spec.script.empty())
+    out += "exec -- " + bash_quote(spec.argv[0]) + args + "\n";
+  else
+    out += "\"$" + var + "\"" + args + "\n";
+  return out;
+}
+
+}  // namespace yard

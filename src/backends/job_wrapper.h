@@ -1,0 +1,41 @@
+// The bash wrapper every batch script of an indirect scheduler ends with: it clears the
+// environment the scheduler handed down (but for the scheduler's own variables), sets
+// the job's variables, changes to its working directory and starts the job, its script
+// body (written to a private temporary file and run by its own #! line) or its command.
+// Every user value is quoted (shell_quote.h), so names, arguments and environment reach
+// the job byte for byte. Each dialect writes its directives above it.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/job_spec.h"
+#include "core/result.h"
+
+namespace yard {
+
+// What differs between schedulers.
+struct WrapperStyle {
+  // A bash case pattern of the variables the scheduler sets for the job, which are kept
+  // when the inherited environment is cleared: "SLURM_* | SLURMD_*".
+  std::string scheduler_variables;
+  // Lines run before anything else (Grid Engine: opening the job's output files).
+  std::string first;
+  // Lines run once the inherited environment is cleared, before the job's variables.
+  std::string after_clear;
+};
+
+// Refuses, naming it, what no wrapper can hand to a job: a NUL byte in an argument, the
+// script or a value; DOS line breaks in the script; a variable name that is not a shell
+// identifier, or that bash keeps for itself.
+Status check_wrappable(const JobSpec& spec);
+
+// True for variables the wrapper leaves out rather than refusing them: `_` and exported
+// bash functions, which every shell hands on, and yard's own settings carried in `env`
+// (the open mode).
+bool skipped_by_wrapper(std::string_view name);
+
+// The wrapper for `spec` (checked by check_wrappable), `uid` being its Switchyard UID.
+std::string job_wrapper(const JobSpec& spec, std::string_view uid, const WrapperStyle& style);
+
+}  // namespace yard
