@@ -7,6 +7,7 @@
 // part of it is a pure function tested on captured output and fuzzed.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -63,8 +64,10 @@ class Dialect {
   // One call for every tracked job: the live queue.
   virtual std::vector<std::string> poll_argv(const std::vector<std::string>& native_ids) const = 0;
   virtual Result<std::vector<NativeStatus>> parse_poll(std::string_view out) const = 0;
-  // One call for jobs that left the live queue: their final record.
-  virtual std::vector<std::string> history_argv(const std::vector<std::string>& native_ids) const = 0;
+  // One call for jobs that left the live queue: their final record. `since` (Unix
+  // seconds) is the earliest submit time among them, for schedulers whose history is
+  // searched by time rather than by id.
+  virtual std::vector<std::string> history_argv(const std::vector<std::string>& native_ids, double since) const = 0;
   virtual Result<std::vector<NativeStatus>> parse_history(std::string_view out) const = 0;
   // The user's jobs whose names carry Switchyard UIDs, to find a submission whose id
   // was never stored (crash between submit and store).
@@ -82,7 +85,26 @@ class Dialect {
 
   virtual std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const = 0;
 
+  // An array element's native id: "12_3" (Slurm), "12.3" (Grid Engine).
+  virtual std::string element_id(std::string_view base, std::int64_t index) const {
+    return std::string(base) + "_" + std::to_string(index);
+  }
+  // Whether the scheduler holds a job for a dependency of this kind itself. When not,
+  // the engine holds the job back until its parent has ended and judges the dependency
+  // (Grid Engine's -hold_jid only means "after the parent ends, however").
+  virtual bool expresses(DependencyKind kind) const {
+    (void)kind;
+    return true;
+  }
+
   virtual MappedState map_state(const NativeStatus& s) const = 0;
+  // True if a failed listing (exit status, stderr) only says it found nothing, as
+  // `qacct -j PATTERN` does with status 1: an empty answer, not a failure.
+  virtual bool found_nothing(int exit_code, std::string_view err) const {
+    (void)exit_code;
+    (void)err;
+    return false;
+  }
   // True if a failed command (exit status, stderr) is worth retrying: the scheduler was
   // unreachable or busy, rather than refusing the request.
   virtual bool transient_failure(int exit_code, std::string_view err) const {

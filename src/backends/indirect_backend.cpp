@@ -183,7 +183,7 @@ void IndirectBackend::set_native(Unit& u, const std::string& base) {
   u.backoff = 0;
   for (auto id : u.members) {
     auto& m = members_.at(id);
-    m.native_id = u.is_array && m.index ? base + "_" + std::to_string(*m.index) : base;
+    m.native_id = u.is_array && m.index ? dialect_.element_id(base, *m.index) : base;
     m.known_from_tag = next_tag_;
     by_native_[m.native_id] = id;
     if (auto s = store_.set_native_id(id, m.native_id); !s) log(dialect_.name(), s.error());
@@ -233,12 +233,15 @@ void IndirectBackend::step(double now) {
     history_due_ = false;
     InFlight what;
     std::vector<std::string> ids;
+    double since = now;
     for (auto id : to_confirm_) {
       what.members.push_back(id);
-      ids.push_back(members_.at(id).native_id);
+      const Member& m = members_.at(id);
+      ids.push_back(m.native_id);
+      since = std::min(since, units_.at(m.head).submit_time);
     }
     history_in_flight_ = true;
-    plan(Kind::History, dialect_.history_argv(ids), what);
+    plan(Kind::History, dialect_.history_argv(ids, since), what);
   }
   if (!poll_in_flight_ && !history_in_flight_ && now >= next_poll_) {
     std::vector<std::string> ids;
@@ -280,7 +283,11 @@ void IndirectBackend::apply(const CompletedCommand& done, double now) {
   if (it == in_flight_.end()) return;
   InFlight what = std::move(it->second);
   in_flight_.erase(it);
-  const auto& r = done.result;
+  CommandResult r = done.result;
+  if (!r.ok() && !r.timed_out && !r.not_started && dialect_.found_nothing(r.exit_code, r.err)) {
+    r.exit_code = 0;  // an empty listing
+    r.out.clear();
+  }
   if (!r.ok()) {
     ++stats_.failed_calls;
     log(dialect_.name(), done.command.argv[0] + " failed (" + r.summary() + ")");

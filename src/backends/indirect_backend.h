@@ -134,6 +134,7 @@ class IndirectBackend {
     double next_try = 0, backoff = 0;
     bool cancel_requested = false;
     double cancel_sent = 0;
+    std::string waiting_for;  // the REASON shown while it waits on a parent
   };
   struct Member {
     std::int64_t id = 0, head = 0;
@@ -176,7 +177,8 @@ class IndirectBackend {
   void plan_submission(Unit& u, double now);
   void plan(Kind kind, std::vector<std::string> argv, InFlight what);
   void retry_later(Unit& u, double now);
-  Result<SubmitContext> context_for(const Unit& u, const JobSpec& spec, bool& wait, std::string& doomed);
+  // The context for submitting `u`; or why it waits (`wait`), or why it can never run (`doomed`).
+  Result<SubmitContext> context_for(const Unit& u, const JobSpec& spec, std::string& wait, std::string& doomed);
   std::string script_path(const Unit& u) const;
 
   Store& store_;

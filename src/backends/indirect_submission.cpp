@@ -17,7 +17,7 @@ namespace yard {
 
 using namespace indirect;  // NOLINT: this file's own helpers
 
-Result<SubmitContext> IndirectBackend::context_for(const Unit& u, const JobSpec& spec, bool& wait,
+Result<SubmitContext> IndirectBackend::context_for(const Unit& u, const JobSpec& spec, std::string& wait,
                                                    std::string& doomed) {
   SubmitContext ctx;
   ctx.uid = u.uid;
@@ -26,21 +26,17 @@ Result<SubmitContext> IndirectBackend::context_for(const Unit& u, const JobSpec&
   ctx.stderr_path = paths.native_err;
   for (auto& d : spec.dependencies) {
     std::string native;
-    if (auto pu = units_.find(d.job_id); pu != units_.end()) {
-      native = pu->second.native_base;  // a whole array, or a single job
-      if (native.empty()) {
-        wait = true;
-        return ctx;
-      }
-    } else if (auto pm = members_.find(d.job_id); pm != members_.end()) {
-      native = pm->second.native_id;
-      if (native.empty()) {
-        wait = true;
-        return ctx;
-      }
-    } else {
+    const auto pu = units_.find(d.job_id);
+    const auto pm = members_.find(d.job_id);
+    const bool active = (pu != units_.end() && !pu->second.members.empty()) || pm != members_.end();
+    if (active && !dialect_.expresses(d.kind)) {
+      wait = "waiting for job " + std::to_string(d.job_id) + " to end (" + std::string(to_string(d.kind)) +
+             ": " + std::string(dialect_.name()) + " cannot hold a job on that itself)";
+      return ctx;
+    }
+    if (!active) {
       // The parent has ended: judge the dependency here (the scheduler may have
-      // forgotten the parent already).
+      // forgotten the parent already, or cannot express it).
       auto parent = store_.job(d.job_id);
       if (!parent) return Error{parent.error()};
       if (!parent->has_value()) return err("dependency on unknown job " + std::to_string(d.job_id));
@@ -50,6 +46,19 @@ Result<SubmitContext> IndirectBackend::context_for(const Unit& u, const JobSpec&
         case DependencyVerdict::Waiting:
           return err("job " + std::to_string(d.job_id) + " is not tracked by backend '" +
                      std::string(dialect_.name()) + "'");
+      }
+    }
+    if (pu != units_.end()) {
+      native = pu->second.native_base;  // a whole array, or a single job
+      if (native.empty()) {
+        wait = "waiting for job " + std::to_string(d.job_id) + " to be submitted";
+        return ctx;
+      }
+    } else if (pm != members_.end()) {
+      native = pm->second.native_id;
+      if (native.empty()) {
+        wait = "waiting for job " + std::to_string(d.job_id) + " to be submitted";
+        return ctx;
       }
     }
     ctx.dependencies.push_back({d.kind, native});
@@ -63,14 +72,20 @@ void IndirectBackend::plan_submission(Unit& u, double now) {
     fail_unit(u, spec.error(), now);
     return;
   }
-  bool wait = false;
-  std::string doomed;
+  std::string wait, doomed;
   auto ctx = context_for(u, *spec, wait, doomed);
   if (!ctx) {
     fail_unit(u, ctx.error(), now);
     return;
   }
-  if (wait) return;  // a parent is not submitted yet
+  if (!wait.empty()) {  // on a parent: its submission, or its end
+    if (wait != u.waiting_for) {
+      u.waiting_for = wait;
+      for (auto id : u.members)
+        if (auto s = store_.set_pending_reason(id, wait); !s) log(dialect_.name(), s.error());
+    }
+    return;
+  }
   if (!doomed.empty()) {
     for (auto id : std::vector<std::int64_t>(u.members)) {
       Transition t;

@@ -71,7 +71,7 @@ class FakeDialect : public Dialect {
     return a;
   }
   Result<std::vector<NativeStatus>> parse_poll(std::string_view out) const override { return parse_lines(out, false); }
-  std::vector<std::string> history_argv(const std::vector<std::string>& ids) const override {
+  std::vector<std::string> history_argv(const std::vector<std::string>& ids, double) const override {
     std::vector<std::string> a{"fh"};
     a.insert(a.end(), ids.begin(), ids.end());
     return a;
@@ -102,6 +102,16 @@ class FakeDialect : public Dialect {
     return std::string(n.substr(5));
   }
   bool transient_failure(int rc, std::string_view) const override { return rc == 8; }
+  // What a dialect may tell the engine (indirect_dialect_test.cpp), off by default.
+  bool after_any_only = false;  // holds jobs only until the parent ends, as Grid Engine
+  bool dotted_elements = false;  // array elements "12.3", as Grid Engine
+  bool expresses(DependencyKind k) const override { return !after_any_only || k == DependencyKind::AfterAny; }
+  std::string element_id(std::string_view base, std::int64_t index) const override {
+    return dotted_elements ? std::string(base) + "." + std::to_string(index) : Dialect::element_id(base, index);
+  }
+  bool found_nothing(int rc, std::string_view err) const override {
+    return rc == 1 && err.find("not found") != std::string_view::npos;
+  }
 };
 
 class ScriptedQueue : public CommandQueue {

@@ -98,10 +98,21 @@ void IndirectBackend::apply_history(const std::vector<std::int64_t>& asked, cons
     if (mi == members_.end()) continue;
     auto& m = mi->second;
     auto it = seen.find(m.native_id);
+    const Unit& u = units_.at(m.head);
+    const bool cancelled = u.cancel_requested && u.cancel_sent > 0;
     if (it == seen.end()) {
       // Still listed by the queue (as ended): the history lags behind, nothing is gone.
       if (m.listed) continue;
       if (m.missing_since == 0) m.missing_since = now;
+      // Cancelled: some schedulers keep no record of a job deleted before it ran (Grid
+      // Engine); one that ran gets its record, unless it never comes.
+      if (cancelled && (m.state == JobState::Pending || now - m.missing_since >= config_.lost_after_s)) {
+        Transition t;
+        t.reason = m.state == JobState::Pending ? "cancelled before it ran" : "cancelled; no accounting record";
+        t.end_time = now;
+        finish(m, JobState::Cancelled, t, now);
+        continue;
+      }
       if (now - m.missing_since >= config_.lost_after_s) {
         Transition t;
         t.reason = "gone from both the queue and the accounting of " + std::string(dialect_.name()) + " for " +
@@ -118,6 +129,8 @@ void IndirectBackend::apply_history(const std::vector<std::int64_t>& asked, cons
       update(m, s, mapped, now);
       continue;
     }
+    // A job killed because it was asked to be (Grid Engine: "failed 100", killed).
+    if (cancelled && mapped.state != JobState::Completed) mapped.state = JobState::Cancelled;
     Transition t;
     t.reason = mapped.detail;
     t.native_state = s.raw_state;

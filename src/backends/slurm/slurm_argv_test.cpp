@@ -23,7 +23,7 @@ TEST(SlurmArgv, PollIsOneCallWhateverTheIds) {
 }
 
 TEST(SlurmArgv, HistoryAsksForWholeJobs) {
-  EXPECT_EQ(SlurmDialect().history_argv({"12_3", "5", "12_4", "13+1", "13+0"}),
+  EXPECT_EQ(SlurmDialect().history_argv({"12_3", "5", "12_4", "13+1", "13+0"}, 0),
             (V{"sacct", "-P", "-n", "-X",
                "--format=JobID,JobIDRaw,State,ExitCode,Start,End,Elapsed,NodeList,JobName", "-j", "12,13,5"}));
 }

@@ -25,7 +25,7 @@ std::vector<std::string> SlurmDialect::poll_argv(const std::vector<std::string>&
 
 Result<std::vector<NativeStatus>> SlurmDialect::parse_poll(std::string_view out) const { return parse_squeue(out); }
 
-std::vector<std::string> SlurmDialect::history_argv(const std::vector<std::string>& native_ids) const {
+std::vector<std::string> SlurmDialect::history_argv(const std::vector<std::string>& native_ids, double) const {
   return sacct_argv(native_ids);
 }
 

@@ -17,7 +17,7 @@ class SlurmDialect : public Dialect {
   // Ignores `native_ids`: the poll lists all of the user's jobs (see slurm_argv.cpp).
   std::vector<std::string> poll_argv(const std::vector<std::string>& native_ids) const override;
   Result<std::vector<NativeStatus>> parse_poll(std::string_view out) const override;
-  std::vector<std::string> history_argv(const std::vector<std::string>& native_ids) const override;
+  std::vector<std::string> history_argv(const std::vector<std::string>& native_ids, double since) const override;
   Result<std::vector<NativeStatus>> parse_history(std::string_view out) const override;
   // The same listing as the poll, read with parse_poll.
   std::vector<std::string> find_argv() const override;

@@ -1,0 +1,138 @@
+// What a dialect tells the engine beyond argv and parsers, on a scripted scheduler
+// (indirect_testing.h): dependencies the scheduler cannot hold a job on, array element
+// ids of its own form, listings that say "nothing found" with a failing status, and
+// cancelled jobs of which the scheduler keeps no record.
+#include "backends/indirect_testing.h"
+
+#include <functional>
+
+namespace yard {
+namespace {
+
+using namespace indirect_testing;  // NOLINT: the bench of this test
+
+// Answers every posted command with `answer(command)` until none is left.
+template <class F>
+void drain(ScriptedQueue& q, F answer, const std::function<void()>& step) {
+  while (!q.posted.empty()) {
+    q.answer(answer(q.posted.front()));
+    step();
+  }
+}
+
+TEST_F(IndirectTest, AnAfterOkTheSchedulerCannotExpressWaitsForTheParentToEndThenIsJudged) {
+  dialect_.after_any_only = true;
+  auto parent = submit(spec("parent"));
+  auto ok = spec("ok-child");
+  ok.dependencies = {{DependencyKind::AfterOk, parent}};
+  auto ok_child = submit(ok);
+  auto any = spec("any-child");
+  any.dependencies = {{DependencyKind::AfterAny, parent}};
+  auto any_child = submit(any);
+  step();
+  ASSERT_EQ(queue_.posted.size(), 1u);  // only the parent
+  queue_.answer("10\n");
+  step();
+  // The after-any child goes with the parent's id; the after-ok one waits, and says so.
+  std::vector<std::string> submitted;
+  drain(queue_, [&](const Command& c) {
+    if (c.argv[0] == "fsub") {
+      submitted.push_back(c.argv[1]);
+      return std::string("11\n");
+    }
+    return std::string("10|RUNNING|None|x\n");
+  }, [&] { step(); });
+  ASSERT_EQ(submitted.size(), 1u);
+  EXPECT_EQ(job(any_child).native_id, "11");
+  EXPECT_EQ(job(ok_child).native_id, "");
+  EXPECT_NE(job(ok_child).reason.find("waiting for job " + std::to_string(parent) + " to end"), std::string::npos)
+      << job(ok_child).reason;
+  // The parent fails: the after-ok child is never submitted.
+  now_ += 10;
+  step();
+  queue_.answer("11|RUNNING|None|x\n");  // the parent has left the queue
+  step();
+  queue_.answer("10|FAILED|1|x\n");  // its history
+  step();
+  EXPECT_EQ(job(parent).state, JobState::Failed);
+  step();
+  EXPECT_EQ(job(ok_child).state, JobState::Cancelled);
+  EXPECT_EQ(job(ok_child).reason, "DependencyNeverSatisfied");
+  for (auto& c : queue_.posted) EXPECT_NE(c.argv[0], "fsub");
+}
+
+TEST_F(IndirectTest, ArrayElementIdsAreTheDialectsOwn) {
+  dialect_.dotted_elements = true;
+  auto s = spec();
+  s.array = *parse_array_spec("1-3");
+  auto head = submit(s);
+  step();
+  queue_.answer("7\n");
+  step();
+  EXPECT_EQ(job(head).native_id, "7.1");
+  EXPECT_EQ(job(head + 2).native_id, "7.3");
+  queue_.answer("7.1|RUNNING|None|x\n7.2|PENDING|None|x\n7.3|PENDING|None|x\n");
+  step();
+  EXPECT_EQ(job(head).state, JobState::Running);
+}
+
+TEST_F(IndirectTest, AHistoryThatFoundNothingIsAnEmptyAnswerNotAFailure) {
+  auto id = submit(spec());
+  step();
+  queue_.answer("12\n");
+  step();
+  queue_.answer("");  // gone from the queue at once
+  step();
+  ASSERT_EQ(queue_.posted.size(), 1u);
+  EXPECT_EQ(queue_.posted.front().argv[0], "fh");
+  const auto failed_before = backend_->stats().failed_calls;
+  queue_.answer("", 1, "error: job name yard-* not found\n");
+  step();
+  EXPECT_EQ(backend_->stats().failed_calls, failed_before);  // not counted as a failed call
+  // Nothing found for lost_after: LOST, as for any empty history.
+  for (int i = 0; i < 4; ++i) {
+    now_ += 10;
+    step();
+    drain(queue_, [](const Command&) { return std::string(); }, [&] { step(); });
+  }
+  EXPECT_EQ(job(id).state, JobState::Lost);
+}
+
+TEST_F(IndirectTest, ACancelledJobOfWhichTheSchedulerKeepsNoRecordIsCancelledNotLost) {
+  auto pending = submit(spec("pending"));
+  auto running = submit(spec("running"));
+  step();
+  drain(queue_, [&](const Command& c) {
+    if (c.argv[0] == "fsub") return std::string(job(pending).native_id.empty() ? "20\n" : "21\n");
+    return std::string("20|PENDING|None|x\n21|RUNNING|None|x\n");
+  }, [&] { step(); });
+  now_ += 10;
+  step();
+  queue_.answer("20|PENDING|None|x\n21|RUNNING|None|x\n");
+  step();
+  ASSERT_EQ(job(running).state, JobState::Running);
+  ASSERT_TRUE(backend_->cancel({pending, running}));
+  step();
+  drain(queue_, [](const Command&) { return std::string(); }, [&] { step(); });
+  now_ += 10;
+  step();
+  queue_.answer("");  // both gone from the queue
+  step();
+  queue_.answer("");  // and neither in the history yet
+  step();
+  // Deleted before it ran: no record will ever come.
+  EXPECT_EQ(job(pending).state, JobState::Cancelled);
+  EXPECT_EQ(job(pending).reason, "cancelled before it ran");
+  // It ran: its record is waited for; a killed job's record ("FAILED") says cancelled.
+  EXPECT_EQ(job(running).state, JobState::Running);
+  now_ += 10;
+  step();
+  drain(queue_, [](const Command& c) {
+    return c.argv[0] == "fh" ? std::string("21|FAILED|137|x\n") : std::string();
+  }, [&] { step(); });
+  EXPECT_EQ(job(running).state, JobState::Cancelled);
+  EXPECT_EQ(job(running).exit_code, 137);
+}
+
+}  // namespace
+}  // namespace yard
