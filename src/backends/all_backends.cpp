@@ -1,6 +1,7 @@
 // Every backend of this build: one line per scheduler, each registering from its folder.
 #include "backends/backend_registry.h"
 #include "backends/local/local_entry.h"
+#include "backends/sge/sge_entry.h"
 #include "backends/slurm/slurm_entry.h"
 
 namespace yard {
@@ -9,6 +10,7 @@ BackendRegistry all_backends() {
   BackendRegistry r;
   register_local_backend(r);
   register_slurm_backends(r);
+  register_sge_backend(r);
   return r;
 }
 

@@ -68,10 +68,14 @@ struct IndirectConfig {
   // allocation "pilot": what the pilot job asks for.
   PilotSpec pilot;
   JobClasses classes;
+  // The scheduler's own settings (sge.yaml's pe_single_node, ...), by key, as written.
+  std::map<std::string, std::string> scheduler_settings;
 };
 
-// The config at `path`; defaults when the file does not exist.
-Result<IndirectConfig> load_indirect_config(const std::string& path);
+// The config at `path`; defaults when the file does not exist. `scheduler_keys` are the
+// settings of that scheduler's own, kept as text in scheduler_settings.
+Result<IndirectConfig> load_indirect_config(const std::string& path,
+                                            const std::vector<std::string>& scheduler_keys = {});
 
 // What the engine did, for benchmarks and tests.
 struct IndirectStats {

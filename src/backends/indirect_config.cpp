@@ -1,4 +1,5 @@
 // The indirect engine's settings file (slurm.yaml): see indirect_backend.h for the keys.
+#include <algorithm>
 #include <filesystem>
 
 #include <yaml-cpp/yaml.h>
@@ -101,7 +102,7 @@ Status load_pilot(const YAML::Node& n, const std::string& path, PilotSpec& p) {
 
 }  // namespace
 
-Result<IndirectConfig> load_indirect_config(const std::string& path) {
+Result<IndirectConfig> load_indirect_config(const std::string& path, const std::vector<std::string>& scheduler_keys) {
   IndirectConfig c;
   bool has_pilot = false;
   if (!std::filesystem::exists(path)) return c;
@@ -114,6 +115,11 @@ Result<IndirectConfig> load_indirect_config(const std::string& path) {
     for (auto it : n) {
       const std::string key = it.first.as<std::string>();
       const std::string where = yaml_where(path, it.second) + ": ";
+      if (std::find(scheduler_keys.begin(), scheduler_keys.end(), key) != scheduler_keys.end()) {
+        if (!it.second.IsScalar()) return err(where + key + ": expected a value");
+        c.scheduler_settings[key] = it.second.as<std::string>();
+        continue;
+      }
       if (key == "allocation") {
         c.allocation = it.second.as<std::string>("");
         if (c.allocation != "pilot" &&
@@ -148,10 +154,13 @@ Result<IndirectConfig> load_indirect_config(const std::string& path) {
                      : key == "lost_after"       ? &c.lost_after_s
                      : key == "cancel_resend"    ? &c.cancel_resend_s
                                                  : nullptr;
-      if (!slot)
+      if (!slot) {
+        std::string known;
+        for (auto& k : scheduler_keys) known += ", " + k;
         return err(yaml_where(path, it.first) + ": unknown setting '" + key +
                    "' (known: poll_interval, calls_per_second, burst, command_timeout, retry_max, "
-                   "lost_after, cancel_resend, allocation, pilot, job_limit, classes)");
+                   "lost_after, cancel_resend, allocation, pilot, job_limit, classes" + known + ")");
+      }
       double v = 0;
       try {
         v = it.second.as<double>();

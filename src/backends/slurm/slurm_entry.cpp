@@ -3,8 +3,7 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "backends/command_runner.h"
-#include "backends/indirect_backend.h"
+#include "backends/indirect_entry.h"
 #include "backends/slurm/pilot.h"
 #include "backends/slurm/slurm_dialect.h"
 #include "backends/slurm/slurm_pilot.h"
@@ -19,39 +18,6 @@ Result<IndirectConfig> load_slurm_config(const BackendContext& c) {
   ::unsetenv("SLURM_TIME_FORMAT");
   return load_indirect_config(c.config_dir + "/slurm.yaml");
 }
-
-// "slurm": the indirect engine over the Slurm dialect. Its commands run on a worker
-// thread, started after the daemon blocked its signals, so that SIGTERM reaches the
-// daemon's signalfd, not that thread.
-class SlurmEntry final : public Backend {
- public:
-  SlurmEntry(const BackendContext& c, IndirectConfig config)
-      : config_(config), slurm_(c.store, dialect_, commands_, std::move(config), c.state_dir, c.user) {}
-
-  const std::string& name() const override { return name_; }
-  Status recover(double now) override { return slurm_.recover(now); }
-  Result<std::vector<std::int64_t>> submit(JobSpec spec, double now) override { return slurm_.submit(std::move(spec), now); }
-  Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids, double) override { return slurm_.cancel(ids); }
-  const JobClasses* job_classes() const override { return &config_.classes; }
-  std::vector<int> watched_fds() const override { return {commands_.event_fd()}; }  // results taken by step()
-  void step(double now, bool) override { slurm_.step(now); }
-  void after_commit() override { slurm_.dispatch(); }
-  double next_wakeup_s(double now) const override { return slurm_.next_wakeup_s(now); }
-  nlohmann::json describe() const override {
-    const auto& s = slurm_.stats();
-    return {{"slurm_active", slurm_.active()},
-            {"slurm_calls",
-             {{"submit", s.submit_calls}, {"poll", s.poll_calls}, {"history", s.history_calls},
-              {"find", s.find_calls}, {"cancel", s.cancel_calls}, {"failed", s.failed_calls}}}};
-  }
-
- private:
-  std::string name_ = "slurm";
-  IndirectConfig config_;
-  SlurmDialect dialect_;
-  CommandWorker commands_;
-  IndirectBackend slurm_;
-};
 
 // "slurm-steps": local backends sized to an allocation (one per component of a
 // heterogeneous one), whose launches are srun steps; with `allocation: pilot`, the
@@ -157,10 +123,11 @@ class StepsEntry final : public Backend {
   std::string problem_;
 };
 
+// "slurm": the indirect engine over the Slurm dialect.
 Result<std::unique_ptr<Backend>> open_slurm(const BackendContext& c) {
   auto config = load_slurm_config(c);
   if (!config) return Error{config.failure()};
-  return std::unique_ptr<Backend>(std::make_unique<SlurmEntry>(c, std::move(*config)));
+  return std::unique_ptr<Backend>(std::make_unique<IndirectEntry>(c, std::make_unique<SlurmDialect>(), std::move(*config)));
 }
 
 Result<std::unique_ptr<Backend>> open_steps(const BackendContext& c) {

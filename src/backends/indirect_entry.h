@@ -1,0 +1,45 @@
+// The Backend of an indirect scheduler (Slurm, Grid Engine, ...): the shared engine
+// (indirect_backend.h) over the scheduler's dialect, its commands run on a worker
+// thread. Each scheduler's folder registers one, with its dialect and settings file.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "backends/backend.h"
+#include "backends/command_runner.h"
+#include "backends/indirect_backend.h"
+
+namespace yard {
+
+class IndirectEntry final : public Backend {
+ public:
+  // The worker thread is started here, after the daemon blocked its signals, so that
+  // SIGTERM reaches the daemon's signalfd, not that thread.
+  IndirectEntry(const BackendContext& c, std::unique_ptr<Dialect> dialect, IndirectConfig config);
+
+  const std::string& name() const override { return name_; }
+  Status recover(double now) override { return engine_.recover(now); }
+  Result<std::vector<std::int64_t>> submit(JobSpec spec, double now) override {
+    return engine_.submit(std::move(spec), now);
+  }
+  Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids, double) override {
+    return engine_.cancel(ids);
+  }
+  const JobClasses* job_classes() const override { return &config_.classes; }
+  std::vector<int> watched_fds() const override { return {commands_.event_fd()}; }  // results taken by step()
+  void step(double now, bool) override { engine_.step(now); }
+  void after_commit() override { engine_.dispatch(); }
+  double next_wakeup_s(double now) const override { return engine_.next_wakeup_s(now); }
+  // "<name>_active": jobs tracked; "<name>_calls": scheduler commands run, by kind.
+  nlohmann::json describe() const override;
+
+ private:
+  std::string name_;
+  IndirectConfig config_;
+  std::unique_ptr<Dialect> dialect_;
+  CommandWorker commands_;
+  IndirectBackend engine_;
+};
+
+}  // namespace yard

@@ -1,0 +1,37 @@
+// The Grid Engine batch script of a job: #$ directives, then the shared bash wrapper
+// (backends/job_wrapper.h), which also opens the job's output files itself. Every user
+// value is quoted or checked; the script is saved beside the job and can be rerun by
+// hand (qsub FILE).
+#pragma once
+
+#include <string>
+
+#include "backends/dialect.h"
+#include "core/array_spec.h"
+#include "core/result.h"
+
+namespace yard {
+
+// What differs between Grid Engine sites (sge.yaml).
+struct SgeSettings {
+  // The parallel environment for jobs of more than one slot on one node, and for jobs
+  // over several nodes (its allocation rule spreads them). Empty: none; such jobs are
+  // refused.
+  std::string pe_single_node = "smp";
+  std::string pe_multi_node = "mpi";
+  // The consumable complex that counts GPUs (sites name it: gpu, gpus, cuda...). Empty:
+  // the cluster has none; a job asking for GPUs is refused.
+  std::string gpu_resource;
+};
+
+Result<std::string> sge_batch_script(const JobSpec& spec, const SubmitContext& ctx, const SgeSettings& settings);
+
+// An ArraySpec as qsub -t text ("1-9:2"): Grid Engine takes one range with a step, from 1.
+Result<std::string> sge_task_range(const ArraySpec& array);
+
+// The bash redirection of the job's output to `native` (a yard output path in the
+// native form of backends/output_paths.h: '%%' a literal '%', '%a' or '%Na' the array
+// index, zero-padded to N): "'/out/x_'"$(printf %03d "$SGE_TASK_ID")"'.out'".
+std::string sge_output_word(const std::string& native);
+
+}  // namespace yard
