@@ -20,3 +20,9 @@ EOF2
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/apt.sh"
 apt_install sge/install "${packages[@]}"
 echo "sge/install: all ${#packages[@]} packages present ($(dpkg-query -W -f='${Version}' gridengine-master))"
+
+# The unprivileged user the tests submit as (tests/sge): Grid Engine's users are not root.
+if ! id yardtest >/dev/null 2>&1; then
+  useradd --system --user-group --create-home --shell /bin/bash yardtest
+  echo "sge/install: created user yardtest"
+fi

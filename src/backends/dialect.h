@@ -83,6 +83,12 @@ class Dialect {
     return {};
   }
 
+  // How long after a job ends its record may still be missing from the history
+  // (Grid Engine writes qacct's file every flush interval). A look-up that finds a job
+  // in neither the queue nor the history is only believed when the history was read
+  // this long after the queue: the job might have ended in between.
+  virtual double history_lag_s() const { return 0; }
+
   virtual std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const = 0;
 
   // An array element's native id: "12_3" (Slurm), "12.3" (Grid Engine).

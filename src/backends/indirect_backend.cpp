@@ -269,7 +269,9 @@ double IndirectBackend::next_wakeup_s(double now) const {
     if (u.phase == Unit::Phase::ToSubmit) wake = std::min(wake, std::max(0.0, u.next_try - now));
     if (u.cancel_requested && u.cancel_sent > 0)
       wake = std::min(wake, std::max(0.0, u.cancel_sent + config_.cancel_resend_s - now));
-    if (u.phase == Unit::Phase::ToFind || u.phase == Unit::Phase::ToFindInHistory) wake = std::min(wake, 0.1);
+    if (u.phase == Unit::Phase::ToFind) wake = std::min(wake, 0.1);
+    if (u.phase == Unit::Phase::ToFindInHistory)
+      wake = std::min(wake, std::max(0.1, u.queue_looked_at + dialect_.history_lag_s() - now));
   }
   if (history_due_ && !to_confirm_.empty()) wake = std::min(wake, 0.1);
   // Token bucket: never wake before a token is there for a background call.

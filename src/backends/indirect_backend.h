@@ -139,6 +139,7 @@ class IndirectBackend {
     bool cancel_requested = false;
     double cancel_sent = 0;
     std::string waiting_for;  // the REASON shown while it waits on a parent
+    double queue_looked_at = 0;  // when its look-up in the queue was planned
   };
   struct Member {
     std::int64_t id = 0, head = 0;

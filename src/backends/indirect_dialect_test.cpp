@@ -1,7 +1,7 @@
 // What a dialect tells the engine beyond argv and parsers, on a scripted scheduler
 // (indirect_testing.h): dependencies the scheduler cannot hold a job on, array element
 // ids of its own form, listings that say "nothing found" with a failing status, and
-// cancelled jobs of which the scheduler keeps no record.
+// cancelled jobs of which the scheduler keeps no record, a history that lags behind.
 #include "backends/indirect_testing.h"
 
 #include <functional>
@@ -132,6 +132,34 @@ TEST_F(IndirectTest, ACancelledJobOfWhichTheSchedulerKeepsNoRecordIsCancelledNot
   }, [&] { step(); });
   EXPECT_EQ(job(running).state, JobState::Cancelled);
   EXPECT_EQ(job(running).exit_code, 137);
+}
+
+// The job may have ended just before the queue was listed, its record not written yet:
+// the history is read only once it has caught up, and then the job is found there.
+TEST_F(IndirectTest, AfterACrashTheHistoryIsReadOnlyOnceItCaughtUpWithTheQueueListing) {
+  dialect_.history_lag = 20;
+  auto id = submit(spec());
+  step();
+  queue_.posted.clear();  // submitted; the daemon dies before the answer is stored
+  make_backend();
+  ASSERT_TRUE(backend_->recover(now_));
+  step();
+  ASSERT_EQ(queue_.posted.front().argv[0], "ffind");
+  queue_.answer("");  // not in the queue (any more)
+  step();
+  EXPECT_TRUE(queue_.posted.empty());  // the history may not know it yet: nothing asked
+  EXPECT_NEAR(backend_->next_wakeup_s(now_), 20, 0.01);
+  now_ += 19;
+  step();
+  EXPECT_TRUE(queue_.posted.empty());
+  now_ += 1;
+  step();
+  ASSERT_EQ(queue_.posted.size(), 1u);
+  EXPECT_EQ(queue_.posted.front().argv[0], "ffindh");
+  queue_.answer("77|FAILED|3|yard-" + uid_of(id) + "\n");
+  step();
+  EXPECT_EQ(job(id).native_id, "77");
+  EXPECT_EQ(job(id).submit_attempts, 1);  // never submitted again
 }
 
 }  // namespace

@@ -23,10 +23,18 @@ void IndirectBackend::plan_lookups(const std::vector<std::int64_t>& heads, doubl
   if (!in_queue.empty() && !find_in_flight_ && background_.try_take(now)) {
     InFlight what;
     what.heads = in_queue;
-    for (auto h : in_queue) units_.at(h).phase = Unit::Phase::FindingInQueue;
+    for (auto h : in_queue) {
+      units_.at(h).phase = Unit::Phase::FindingInQueue;
+      units_.at(h).queue_looked_at = now;
+    }
     find_in_flight_ = true;
     plan(Kind::Find, dialect_.find_argv(), what);
   }
+  // Not before the history has caught up with what the queue listing no longer showed.
+  const double lag = dialect_.history_lag_s();
+  in_history.erase(std::remove_if(in_history.begin(), in_history.end(),
+                                  [&](std::int64_t h) { return now < units_.at(h).queue_looked_at + lag; }),
+                   in_history.end());
   if (in_history.empty() || find_history_in_flight_) return;
   std::vector<std::string> names;
   double since = now;

@@ -105,6 +105,8 @@ class FakeDialect : public Dialect {
   // What a dialect may tell the engine (indirect_dialect_test.cpp), off by default.
   bool after_any_only = false;  // holds jobs only until the parent ends, as Grid Engine
   bool dotted_elements = false;  // array elements "12.3", as Grid Engine
+  double history_lag = 0;        // records written this long after the end, as Grid Engine
+  double history_lag_s() const override { return history_lag; }
   bool expresses(DependencyKind k) const override { return !after_any_only || k == DependencyKind::AfterAny; }
   std::string element_id(std::string_view base, std::int64_t index) const override {
     return dotted_elements ? std::string(base) + "." + std::to_string(index) : Dialect::element_id(base, index);

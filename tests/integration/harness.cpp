@@ -195,4 +195,16 @@ void YardWorld::write(const std::string& p, const std::string& text) const {
   std::ofstream(dir_ + "/" + p) << text;
 }
 
+std::string sh(const std::string& cmd, int* rc) {
+  std::string out;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return out;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int status = ::pclose(p);
+  if (rc) *rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
 }  // namespace yard::test

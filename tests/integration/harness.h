@@ -47,6 +47,9 @@ class YardWorld : public ::testing::Test {
 // Polls `done` until true or `seconds` pass; returns whether it became true.
 bool wait_until(const std::function<bool()>& done, double seconds);
 bool process_alive(long pid);
+// A shell command's stdout, and its exit status in `rc` (test scaffolding only: the
+// product never uses a shell).
+std::string sh(const std::string& cmd, int* rc = nullptr);
 // An RFC 3339 time of `yard status --json` ("2024-05-01T12:00:00.250Z") in seconds since
 // the epoch; -1 if it is not one.
 double seconds(const nlohmann::json& t);

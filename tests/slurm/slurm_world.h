@@ -23,19 +23,6 @@ namespace yard::test {
 
 namespace fs = std::filesystem;
 
-// A shell command's stdout (test scaffolding only: the product never uses a shell).
-inline std::string sh(const std::string& cmd, int* rc = nullptr) {
-  std::string out;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return out;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  int status = ::pclose(p);
-  if (rc) *rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
-}
-
 // The cluster's state directory: SLURM_CONF is <state>/etc/slurm.conf.
 inline std::string state_dir() {
   const char* conf = std::getenv("SLURM_CONF");

@@ -22,6 +22,10 @@ struct SgeSettings {
   // The consumable complex that counts GPUs (sites name it: gpu, gpus, cuda...). Empty:
   // the cluster has none; a job asking for GPUs is refused.
   std::string gpu_resource;
+  // The qmaster's accounting flush interval and a margin (reporting_params
+  // accounting_flush_time, 15 s unless the site set it): how long a record may lag
+  // behind the job's end.
+  double accounting_lag_s = 20;
 };
 
 Result<std::string> sge_batch_script(const JobSpec& spec, const SubmitContext& ctx, const SgeSettings& settings);
