@@ -36,11 +36,13 @@ TEST(SgeParse, QstatXmlListsRunningPendingHeldAndErrorJobsAndExpandsPendingArray
   auto r = parse_qstat_xml(fixture("qstat_xml_mixed.out"));
   ASSERT_TRUE(r) << r.error();
   std::map<std::string, const NativeStatus*> by_name_state;
-  int array_elements = 0;
+  int pending_elements = 0;
+  std::set<std::string> element_ids;
   for (const auto& s : *r) {
     by_name_state[s.name + "/" + s.raw_state] = &s;
     if (s.name == "yard-array") {
-      ++array_elements;
+      pending_elements += s.raw_state == "qw";
+      element_ids.insert(s.native_id);
       EXPECT_NE(s.native_id.find('.'), std::string::npos) << s.native_id;
     }
   }
@@ -51,7 +53,8 @@ TEST(SgeParse, QstatXmlListsRunningPendingHeldAndErrorJobsAndExpandsPendingArray
   EXPECT_TRUE(by_name_state.count("yard-badwd/Eqw"));
   EXPECT_TRUE(by_name_state.count("yard-held/hqw"));
   EXPECT_TRUE(by_name_state.count("yard-after/hqw"));
-  EXPECT_EQ(array_elements, 4);  // <tasks>3-6:1</tasks>
+  EXPECT_EQ(pending_elements, 4);  // <tasks>3-6:1</tasks>
+  EXPECT_EQ(element_ids.size(), 6u);  // and the two running ones, each an entry of its own
 }
 
 TEST(SgeParse, QstatXmlOfNothingOrUnknownJobsIsEmptyAndGarbageIsAnError) {
