@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Slurm backend benchmark table, in one run:
 #   - tracking 1,000 and 10,000 jobs: Slurm commands per status cycle and per minute,
-#     and the time to parse and apply one cycle (bench/slurm/poll_bench, no cluster);
+#     and the time to parse and apply one cycle (bench/poll/poll_bench, no cluster);
 #   - end to end on a real Slurm 22.05 (started here, stopped at the end): N trivial jobs
 #     through `yard submit --backend slurm` + `yard wait`, against the same N through
 #     plain `sbatch --wrap` in a loop, each from the first submit until Slurm's
@@ -11,13 +11,13 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 N=${1:-1000}
 yard=$PWD/build/src/cli/yard
-bench=$PWD/build/bench/slurm/poll_bench
+bench=$PWD/build/bench/poll/poll_bench
 [ -x "$yard" ] && [ -x "$bench" ] || { echo "bench: build first (scripts/build.sh release)" >&2; exit 2; }
 
 echo "| jobs tracked | Slurm commands per cycle | per minute (default 1 s cycle, capped at 1.8/s) | parse + apply one cycle |"
 echo "|---:|---:|---:|---:|"
 for n in 1000 10000; do
-  read -r jobs per_cycle apply_ms per_min < <("$bench" "$n")
+  read -r jobs per_cycle apply_ms per_min < <("$bench" slurm "$n")
   echo "| $jobs | $per_cycle | $per_min | ${apply_ms} ms |"
 done
 

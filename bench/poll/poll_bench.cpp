@@ -1,0 +1,137 @@
+// Tracking N queued jobs on an indirect scheduler: how many scheduler commands one status
+// cycle takes, and how long parsing and applying the cycle's output takes, with the real
+// dialect and the real engine over a real store. The commands' output is synthesized in
+// the scheduler's exact format (tests/fixtures/*/README.md), so no cluster is needed.
+//   poll_bench slurm|sge N   ->   "jobs commands_per_cycle parse_apply_ms commands_per_minute"
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "backends/indirect_backend.h"
+#include "backends/sge/sge_dialect.h"
+#include "backends/slurm/slurm_dialect.h"
+
+using namespace yard;
+
+namespace {
+
+class Answering : public CommandQueue {
+ public:
+  void post(Command c) override { posted.push_back(std::move(c)); }
+  std::vector<CompletedCommand> take_completed() override { return std::exchange(done, {}); }
+  std::deque<Command> posted;
+  std::vector<CompletedCommand> done;
+};
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// One queued job in the scheduler's listing format.
+std::string queued_entry(const std::string& scheduler, int native) {
+  if (scheduler == "slurm") return std::to_string(native) + "|PENDING|Priority|yard-x-bench\n";
+  return "    <job_list state=\"pending\">\n      <JB_job_number>" + std::to_string(native) +
+         "</JB_job_number>\n      <JAT_prio>0.00000</JAT_prio>\n      <JB_name>yard-x-bench</JB_name>\n"
+         "      <JB_owner>bench</JB_owner>\n      <state>qw</state>\n"
+         "      <JB_submission_time>2026-11-25T09:24:36</JB_submission_time>\n"
+         "      <queue_name></queue_name>\n      <slots>1</slots>\n    </job_list>\n";
+}
+
+std::string listing(const std::string& scheduler, const std::string& entries) {
+  if (scheduler == "slurm") return entries;
+  return "<?xml version='1.0'?>\n<job_info  xmlns:xsd=\"http://arc.liv.ac.uk/repos/darcs/sge/source/dist/util/"
+         "resources/schemas/qstat/qstat.xsd\">\n  <queue_info>\n  </queue_info>\n  <job_info>\n" +
+         entries + "  </job_info>\n</job_info>\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string scheduler = argc > 1 ? argv[1] : "";
+  const int n = argc > 2 ? std::atoi(argv[2]) : 1000;
+  std::unique_ptr<Dialect> dialect;
+  if (scheduler == "slurm") dialect = std::make_unique<SlurmDialect>();
+  else if (scheduler == "sge") dialect = std::make_unique<SgeDialect>("bench", SgeSettings{});
+  if (!dialect || n <= 0) {
+    std::fprintf(stderr, "usage: poll_bench slurm|sge N\n");
+    return 2;
+  }
+  auto dir = std::filesystem::temp_directory_path() / ("yard-poll-bench-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto store = Store::open((dir / "store.db").string());
+  if (!store) return 1;
+  Answering q;
+  IndirectConfig cfg;  // defaults: what a user gets
+  IndirectBackend b(*store, *dialect, q, cfg, dir.string(), "bench");
+  double t = 1000;
+  JobSpec s;
+  s.name = "bench";
+  s.argv = {"/bin/true"};
+  s.workdir = dir.string();
+  {
+    auto tx = store->transaction();
+    for (int i = 0; i < n; ++i) (void)b.submit(s, t);
+    (void)tx.commit();
+  }
+  // Submit everything: answer each submission with a native id.
+  const std::string submit = dialect->submit_argv("x")[0], poll = dialect->poll_argv({})[0];
+  int next_native = 100000;
+  std::string entries;
+  for (;;) {
+    b.step(t);
+    b.dispatch();
+    if (q.posted.empty()) break;
+    bool any_submit = false;
+    while (!q.posted.empty()) {
+      Command c = q.posted.front();
+      q.posted.pop_front();
+      CommandResult r;
+      r.exit_code = 0;
+      if (c.argv[0] == submit) {
+        any_submit = true;
+        r.out = std::to_string(next_native) + "\n";
+        entries += queued_entry(scheduler, next_native);
+        ++next_native;
+      } else if (c.argv[0] == poll) {
+        r.out = listing(scheduler, "");  // a status call meanwhile: nothing listed yet
+      }
+      q.done.push_back({c, r});
+    }
+    if (!any_submit) break;
+  }
+  // Steady state: every cycle, one listing of all N jobs queued.
+  const std::string out = listing(scheduler, entries);
+  const int cycles = 20;
+  int commands = 0;
+  double apply_s = 0;
+  for (int i = 0; i < cycles; ++i) {
+    t += cfg.poll_interval_s;
+    b.step(t);
+    b.dispatch();
+    while (!q.posted.empty()) {
+      Command c = q.posted.front();
+      q.posted.pop_front();
+      ++commands;
+      CommandResult r;
+      r.exit_code = 0;
+      if (c.argv[0] == poll) r.out = out;  // a history call gets an empty answer
+      q.done.push_back({c, r});
+    }
+    const double t0 = now_s();
+    b.step(t);  // parses and applies the cycle's output
+    apply_s += now_s() - t0;
+    b.dispatch();
+    commands += static_cast<int>(q.posted.size());
+    q.posted.clear();
+  }
+  const double per_cycle = static_cast<double>(commands) / cycles;
+  std::printf("%d %.2f %.3f %.1f\n", n, per_cycle, 1000 * apply_s / cycles, per_cycle * 60 / cfg.poll_interval_s);
+  std::filesystem::remove_all(dir);
+  return 0;
+}
