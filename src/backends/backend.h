@@ -59,6 +59,12 @@ class Backend {
 
   // Validates, stores and queues `spec`; the ids of the new jobs.
   virtual Result<std::vector<std::int64_t>> submit(JobSpec spec, double now) = 0;
+  // Everything submit() checks, storing and starting nothing (`yard submit --test-only`):
+  // bad input is Invalid, a valid job this backend could never run Unsatisfiable.
+  virtual Status check(const JobSpec& spec, double now) const {
+    (void)now;
+    return spec.validate();
+  }
   // Cancels those of `ids` that are its own (each id exists: the caller checked);
   // the ids it acted on.
   virtual Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids, double now) = 0;

@@ -31,7 +31,8 @@ std::string Backends::names() const {
   return out;
 }
 
-Result<std::vector<std::int64_t>> Backends::submit(JobSpec spec, const std::string& job_class, double now) const {
+// The backend a submission goes to, its class resolved into `spec`.
+Result<Backend*> Backends::route(JobSpec& spec, const std::string& job_class) const {
   if (!job_class.empty()) {
     // A class names the backend (and defaults): resolved before anything is stored.
     static const JobClasses none;
@@ -45,7 +46,21 @@ Result<std::vector<std::int64_t>> Backends::submit(JobSpec spec, const std::stri
   if (spec.het_group >= 0 && !target->has_components())
     return err("--het-group chooses the component of a Slurm allocation a slurm-steps job runs in; this job goes to "
                "backend " + target->name());
-  return target->submit(std::move(spec), now);
+  return target;
+}
+
+Result<std::vector<std::int64_t>> Backends::submit(JobSpec spec, const std::string& job_class, double now) const {
+  auto target = route(spec, job_class);
+  if (!target) return Error{target.failure()};
+  return (*target)->submit(std::move(spec), now);
+}
+
+Result<JobSpec> Backends::check(JobSpec spec, const std::string& job_class, double now) const {
+  auto target = route(spec, job_class);
+  if (!target) return Error{target.failure()};
+  spec.backend = (*target)->name();
+  if (auto s = (*target)->check(spec, now); !s) return s.failure();
+  return spec;
 }
 
 Result<std::vector<std::int64_t>> Backends::cancel(Store& store, const std::vector<std::int64_t>& ids, double now) const {

@@ -50,6 +50,9 @@ class Backends {
 
   // `spec` (in `job_class`, if not empty) to the backend it names.
   Result<std::vector<std::int64_t>> submit(JobSpec spec, const std::string& job_class, double now) const;
+  // What submit() would do, storing nothing: the spec as it would be submitted (class
+  // defaults applied, backend named), or why it would be refused.
+  Result<JobSpec> check(JobSpec spec, const std::string& job_class, double now) const;
   // Checks that every id is a job (array ids included), then has every backend cancel
   // its own; the ids acted on.
   Result<std::vector<std::int64_t>> cancel(Store& store, const std::vector<std::int64_t>& ids, double now) const;
@@ -58,6 +61,8 @@ class Backends {
   std::size_t running() const;
 
  private:
+  Result<Backend*> route(JobSpec& spec, const std::string& job_class) const;
+
   std::vector<std::unique_ptr<Backend>> all_;
 };
 

@@ -88,9 +88,9 @@ Status IndirectBackend::recover(double now) {
   return {};
 }
 
-Result<std::vector<std::int64_t>> IndirectBackend::submit(JobSpec spec, double now) {
+Status IndirectBackend::check(JobSpec spec) const {
   spec.backend = std::string(dialect_.name());
-  if (auto s = spec.validate(); !s) return Error{s.error()};
+  if (auto s = spec.validate(); !s) return s;
   for (auto& d : spec.dependencies) {
     auto parent = store_.job(d.job_id);
     if (!parent) return Error{parent.error()};
@@ -105,6 +105,12 @@ Result<std::vector<std::int64_t>> IndirectBackend::submit(JobSpec spec, double n
   probe.uid = "yd0000000000000000";
   probe.stdout_path = "/dev/null";
   if (auto s = dialect_.batch_script(spec, probe); !s) return Error{s.error()};
+  return {};
+}
+
+Result<std::vector<std::int64_t>> IndirectBackend::submit(JobSpec spec, double now) {
+  spec.backend = std::string(dialect_.name());
+  if (auto s = check(spec); !s) return s.failure();
   auto ids = store_.insert_jobs(spec, now);
   if (!ids) return ids;
   auto recs = store_.jobs(*ids);

@@ -98,6 +98,9 @@ class IndirectBackend {
 
   // Validates and stores a job (or array); it is submitted by a later step().
   Result<std::vector<std::int64_t>> submit(JobSpec spec, double now);
+  // What submit() checks, storing nothing: the spec, its dependencies, and that the
+  // dialect can write its batch script.
+  Status check(JobSpec spec) const;
   // Notes a cancel request for those of `ids` that are this backend's and active.
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids);
 

@@ -23,6 +23,7 @@ class IndirectEntry final : public Backend {
   Result<std::vector<std::int64_t>> submit(JobSpec spec, double now) override {
     return engine_.submit(std::move(spec), now);
   }
+  Status check(const JobSpec& spec, double) const override { return engine_.check(spec); }
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids, double) override {
     return engine_.cancel(ids);
   }

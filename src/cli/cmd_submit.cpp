@@ -7,6 +7,32 @@
 #include "cli/submit_options.h"
 
 namespace yard {
+namespace {
+
+// --test-only: the job as the daemon would submit it, every field resolved.
+int print_checked(const SubmitReply& reply, bool json) {
+  if (!reply.job) {
+    std::cerr << "yard submit: the daemon did not return the checked job\n";
+    return 1;
+  }
+  const nlohmann::json job = *reply.job;
+  if (json) {
+    std::cout << nlohmann::json{{"accepted", true}, {"backend", reply.job->backend}, {"job", job}}.dump() << "\n";
+    return 0;
+  }
+  std::cout << "yard submit: the job would be accepted by backend " << reply.job->backend
+            << " (--test-only: nothing submitted)\n";
+  for (const auto& [key, value] : job.items()) {
+    std::cout << "  " << key << ": ";
+    if (key == "env")  // the whole environment the job gets: long, and in --json
+      std::cout << value.size() << " variables (--json lists them)\n";
+    else
+      std::cout << (value.is_string() ? value.get<std::string>() : value.dump()) << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
 
 int cmd_submit(const std::vector<std::string>& args, const std::vector<std::string>& command) {
   bool json = false, help = false;
@@ -21,14 +47,17 @@ int cmd_submit(const std::vector<std::string>& args, const std::vector<std::stri
     std::cerr << "yard submit: " << spec.error() << "\n";
     return kExitBadInput;
   }
-  auto reply = DaemonClient(default_paths(), true).submit(SubmitRequest{std::move(*spec), flags->job_class, ""});
+  SubmitRequest request{std::move(*spec), flags->job_class, "", flags->test_only};
+  auto reply = DaemonClient(default_paths(), true).submit(std::move(request));
   if (!reply) {
     std::cerr << "yard submit: " << reply.error() << "\n";
     // The daemon refuses bad requests (unknown dependency, too large) without storing
     // them (2); a daemon that cannot be reached, or a store that cannot record the job
-    // (full disk), is a failure (1), and nothing was submitted either.
+    // (full disk), is a failure (1), and nothing was submitted either; so is a valid job
+    // larger than anything the backend has (1, as sbatch).
     return exit_code_for(reply.kind());
   }
+  if (flags->test_only) return print_checked(*reply, json);
   const auto& ids = reply->ids;
   if (json)
     std::cout << nlohmann::json{{"id", ids.front()}, {"ids", ids}}.dump() << "\n";

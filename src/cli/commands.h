@@ -14,7 +14,8 @@ namespace yard {
 constexpr int kExitBadInput = 2;
 
 // The one place an error's kind becomes an exit status: what can never succeed as given
-// is bad input (2); a resource that failed, or a bug, is a failure (1).
+// is bad input (2); a resource that failed, a backend too small for a valid job, or a
+// bug, is a failure (1).
 inline int exit_code_for(ErrorKind kind) {
   switch (kind) {
     case ErrorKind::Invalid:
@@ -23,6 +24,7 @@ inline int exit_code_for(ErrorKind kind) {
       return kExitBadInput;
     case ErrorKind::Unavailable:
     case ErrorKind::Internal:
+    case ErrorKind::Unsatisfiable:
       return 1;
   }
   return 1;

@@ -17,6 +17,9 @@ enum class ErrorKind {
   Unavailable,  // a resource failed (store full or broken, daemon unreachable): retry later
   Conflict,     // the request clashes with the current state
   Internal,     // a bug
+  // Valid, but the backend has nothing that could ever run it (more CPUs, GPUs or nodes
+  // than it has): as sbatch, a failure (exit 1), not a parse error.
+  Unsatisfiable,
 };
 
 struct Error {
@@ -73,11 +76,13 @@ inline const char* error_kind_name(ErrorKind k) {
     case ErrorKind::Unavailable: return "unavailable";
     case ErrorKind::Conflict: return "conflict";
     case ErrorKind::Internal: return "internal";
+    case ErrorKind::Unsatisfiable: return "unsatisfiable";
   }
   return "internal";
 }
 inline ErrorKind error_kind_from_name(std::string_view name) {
-  for (auto k : {ErrorKind::Invalid, ErrorKind::NotFound, ErrorKind::Unavailable, ErrorKind::Conflict})
+  for (auto k : {ErrorKind::Invalid, ErrorKind::NotFound, ErrorKind::Unavailable, ErrorKind::Conflict,
+                 ErrorKind::Unsatisfiable})
     if (name == error_kind_name(k)) return k;
   return name.empty() ? ErrorKind::Invalid : ErrorKind::Internal;
 }

@@ -97,10 +97,10 @@ QueuedJob LocalBackend::queued(const JobRecord& r) {
 }
 
 
-Result<std::vector<std::int64_t>> LocalBackend::submit(JobSpec spec) {
-  if (spec.backend.empty()) spec.backend = "local";
+Status LocalBackend::check(const JobSpec& spec) const {
   if (spec.backend != name_) return err("unknown backend '" + spec.backend + "' (this one is " + name_ + ")");
-  if (auto s = spec.validate(); !s) return Error{s.error()};
+  if (auto s = spec.validate(); !s) return s;
+  if (auto s = store_.check_dependencies(spec); !s) return s;
   if (spec.launcher == "mpirun" && name_ == "local")
     return err("--launcher mpirun runs inside a Slurm allocation: submit with --backend slurm-steps");
   // Components are co-scheduled by a batch scheduler; one machine (or one allocation, for
@@ -111,16 +111,26 @@ Result<std::vector<std::int64_t>> LocalBackend::submit(JobSpec spec) {
                " components, separated by ':' or '#SBATCH hetjob') cannot run on backend '" + name_ + "'" +
                (name_ == "local" ? ", which is one machine" : ", whose steps share one allocation") +
                ": submit it with --backend slurm, or as one component");
-  // An MPMD job's app contexts share one allocation: the sum of their resources.
+  // An MPMD job's app contexts share one allocation: the sum of their resources. A
+  // valid job larger than the machine is no parse error: as sbatch's "Requested node
+  // configuration is not available", exit 1.
   const auto& r = spec.res;
   if (!pool_.could_ever_fit(spec.total_cpus(), spec.total_mem_bytes(), spec.total_gpus()))
-    return err("the job asks for " + std::to_string(spec.total_cpus()) + " CPUs, " + format_bytes(spec.total_mem_bytes()) +
-               " and " + std::to_string(spec.total_gpus()) + " GPUs, but this machine offers " + std::to_string(machine_.cpus) +
-               " CPUs, " + format_bytes(machine_.mem_bytes) + " and " + std::to_string(machine_.gpus) +
-               " GPUs (a larger node can be declared in the local config file)");
+    return Error{"the job asks for " + std::to_string(spec.total_cpus()) + " CPUs, " + format_bytes(spec.total_mem_bytes()) +
+                     " and " + std::to_string(spec.total_gpus()) + " GPUs, but this machine offers " +
+                     std::to_string(machine_.cpus) + " CPUs, " + format_bytes(machine_.mem_bytes) + " and " +
+                     std::to_string(machine_.gpus) + " GPUs (a larger node can be declared in the local config file)",
+                 ErrorKind::Unsatisfiable};
   if (r.nodes > machine_.nodes)
-    return err("--nodes=" + std::to_string(r.nodes) + ": backend " + name_ + " has " + std::to_string(machine_.nodes) +
-               (machine_.nodes == 1 ? " node" : " nodes"));
+    return Error{"--nodes=" + std::to_string(r.nodes) + ": backend " + name_ + " has " + std::to_string(machine_.nodes) +
+                     (machine_.nodes == 1 ? " node" : " nodes"),
+                 ErrorKind::Unsatisfiable};
+  return {};
+}
+
+Result<std::vector<std::int64_t>> LocalBackend::submit(JobSpec spec) {
+  if (spec.backend.empty()) spec.backend = "local";
+  if (auto s = check(spec); !s) return s.failure();
 
   auto tx = store_.transaction();
   if (!tx.begun()) return tx.begun().failure();

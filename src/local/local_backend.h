@@ -75,6 +75,8 @@ class LocalBackend {
 
   // Validates, stores and queues a job (or array). Returns the new job ids.
   Result<std::vector<std::int64_t>> submit(JobSpec spec);
+  // What submit() checks of `spec` (its backend set), storing nothing.
+  Status check(const JobSpec& spec) const;
   // Cancels pending jobs at once and has the host stop running ones.
   // Returns the ids it acted on.
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids);

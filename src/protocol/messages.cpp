@@ -13,6 +13,7 @@ struct Encode {
     nlohmann::json j{{"op", "submit"}, {"spec", r.spec}};
     if (!r.job_class.empty()) j["class"] = r.job_class;
     if (!r.key.empty()) j["key"] = r.key;
+    if (r.test_only) j["test_only"] = true;
     return j;
   }
   nlohmann::json operator()(const CancelRequest& r) const { return {{"op", "cancel"}, {"ids", r.ids}}; }
@@ -66,6 +67,7 @@ Result<Request> decode_request(std::string_view line) {
       }
       r.job_class = j.value("class", "");
       r.key = j.value("key", "");
+      r.test_only = j.value("test_only", false);
       return Request{std::move(r)};
     }
     if (op == "cancel") {
@@ -85,7 +87,11 @@ Result<Request> decode_request(std::string_view line) {
   return err("unknown request '" + op + "'");
 }
 
-std::string encode_reply(const SubmitReply& r) { return line_of({{"ok", true}, {"ids", r.ids}}); }
+std::string encode_reply(const SubmitReply& r) {
+  nlohmann::json j{{"ok", true}, {"ids", r.ids}};
+  if (r.job) j["job"] = *r.job;
+  return line_of(j);
+}
 std::string encode_reply(const CancelReply& r) { return line_of({{"ok", true}, {"ids", r.ids}}); }
 std::string encode_reply(const ShutdownReply&) { return line_of({{"ok", true}}); }
 
@@ -109,7 +115,9 @@ std::string encode_error(const Error& e) {
 
 Result<SubmitReply> decode_submit_reply(std::string_view line) {
   return decode_with<SubmitReply>(line, [](const nlohmann::json& j) {
-    return SubmitReply{j.at("ids").get<std::vector<std::int64_t>>()};
+    SubmitReply r{j.at("ids").get<std::vector<std::int64_t>>(), std::nullopt};
+    if (auto job = j.find("job"); job != j.end()) r.job = job->get<JobSpec>();
+    return r;
   });
 }
 

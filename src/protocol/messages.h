@@ -2,6 +2,7 @@
 // codec. On the wire each is one JSON object on one line (clients: client/; the daemon:
 // server/requests.h):
 //   {"op":"submit","spec":{JobSpec},"class":"...","key":"..."}  -> {"ok":true,"ids":[...]}
+//   {"op":"submit",...,"test_only":true}                        -> {"ok":true,"ids":[],"job":{JobSpec}}
 //   {"op":"cancel","ids":[...]}                                 -> {"ok":true,"ids":[acted on]}
 //   {"op":"ping"}                     -> {"ok":true,"pid":N,"socket":...,"store":..., backends' keys}
 //   {"op":"shutdown","kill_jobs":bool}                          -> {"ok":true}
@@ -11,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -29,9 +31,14 @@ struct SubmitRequest {
   // The client's key for this submission: sent again after a broken connection, it gets
   // the ids of the first try (exactly once). "" = none.
   std::string key;
+  // Check only (`yard submit --test-only`): nothing is stored or started.
+  bool test_only = false;
 };
 struct SubmitReply {
-  std::vector<std::int64_t> ids;
+  std::vector<std::int64_t> ids;  // none for a test_only request
+  // For a test_only request: the job as it would be submitted (class defaults applied,
+  // its backend named).
+  std::optional<JobSpec> job;
 };
 
 struct CancelRequest {

@@ -42,9 +42,27 @@ TEST(Protocol, BadRequestsAreRefusedWithWhatWasWrong) {
 }
 
 TEST(Protocol, RepliesAndRefusalsKeepTheirKind) {
-  auto ids = decode_submit_reply(encode_reply(SubmitReply{{7, 8}}));
+  auto ids = decode_submit_reply(encode_reply(SubmitReply{{7, 8}, std::nullopt}));
   ASSERT_TRUE(ids);
   EXPECT_EQ(ids->ids, (std::vector<std::int64_t>{7, 8}));
+  EXPECT_FALSE(ids->job);
+  // A test-only submission: no ids, the job as it would be submitted.
+  JobSpec spec;
+  spec.name = "would";
+  spec.argv = {"true"};
+  spec.workdir = "/tmp";
+  spec.backend = "local";
+  SubmitRequest req{spec, "", "", true};
+  auto back = decode_request(encode_request(req));
+  ASSERT_TRUE(back);
+  EXPECT_TRUE(std::get<SubmitRequest>(*back).test_only);
+  auto checked = decode_submit_reply(encode_reply(SubmitReply{{}, spec}));
+  ASSERT_TRUE(checked);
+  EXPECT_TRUE(checked->ids.empty());
+  ASSERT_TRUE(checked->job);
+  EXPECT_EQ(checked->job->name, "would");
+  auto unsatisfiable = decode_submit_reply(encode_error(Error{"too big", ErrorKind::Unsatisfiable}));
+  EXPECT_EQ(unsatisfiable.kind(), ErrorKind::Unsatisfiable);
   auto refused = decode_cancel_reply(encode_error(Error{"no job 9", ErrorKind::NotFound}));
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error(), "no job 9");

@@ -10,14 +10,19 @@ Result<SubmitReply> handle(DaemonState& d, SubmitRequest r, double now) {
   if (!r.key.empty()) {
     auto earlier = d.store.submission(r.key);
     if (!earlier) return earlier.failure();
-    if (*earlier) return SubmitReply{**earlier};
+    if (*earlier) return SubmitReply{**earlier, std::nullopt};
   }
   if (d.draining) return Error{"the daemon is shutting down", ErrorKind::Unavailable};
+  if (r.test_only) {
+    auto job = d.backends.check(std::move(r.spec), r.job_class, now);
+    if (!job) return job.failure();
+    return SubmitReply{{}, std::move(*job)};
+  }
   auto ids = d.backends.submit(std::move(r.spec), r.job_class, now);
   if (!ids) return ids.failure();
   if (!r.key.empty())
     if (auto s = d.store.record_submission(r.key, *ids, now); !s) return s.failure();
-  return SubmitReply{std::move(*ids)};
+  return SubmitReply{std::move(*ids), std::nullopt};
 }
 
 Result<CancelReply> handle(DaemonState& d, const CancelRequest& r, double now) {

@@ -38,10 +38,7 @@ Result<sql::Statement*> Store::cached(const char* key, const char* sql_text) {
   return slot.get();
 }
 
-Result<std::vector<std::int64_t>> Store::insert_jobs(const JobSpec& spec, double now) {
-  sql::Transaction tx(db_);
-  if (!tx.begun()) return Error{tx.begun().error()};
-
+Status Store::check_dependencies(const JobSpec& spec) {
   auto exists_prepared = cached("exists", "SELECT 1 FROM jobs WHERE id = ?");
   if (!exists_prepared) return exists_prepared.failure();
   sql::Statement* exists = *exists_prepared;
@@ -52,6 +49,13 @@ Result<std::vector<std::int64_t>> Store::insert_jobs(const JobSpec& spec, double
     if (!row) return Error{row.error()};
     if (!*row) return err("dependency on unknown job " + std::to_string(d.job_id));
   }
+  return {};
+}
+
+Result<std::vector<std::int64_t>> Store::insert_jobs(const JobSpec& spec, double now) {
+  sql::Transaction tx(db_);
+  if (!tx.begun()) return Error{tx.begun().error()};
+  if (auto s = check_dependencies(spec); !s) return s.failure();
 
   auto inserted_spec = insert_spec(spec);
   if (!inserted_spec) return inserted_spec.failure();

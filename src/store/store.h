@@ -96,6 +96,8 @@ class Store {
   Status transition(std::int64_t id, JobState to, const Transition& t, double now);
 
   Result<std::optional<JobRecord>> job(std::int64_t id);
+  // Every job `spec` depends on exists (what insert_jobs checks first).
+  Status check_dependencies(const JobSpec& spec);
   // Jobs whose id or array job id is in `ids`; every job when `ids` is empty.
   Result<std::vector<JobRecord>> jobs(const std::vector<std::int64_t>& ids);
   Result<std::vector<JobRecord>> active_jobs();  // PENDING, RUNNING, UNKNOWN

@@ -27,7 +27,6 @@ TEST_F(Cli, BadInputExitsTwoNamesTheValueAndStoresNothing) {
       {{"submit", "-t", "1:99:00", "--", "true"}, "1:99:00"},
       {{"submit", "-d", "afterok:4242", "--", "true"}, "4242"},
       {{"submit", "-a", "5-1", "--", "true"}, "5-1"},
-      {{"submit", "-c", "4096", "--", "true"}, "4096 CPUs"},
       {{"submit", "missing-script.sh"}, "missing-script.sh"},
       {{"submit", "-n", "1", ":", "--", "true"}, "component 1 of the heterogeneous job is empty"},
       {{"submit", "-n", "1", "--", "true", ":", "-n", "2"}, "':' after '--'"},

@@ -35,10 +35,16 @@ TEST_F(Input, JobsLargerThanAnyCountOrTheMachineAreRefused) {
   expect_refused({
       {{"submit", "-c", "2147483647", "-n", "2", "--", "true"}, "4294967294 CPUs"},
       {{"submit", "-c", "65536", "-n", "65536", "--", "true"}, "4294967296 CPUs"},
-      {{"submit", "-c", "65536", "-n", "1", "--", "true"}, "this machine offers 2 CPUs"},
       {{"submit", "--mem-per-cpu", "1T", "-c", "46340", "-n", "46340", "--", "true"}, "--mem-per-cpu"},
       {{"submit", "-t", "307445734561825861", "--", "true"}, "longer than 100 years"},
   });
+  // Valid, but larger than the machine: a failure (1), as sbatch's "Requested node
+  // configuration is not available", and nothing stored.
+  const auto before = status().size();
+  Output o = yard({"submit", "-c", "65536", "-n", "1", "--", "true"});
+  EXPECT_EQ(o.rc, 1) << o.out << o.err;
+  EXPECT_NE(o.err.find("this machine offers 2 CPUs"), std::string::npos) << o.err;
+  EXPECT_EQ(status().size(), before);
 }
 
 TEST_F(Input, EmptyValuesDirectoriesAndDanglingDirectivesAreRefused) {

@@ -14,6 +14,7 @@ class LocalEntry final : public Backend {
   const std::string& name() const override { return local().name(); }
   Status recover(double) override { return hosted_.recover(); }
   Result<std::vector<std::int64_t>> submit(JobSpec spec, double) override { return local().submit(std::move(spec)); }
+  Status check(const JobSpec& spec, double) const override { return local().check(spec); }
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids, double) override {
     return hosted_.cancel(ids);
   }

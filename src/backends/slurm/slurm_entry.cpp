@@ -41,6 +41,13 @@ class StepsEntry final : public Backend {
     if (!target) return Error{target.failure()};
     return (*target)->submit(std::move(spec));
   }
+  Status check(const JobSpec& spec, double) const override {
+    if (!hosted_ || hosted_->empty())
+      return Error{"backend slurm-steps runs jobs inside a Slurm allocation, and this daemon has none", ErrorKind::Unsatisfiable};
+    auto target = steps_backend_for(backends(), spec);
+    if (!target) return Error{target.failure()};
+    return (*target)->check(spec);
+  }
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids, double) override {
     return hosted_ ? hosted_->cancel(ids) : std::vector<std::int64_t>{};
   }
