@@ -42,6 +42,19 @@ yard_oar_pid() {
   echo "$pid"
 }
 
+# Where OAR keeps the files of running jobs, among them pid_of_oarexec_for_jobId_ID: the
+# pid of the job's oarexec (a perl with the argument OAREXEC, as oar), which detaches
+# from the ssh session that started it and holds the job's processes in its session.
+yard_oar_runtime_dir() {
+  local d
+  d=$(sed -n 's/^OAR_RUNTIME_DIRECTORY="\(.*\)"$/\1/p' "$yard_oar_conf" 2>/dev/null | tail -1)
+  echo "${d:-/tmp/oar_runtime}"
+}
+# The pid of the oarexec of job ID, if it runs.
+yard_oar_oarexec_pid() {
+  yard_oar_pid "$(yard_oar_runtime_dir)/pid_of_oarexec_for_jobId_$1" /usr/bin/perl OAREXEC
+}
+
 # The three daemons: NAME (of STATE_DIR/NAME.pid) -> what yard_oar_pid checks.
 yard_oar_postgres_pid() { yard_oar_pid "$1/postgres.pid" "$(yard_oar_pg_bin)/postgres"; }
 yard_oar_sshd_pid() { yard_oar_pid "$1/sshd.pid" /usr/sbin/sshd; }

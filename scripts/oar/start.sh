@@ -79,6 +79,9 @@ set_key SCHEDULER_MIN_TIME_BETWEEN_2_CALLS 0
 # makes cpusets; it only sets up the job's ssh keys.
 comment_key JOB_RESOURCE_MANAGER_FILE
 comment_key CPUSET_PATH
+# A job whose oarexec does not answer oardel is given up (Error, "exterminated by Leon")
+# 30 s after the request, not 300 s: jobs left Running by a cluster that went down.
+set_key JOBDEL_WALLTIME 30
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 sed "${sed_args[@]}" "$yard_oar_conf" > "$tmp"
@@ -92,7 +95,7 @@ pgdata=$state/pg
 as_postgres() { (cd / && runuser -u postgres -- "$@"); }
 # As its administrator, over the private socket (trusted: only root and postgres reach it).
 psql_admin() {
-  "$pg_bin/psql" -h "$yard_oar_pg_socket_dir" -p "$yard_oar_pg_port" -U postgres -X -q -t -A \
+  PGOPTIONS="-c client_min_messages=warning" "$pg_bin/psql" -h "$yard_oar_pg_socket_dir" -p "$yard_oar_pg_port" -U postgres -X -q -t -A \
     -v ON_ERROR_STOP=1 "$@"
 }
 install -d -o postgres -g postgres -m 700 "$yard_oar_pg_socket_dir"
@@ -118,6 +121,11 @@ synchronous_commit = off
 full_page_writes = off
 EOF
     log "created a PostgreSQL cluster in $pgdata"
+  fi
+  # A postmaster.pid left by a crash whose pid is no postgres now (or only a zombie not
+  # yet reaped, which PostgreSQL takes for a live postmaster) keeps it from starting.
+  if [[ -e $pgdata/postmaster.pid ]] && ! yard_oar_pid "$pgdata/postmaster.pid" "$pg_bin/postgres" >/dev/null; then
+    rm -f "$pgdata/postmaster.pid"
   fi
   touch "$state/postgres.log"
   chown postgres "$state/postgres.log"
@@ -167,12 +175,19 @@ fi
 
 # --- Almighty (the server) ------------------------------------------------------------
 server_pidfile=/run/oar-server.pid
+stale=()
 if pid=$(yard_oar_almighty_pid "$state"); then
   log "Almighty runs already ($pid)"
 elif pid=$(yard_oar_pid "$server_pidfile" /usr/bin/perl /usr/lib/oar/Almighty) ||
   yard_oar_listening "$yard_oar_server_port"; then
   log "an OAR server not ours runs already (${pid:-port $yard_oar_server_port}): using it (left running at stop)"
 else
+  # Jobs the database has as running but that have no oarexec any more: the cluster went
+  # down under them (stop.sh ends them, a crash does not). Listed before the server
+  # starts, as it launches jobs at once.
+  mapfile -t stale < <(psql_admin -d oar -c "select job_id from jobs
+    where state in ('Launching', 'Running', 'Suspended', 'Resuming', 'Finishing') order by job_id" |
+    while read -r id; do yard_oar_oarexec_pid "$id" >/dev/null || echo "$id"; done)
   # It detaches (setsid, fork) and writes the pid of Almighty into $server_pidfile.
   rm -f "$server_pidfile"
   /usr/sbin/oar-server || die "/usr/sbin/oar-server failed"
@@ -189,9 +204,9 @@ wait_for 30 yard_oar_listening "$yard_oar_server_port" ||
 # node's name the server reaches through its sshd): `oarsub -l /host=1/core=2` works.
 psql_oar() { psql_admin -d oar -c "$1"; }
 if [[ $(psql_oar "select count(*) from resources") == 0 ]]; then
-  oarproperty -l | grep -qx host || oarproperty -c -a host
-  oarproperty -l | grep -qx cpu || oarproperty -a cpu
-  oarproperty -l | grep -qx core || oarproperty -a core
+  oarproperty -l | grep -qx host || oarproperty -c -a host >/dev/null
+  oarproperty -l | grep -qx cpu || oarproperty -a cpu >/dev/null
+  oarproperty -l | grep -qx core || oarproperty -a core >/dev/null
   for core in 1 2 3 4; do
     oarnodesetting -a -h localhost -p host=localhost -p cpu=1 -p core=$core -p cpuset=$((core - 1)) >/dev/null
   done
@@ -200,6 +215,22 @@ fi
 # Left Suspected or Absent by an earlier run, for instance.
 if [[ $(psql_oar "select count(*) from resources where state <> 'Alive'") != 0 ]]; then
   oarnodesetting -s Alive -h localhost >/dev/null
+fi
+# The stale jobs: deleted as an administrator would, and waited for (OAR gives up on their
+# oarexec after JOBDEL_WALLTIME), so that the cluster starts with its cores free.
+if ((${#stale[@]})); then
+  log "jobs ${stale[*]} were running when the cluster went down: deleting them (~30 s)"
+  oardel "${stale[@]}" >/dev/null 2>&1 || true
+  oardel --force-terminate-finishing-job "${stale[@]}" >/dev/null 2>&1 || true
+  stale_ended() {
+    [[ $(psql_oar "select count(*) from jobs where job_id in ($(IFS=,; echo "${stale[*]}"))
+      and state not in ('Terminated', 'Error')") == 0 ]]
+  }
+  wait_for 90 stale_ended || die "jobs ${stale[*]} did not end (see $yard_oar_log)"
+  # Their files in OAR's runtime directory, which only their oarexec would remove.
+  for id in "${stale[@]}"; do
+    rm -f "$(yard_oar_runtime_dir)"/{"$id","${id}_resources","pid_of_oarexec_for_jobId_$id"}
+  done
 fi
 all_alive() { [[ $(oarnodes -s | grep -c ': Alive$') -ge 4 ]]; }
 wait_for 30 all_alive || { oarnodes -s >&2; die "the resources of localhost are not Alive"; }

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Stops the OAR daemons that scripts/oar/start.sh started for STATE_DIR (by the pids it
-# recorded, each checked to still be that daemon), with what they run: SIGTERM, then
-# SIGKILL after a deadline. Almighty first (with its modules), then OAR's sshd with the
-# jobs of the node (their oarexec detaches from the sshd: found by the pid files OAR
-# keeps for them), then PostgreSQL (pg_ctl stop -m fast) once nothing uses it. Daemons
-# it did not start are left alone. Idempotent. STATE_DIR (the database) is kept.
+# recorded, each checked to still be that daemon), with what they run: first the jobs of
+# the node, the way oardel does (so that OAR records them as ended), then Almighty with
+# its modules, OAR's sshd with its sessions, and PostgreSQL (pg_ctl stop -m fast) once
+# nothing uses it. Each: SIGTERM, then SIGKILL after a deadline. Daemons it did not start
+# are left alone. Idempotent. STATE_DIR (the database) is kept for the next start.
 #
 #   scripts/oar/stop.sh STATE_DIR
 set -euo pipefail
@@ -71,6 +71,46 @@ stop_tree() {
   wait_gone 1 "$idents" || kill_same KILL "$idents"
 }
 
+# The jobs of the node, if the node is ours, ended first as oardel does: Leon sends
+# SIGTERM to the job's oarexec, which kills the job and reports to Almighty, which
+# records the job as ended (Error) and cleans the node through the sshd. Otherwise the
+# database would keep the job Running with nothing behind it, its cores taken, until
+# OAR gives up on it. What is left of them (the oarexec, the processes of its session,
+# which are the job's) gets SIGKILL.
+if yard_oar_sshd_pid "$state" >/dev/null; then
+  job_ids=() oarexecs=() members=()
+  for f in "$(yard_oar_runtime_dir)"/pid_of_oarexec_for_jobId_*; do
+    id=${f##*_}
+    j=$(yard_oar_oarexec_pid "$id") || continue
+    job_ids+=("$id")
+    oarexecs+=("$j")
+    sid=$(ps -o sid= -p "$j" | tr -d ' ')
+    [[ $sid =~ ^[0-9]+$ ]] || continue
+    mapfile -t -O "${#members[@]}" members < <(ps -e -o pid=,sid= | awk -v s="$sid" '$2 == s { print $1 }')
+  done
+  if ((${#oarexecs[@]})); then
+    idents=$(tree_idents "${oarexecs[@]}" "${members[@]}")
+    kill_same TERM "$(for j in "${oarexecs[@]}"; do ident "$j" || true; done)"
+    recorded() {
+      local id
+      for id in "${job_ids[@]}"; do
+        [[ $(oarstat -s -j "$id" 2>/dev/null) =~ :\ (Terminated|Error)$ ]] || return 1
+      done
+    }
+    for ((i = 0; i < grace_s * 10; i++)); do
+      yard_oar_listening "$yard_oar_server_port" || break
+      recorded && break
+      sleep 0.1
+    done
+    wait_gone 1 "$idents" || kill_same KILL "$idents"
+    if recorded; then
+      log "ended the jobs of the node: ${job_ids[*]}"
+    else
+      log "killed the jobs of the node: ${job_ids[*]} (OAR did not record their end)"
+    fi
+  fi
+fi
+
 # Almighty and its modules (scheduler, bipbip launchers, ...).
 if pid=$(yard_oar_almighty_pid "$state"); then
   stop_tree Almighty "$pid"
@@ -78,24 +118,14 @@ if pid=$(yard_oar_almighty_pid "$state"); then
 fi
 rm -f "$state/almighty.pid"
 
-# OAR's sshd, its sessions and the jobs of the node: each oarexec (a perl with the
-# argument OAREXEC, run as oar) detaches from its ssh session; OAR records its pid in
-# OAR_RUNTIME_DIRECTORY. Its session holds the job's processes.
+# OAR's sshd and its sessions.
 if pid=$(yard_oar_sshd_pid "$state"); then
-  runtime=$(sed -n 's/^OAR_RUNTIME_DIRECTORY="\(.*\)"$/\1/p' "$yard_oar_conf" | tail -1)
-  oarexecs=() jobs=()
-  for f in "${runtime:-/tmp/oar_runtime}"/pid_of_oarexec_for_jobId_*; do
-    j=$(yard_oar_pid "$f" /usr/bin/perl OAREXEC) || continue
-    oarexecs+=("$j")
-    sid=$(ps -o sid= -p "$j" | tr -d ' ')
-    [[ $sid =~ ^[0-9]+$ ]] || continue
-    mapfile -t -O "${#jobs[@]}" jobs < <(ps -e -o pid=,sid= | awk -v s="$sid" '$2 == s { print $1 }')
-  done
-  stop_tree "OAR's sshd" "$pid" "${oarexecs[@]}" "${jobs[@]}"
-  log "stopped OAR's sshd ($pid)$( ((${#oarexecs[@]})) && echo " and the jobs of the node (oarexec ${oarexecs[*]})")"
+  stop_tree "OAR's sshd" "$pid"
+  log "stopped OAR's sshd ($pid)"
 fi
 rm -f "$state/sshd.pid"
 
+# Last, as Almighty needs it to the end.
 if pid=$(yard_oar_postgres_pid "$state"); then
   if ! (cd / && runuser -u postgres -- "$(yard_oar_pg_bin)/pg_ctl" -D "$state/pg" stop -m fast -w -t "$grace_s" >/dev/null); then
     log "PostgreSQL ($pid) still there after ${grace_s} s: SIGKILL"

@@ -82,6 +82,9 @@ std::unique_ptr<CLI::App> submit_app(SubmitFlags& f, bool& json) {
   auto app = std::make_unique<CLI::App>("Submit a job: a batch script, or a command after --", "yard submit");
   add_submit_flags(*app, f);
   app->add_flag("--json", json, "Print {\"id\": N} as JSON");
+  app->add_option("--directives", f.directives,
+                  "Which directives of the script to read when it has several kinds: slurm (#SBATCH) or sge (#$)")
+      ->check(CLI::IsMember({"slurm", "sge"}));
   app->add_flag("--test-only", f.test_only,
                 "Check the job and print it as it would be submitted (every resolved field); submit and store "
                 "nothing. Exit 0: it would be accepted; 2: bad flags or script; 1: valid, but the backend could "

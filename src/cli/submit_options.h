@@ -31,6 +31,7 @@ struct SubmitFlags : ComponentFlags {
   std::string job_class;  // --class: resolved by the daemon (slurm.yaml classes:)
   int het_group = -1;     // --het-group: a component of the allocation (slurm-steps)
   bool test_only = false;  // --test-only: check and show, store nothing (command line only)
+  std::string directives;  // --directives: which kind of script directives to read ("" = the script's)
   // Script and its arguments; with --launcher mpirun, the first app context's program.
   std::vector<std::string> positional;
   // The script's text, read by parse_submit_args (so a script is read once; make_spec

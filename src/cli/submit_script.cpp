@@ -1,16 +1,48 @@
-// A batch script's part in `yard submit`: its text, read once, and its #SBATCH
-// directives merged under the command line's flags.
+// A batch script's part in `yard submit`: its text, read once, and its directives
+// (#SBATCH, or Grid Engine's #$ said in sbatch's words) merged under the command line's
+// flags.
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include "cli/submit_internal.h"
 #include "core/batch_directives.h"
+#include "directives/sge_directives.h"
 #include "core/file_text.h"
 
 namespace yard {
+namespace {
+
+bool is_directory(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::is_directory(path, ec);
+}
+
+bool has_sbatch_directives(const ScriptDirectives& d) { return !d.lines.empty() || !d.components.empty(); }
+
+// Which directives say what: "#$" for a Grid Engine script (in sbatch's words).
+std::string kind_words(const ScriptDirectives& d) { return d.kind.empty() ? "#SBATCH" : d.kind; }
+
+// The script's directives of the one kind it has (#SBATCH, or Grid Engine's #$), or of
+// the kind `chosen` (--directives); the other kind's lines are then comments.
+Result<ScriptDirectives> script_directives(const std::string& script, const std::string& path, const std::string& chosen) {
+  auto sbatch = read_batch_directives(script, path);
+  const bool sge = chosen != "slurm" && has_sge_directives(script);
+  if (chosen == "slurm" || !sge) return sbatch;
+  if (chosen.empty() && sbatch && has_sbatch_directives(*sbatch))
+    return err(path + ": the script has both #SBATCH and #$ (Grid Engine) directives: choose which to read with "
+                      "--directives slurm or --directives sge");
+  auto translated = read_sge_directives(script, path, is_directory);
+  if (!translated) return Error{translated.error()};
+  for (const auto& w : translated->warnings) std::cerr << "yard submit: " << w << "\n";
+  translated->directives.kind = "#$";
+  return std::move(translated->directives);
+}
+
+}  // namespace
 
 Result<std::string> read_script(const std::string& path) {
   // A directory opens for reading and then reads as nothing: it would be an empty script
@@ -25,7 +57,7 @@ Result<std::string> read_script(const std::string& path) {
 Result<SubmitFlags> merge_script_directives(const SubmitFlags& first, const std::vector<std::vector<std::string>>& groups,
                                             const std::string& script, bool& json) {
   const std::string& path = first.positional[0];
-  auto d = read_batch_directives(script, path);
+  auto d = script_directives(script, path, first.directives);
   if (!d) return Error{d.error()};
   if (d->words.empty() && d->components.empty()) return first;
   // Each line on its own first, as sbatch parses them: a flag's value is on its flag's
@@ -44,7 +76,7 @@ Result<SubmitFlags> merge_script_directives(const SubmitFlags& first, const std:
         parse_words(*component_app(probe, positional), line.words);
       }
     } catch (const CLI::ParseError& e) {
-      return err(at + "in #SBATCH directives: " +
+      return err(at + "in " + kind_words(*d) + " directives: " +
                  (line.component == 0 ? parse_error_text(e) : component_error(line.component, parse_error_text(e)).message));
     }
     if (!positional.empty()) return err(at + "invalid directive found in batch script: " + positional[0]);

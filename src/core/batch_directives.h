@@ -31,6 +31,8 @@ struct ScriptDirectives {
   // Components 1, 2, ... of a heterogeneous job, each never empty; empty for others.
   std::vector<std::vector<std::string>> components;
   bool has_shebang = false;
+  // Whose directives these are, in sbatch's words: "" for #SBATCH, "#$" for Grid Engine's.
+  std::string kind;
 };
 
 // `origin` names the script in error messages ("job.sh").

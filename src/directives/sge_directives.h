@@ -1,0 +1,34 @@
+// Reads a Grid Engine batch script's `#$` directives as qsub does, and says them in
+// yard's (sbatch's) words, so that a script written for Grid Engine runs unchanged on
+// any backend. As qsub, every `#$` line of the script counts (not only those before the
+// first command) and a later value wins; words are split as a shell would (quotes group,
+// an unquoted # after a blank starts a comment).
+//
+// What yard cannot honour but would not change the job's result (mail, -notify, -R, ...)
+// becomes a warning naming the line and the option; what would change it (-h, -a, a
+// dependency on a job name) and unknown options are errors naming the line.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/batch_directives.h"
+#include "core/result.h"
+
+namespace yard {
+
+struct TranslatedDirectives {
+  ScriptDirectives directives;  // in sbatch's words, one line per `#$` line
+  std::vector<std::string> warnings;  // "job.sh:4: #$ -m: mail is not sent by yard; ignored"
+};
+
+// True if `script` has `#$` directive lines (column 1).
+bool has_sge_directives(std::string_view script);
+
+// `origin` names the script in messages. `is_directory` says whether an -o/-e path names
+// a directory (Grid Engine then writes JOBNAME.oJOBID into it).
+Result<TranslatedDirectives> read_sge_directives(std::string_view script, std::string_view origin,
+                                                 bool (*is_directory)(const std::string&) = nullptr);
+
+}  // namespace yard
