@@ -8,6 +8,8 @@ bash scripts/install-deps.sh
 bash scripts/slurm/install.sh
 # Grid Engine 8.1.9 for the tests against a real Grid Engine (started and stopped by them).
 bash scripts/sge/install.sh
+# OAR 2.5.9 with its own PostgreSQL, for the tests against a real OAR.
+bash scripts/oar/install.sh
 for kind in release asan; do
   echo "== build ($kind)"
   bash scripts/build.sh "$kind"

@@ -3,16 +3,18 @@
 #
 #   scripts/oar/start.sh STATE_DIR
 #
-# Configures OAR for tests, idempotently (/etc/oar/oar.conf: a private database, no
-# cpuset job manager, no pause between two scheduler runs). Then starts, unless they run
-# already: a private PostgreSQL on 127.0.0.1:15432 whose data live in STATE_DIR/pg
-# (created on first use, with OAR's database); OAR's sshd on 127.0.0.1:6667 (the
-# oar-node side: the server starts jobs through it); the OAR server, Almighty (through
-# /usr/sbin/oar-server, as its init script does). Adds 4 resources (cores) on one host
-# `localhost` if there are none, and waits until they are Alive. The pids of the daemons
-# it started go into STATE_DIR/*.pid (scripts/oar/stop.sh stops only those; daemons of
-# another STATE_DIR are used and left alone); STATE_DIR/env.sh has what a client needs.
-# Submit as an unprivileged user (`runuser -u yardtest -- oarsub ...`): OAR refuses root.
+# Configures OAR for tests, idempotently (/etc/oar/oar.conf: a private database, the job
+# manager without cgroups or cpusets, no pause between two scheduler runs). Then starts,
+# unless they run already: a private PostgreSQL on 127.0.0.1:15432 whose data live in
+# STATE_DIR/pg (created on first use, with OAR's database); OAR's sshd on 127.0.0.1:6667
+# (the oar-node side: the server starts jobs through it); the OAR server, Almighty
+# (through /usr/sbin/oar-server, as its init script does). Adds 4 resources (cores) on
+# one host `localhost` if there are none and waits until they are Alive (stop.sh leaves
+# them Absent); jobs that a crash left Running are deleted first. The pids of the
+# daemons it started go into STATE_DIR/*.pid (scripts/oar/stop.sh stops only those;
+# daemons of another STATE_DIR are used and left alone); STATE_DIR/env.sh has what a
+# client needs. Submit as an unprivileged user (`runuser -u yardtest -- oarsub ...`):
+# OAR refuses root. Progress on stderr, nothing on stdout.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/oar/common.sh
@@ -23,16 +25,8 @@ die() {
   log "$*"
   exit 1
 }
-# Waits until CMD succeeds, up to SECONDS.
-wait_for() {
-  local seconds=$1 i
-  shift
-  for ((i = 0; i < seconds * 10; i++)); do
-    "$@" >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  return 1
-}
+# shellcheck source=scripts/lib/wait.sh
+. "$here/../lib/wait.sh"
 t0=$(date +%s%N)
 
 [[ -x /usr/sbin/oar-server && -f $yard_oar_conf ]] || die "OAR is not installed: run scripts/oar/install.sh"
@@ -95,8 +89,8 @@ pgdata=$state/pg
 as_postgres() { (cd / && runuser -u postgres -- "$@"); }
 # As its administrator, over the private socket (trusted: only root and postgres reach it).
 psql_admin() {
-  PGOPTIONS="-c client_min_messages=warning" "$pg_bin/psql" -h "$yard_oar_pg_socket_dir" -p "$yard_oar_pg_port" -U postgres -X -q -t -A \
-    -v ON_ERROR_STOP=1 "$@"
+  PGOPTIONS="-c client_min_messages=warning" "$pg_bin/psql" -h "$yard_oar_pg_socket_dir" \
+    -p "$yard_oar_pg_port" -U postgres -X -q -t -A -v ON_ERROR_STOP=1 "$@"
 }
 install -d -o postgres -g postgres -m 700 "$yard_oar_pg_socket_dir"
 if pid=$(yard_oar_postgres_pid "$state"); then
@@ -232,7 +226,7 @@ if ((${#stale[@]})); then
     rm -f "$(yard_oar_runtime_dir)"/{"$id","${id}_resources","pid_of_oarexec_for_jobId_$id"}
   done
 fi
-all_alive() { [[ $(oarnodes -s | grep -c ': Alive$') -ge 4 ]]; }
+all_alive() { [[ $(timeout 10 oarnodes -s | grep -c ': Alive$') -ge 4 ]]; }
 wait_for 30 all_alive || { oarnodes -s >&2; die "the resources of localhost are not Alive"; }
 
 cat > "$state/env.sh" <<EOF

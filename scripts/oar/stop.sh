@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Stops the OAR daemons that scripts/oar/start.sh started for STATE_DIR (by the pids it
 # recorded, each checked to still be that daemon), with what they run: first the jobs of
-# the node, the way oardel does (so that OAR records them as ended), then Almighty with
+# the node, which OAR itself ends (so that it records them as ended), then Almighty with
 # its modules, OAR's sshd with its sessions, and PostgreSQL (pg_ctl stop -m fast) once
 # nothing uses it. Each: SIGTERM, then SIGKILL after a deadline. Daemons it did not start
 # are left alone. Idempotent. STATE_DIR (the database) is kept for the next start.
@@ -71,49 +71,57 @@ stop_tree() {
   wait_gone 1 "$idents" || kill_same KILL "$idents"
 }
 
-# The jobs of the node, if the node is ours, ended first as oardel does: Leon sends
-# SIGTERM to the job's oarexec, which kills the job and reports to Almighty, which
-# records the job as ended (Error) and cleans the node through the sshd. Otherwise the
-# database would keep the job Running with nothing behind it, its cores taken, until
-# OAR gives up on it. What is left of them (the oarexec, the processes of its session,
-# which are the job's) gets SIGKILL.
-if yard_oar_sshd_pid "$state" >/dev/null; then
-  job_ids=() oarexecs=() members=()
+# The jobs of the node, if the node is ours, ended first the way OAR does when a node is
+# taken out: the node is set Absent (no job starts on it any more, and OAR deletes the
+# ones it runs: Leon sends SIGTERM to each job's oarexec, which kills the job and reports
+# to Almighty, which records it as ended, Error, and cleans the node through the sshd).
+# Otherwise the database would keep them Running with nothing behind them, their cores
+# taken, until OAR gives up on them. start.sh sets the node Alive again. Each oarexec
+# detaches from the ssh session that started it; its session holds the job's processes:
+# SIGKILL to what is left of them after the deadline.
+node_jobs() {
+  local f j sid
   for f in "$(yard_oar_runtime_dir)"/pid_of_oarexec_for_jobId_*; do
-    id=${f##*_}
-    j=$(yard_oar_oarexec_pid "$id") || continue
-    job_ids+=("$id")
-    oarexecs+=("$j")
+    j=$(yard_oar_oarexec_pid "${f##*_}") || continue
+    echo "$j"
     sid=$(ps -o sid= -p "$j" | tr -d ' ')
-    [[ $sid =~ ^[0-9]+$ ]] || continue
-    mapfile -t -O "${#members[@]}" members < <(ps -e -o pid=,sid= | awk -v s="$sid" '$2 == s { print $1 }')
+    [[ $sid =~ ^[0-9]+$ ]] && ps -e -o pid=,sid= | awk -v s="$sid" '$2 == s { print $1 }'
   done
-  if ((${#oarexecs[@]})); then
-    idents=$(tree_idents "${oarexecs[@]}" "${members[@]}")
-    kill_same TERM "$(for j in "${oarexecs[@]}"; do ident "$j" || true; done)"
-    recorded() {
-      local id
-      for id in "${job_ids[@]}"; do
-        [[ $(oarstat -s -j "$id" 2>/dev/null) =~ :\ (Terminated|Error)$ ]] || return 1
-      done
-    }
-    for ((i = 0; i < grace_s * 10; i++)); do
-      yard_oar_listening "$yard_oar_server_port" || break
-      recorded && break
+}
+# Whether OAR has a job started and not yet ended. (OAR's clients wait for ever for a
+# database that does not answer, hence the timeouts.)
+busy() {
+  timeout 10 oarstat -J 2>/dev/null |
+    grep -qE '"state" : "(toLaunch|Launching|Running|Finishing|Suspended|Resuming|toError)"'
+}
+if yard_oar_sshd_pid "$state" >/dev/null; then
+  if yard_oar_listening "$yard_oar_server_port"; then
+    running=$(node_jobs | wc -l)
+    timeout 10 oarnodesetting -n -s Absent -h localhost >/dev/null 2>&1 || true
+    deadline=$((SECONDS + grace_s))
+    while ((SECONDS < deadline)) && yard_oar_listening "$yard_oar_server_port" && busy; do
       sleep 0.1
     done
-    wait_gone 1 "$idents" || kill_same KILL "$idents"
-    if recorded; then
-      log "ended the jobs of the node: ${job_ids[*]}"
-    else
-      log "killed the jobs of the node: ${job_ids[*]} (OAR did not record their end)"
+    if busy; then
+      log "OAR did not end the jobs of the node within ${grace_s} s: killing them"
+    elif ((running)); then
+      log "set the node Absent: OAR ended its jobs"
     fi
+  fi
+  mapfile -t pids < <(node_jobs)
+  if ((${#pids[@]})); then
+    idents=$(tree_idents "${pids[@]}")
+    kill_same TERM "$idents"
+    wait_gone 1 "$idents" || kill_same KILL "$idents"
+    log "killed what was left of the jobs of the node (${pids[*]})"
   fi
 fi
 
 # Almighty and its modules (scheduler, bipbip launchers, ...).
 if pid=$(yard_oar_almighty_pid "$state"); then
   stop_tree Almighty "$pid"
+  # The pid file /usr/sbin/oar-server wrote for it.
+  [[ $(head -1 /run/oar-server.pid 2>/dev/null) != "$pid" ]] || rm -f /run/oar-server.pid
   log "stopped Almighty ($pid)"
 fi
 rm -f "$state/almighty.pid"

@@ -25,16 +25,8 @@ host=$(hostname)
 echo "$host" > "$yard_sge_common/act_qmaster"
 echo "$host localhost" > "$yard_sge_common/host_aliases"
 
-# Waits until CMD succeeds, up to SECONDS.
-wait_for() {
-  local seconds=$1 i
-  shift
-  for ((i = 0; i < seconds * 10; i++)); do
-    "$@" >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  return 1
-}
+# shellcheck source=scripts/lib/wait.sh
+. "$here/../lib/wait.sh"
 
 if pgrep -x sge_qmaster >/dev/null; then
   log "sge_qmaster runs already (not ours: left running at stop)"
