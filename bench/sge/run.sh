@@ -11,6 +11,7 @@
 # Usage: bench/sge/run.sh [N]   (default 200; needs root and a release build)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+root=$PWD  # the run moves to its scratch directory: paths from here on are absolute
 N=${1:-200}
 QUEUED=${QUEUED:-1000}
 yard=$PWD/build/src/cli/yard
@@ -31,12 +32,12 @@ ystate() { HOME=$work XDG_RUNTIME_DIR=$work/run XDG_STATE_HOME=$work/state XDG_C
 cleanup() {
   ystate server stop >/dev/null 2>&1 || true
   qdel -u "$(id -un)" '*' >/dev/null 2>&1 || true
-  bash scripts/sge/stop.sh "$state" >/dev/null 2>&1 || true
+  bash "$root/scripts/sge/stop.sh" "$state" >/dev/null 2>&1 || true
   rm -rf "$state" "$work"
 }
 trap cleanup EXIT
-bash scripts/sge/install.sh >/dev/null
-bash scripts/sge/start.sh "$state" >/dev/null 2>&1
+bash "$root/scripts/sge/install.sh" >/dev/null
+bash "$root/scripts/sge/start.sh" "$state" >/dev/null 2>&1
 . "$state/env.sh"
 mkdir -p "$work/run" "$work/config/switchyard"
 cd "$work"

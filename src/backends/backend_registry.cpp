@@ -35,11 +35,13 @@ std::string Backends::names() const {
 Result<Backend*> Backends::route(JobSpec& spec, const std::string& job_class) const {
   if (!job_class.empty()) {
     // A class names the backend (and defaults): resolved before anything is stored.
-    static const JobClasses none;
-    const JobClasses* classes = &none;
+    // Every backend's settings file may define classes; the first definition of a name
+    // wins (slurm.yaml's before sge.yaml's, in the registry's order).
+    JobClasses classes;
     for (const auto& b : all_)
-      if (b->job_classes()) classes = b->job_classes();
-    if (auto s = apply_job_class(spec, job_class, *classes); !s) return Error{s.failure()};
+      if (const JobClasses* own = b->job_classes())
+        for (const auto& [name, c] : *own) classes.emplace(name, c);
+    if (auto s = apply_job_class(spec, job_class, classes); !s) return Error{s.failure()};
   }
   Backend* target = find(spec.backend);
   if (!target) return err("unknown backend '" + spec.backend + "' (known: " + names() + ")");

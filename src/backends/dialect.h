@@ -28,6 +28,9 @@ struct NativeStatus {
   std::optional<int> exit_code, signal;
   std::optional<double> start_time, end_time;  // Unix seconds
   std::string node_list;
+  // What the scheduler recorded happening to it, where the state alone does not say
+  // (OAR's event types: FRAG_JOB_REQUEST for a delete, BESTEFFORT_KILL, WALLTIME...).
+  std::vector<std::string> events;
 };
 
 // A native state in our terms. `detail` keeps what our state cannot say

@@ -3,7 +3,7 @@
 namespace yard {
 
 bool is_class_backend(const std::string& backend) {
-  return backend == "local" || backend == "slurm" || backend == "slurm-steps";
+  return backend == "local" || backend == "slurm" || backend == "slurm-steps" || backend == "sge";
 }
 
 Status apply_job_class(JobSpec& spec, const std::string& name, const JobClasses& classes) {

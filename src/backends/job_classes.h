@@ -24,7 +24,7 @@
 namespace yard {
 
 struct JobClass {
-  std::string backend;                 // local, slurm or slurm-steps
+  std::string backend;                 // local, slurm, slurm-steps or sge
   std::string partition, account, qos;  // defaults: "" = none
   std::int64_t walltime_s = 0;          // default; 0 = none
 };
@@ -32,7 +32,7 @@ struct JobClass {
 using JobClasses = std::map<std::string, JobClass>;
 
 // The backends a class may name.
-inline constexpr const char* kClassBackends = "local, slurm, slurm-steps";
+inline constexpr const char* kClassBackends = "local, slurm, slurm-steps, sge";
 bool is_class_backend(const std::string& backend);
 
 // Puts `spec` in class `name`: its backend, and the class's defaults for what the spec
