@@ -10,15 +10,16 @@ bool has_event(const NativeStatus& s, std::string_view type) {
   return std::find(s.events.begin(), s.events.end(), type) != s.events.end();
 }
 
-// A job OAR ended in Error: its events say why. A delete (oardel) is a cancel; the
-// walltime's kill a timeout; a best-effort job killed for a normal one was preempted:
-// its work is unfinished and nobody the user knows stopped it (as Slurm's PREEMPTED:
-// Failed, "preempted" in the detail, resubmitted or not by the class's choice).
+// A job OAR ended in Error: its events say why (tests/fixtures/oar/README.md). OAR kills
+// every job through a delete (FRAG_JOB_REQUEST), so the more telling events come first:
+// a best-effort job killed for a normal one was preempted (its work is unfinished and
+// nobody the user knows stopped it: as Slurm's PREEMPTED, Failed with "preempted" in the
+// detail); the walltime's kill is a timeout; a delete alone is a cancel.
 MappedState ended_in_error(const NativeStatus& s) {
   const std::string why = s.reason.empty() ? "Error" : "Error: " + s.reason;
   if (has_event(s, "BESTEFFORT_KILL")) return {JobState::Failed, "preempted (best-effort job killed by OAR)"};
-  if (has_event(s, "FRAG_JOB_REQUEST")) return {JobState::Cancelled, why};
   if (has_event(s, "WALLTIME")) return {JobState::Timeout, why};
+  if (has_event(s, "FRAG_JOB_REQUEST")) return {JobState::Cancelled, why};
   return {JobState::Failed, why};
 }
 
