@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <cstring>
@@ -194,6 +195,11 @@ Result<std::vector<std::int64_t>> LocalBackend::cancel(const std::vector<std::in
     if (!found) return err("no job " + std::to_string(id));
   }
   std::vector<std::int64_t> acted;
+  // Later ids first: an array element handed off behind an earlier one (a chain runs in
+  // id order) is cancelled before its predecessor is killed. The host reads the
+  // predecessor's exit (SIGCHLD, a standard signal) before any queued real-time signal,
+  // so a cancel sent after the kill could arrive once the hand-off had already started.
+  std::sort(jobs->begin(), jobs->end(), [](const JobRecord& a, const JobRecord& b) { return a.id > b.id; });
   for (auto& j : *jobs) {
     if (auto it = running_.find(j.id); it != running_.end()) {
       signal_job(it->second, cancel_signal());  // the host reports CANCELLED
