@@ -1,4 +1,4 @@
-// libFuzzer target for the readers of other schedulers' directives (#$ so far). None may
+// libFuzzer target for the readers of other schedulers' directives (#$, #OAR). None may
 // crash or hang, whatever the bytes; what they accept must hold together: every line
 // they report is a line of the script, and every message names the script.
 #include <cstddef>
@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "directives/oar_directives.h"
 #include "directives/sge_directives.h"
 
 namespace {
@@ -32,5 +33,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   for (const auto& w : r->warnings) check(w.rfind("fuzz.sh:", 0) == 0);
   (void)yard::has_sge_directives(text);
+  (void)yard::has_oar_directives(text);
+  if (auto oar = yard::read_oar_directives(text, "fuzz.sh")) {
+    for (const auto& line : oar->directives.lines) check(line.number >= 2 && static_cast<std::size_t>(line.number) <= lines);
+    for (const auto& w : oar->warnings) check(w.rfind("fuzz.sh:", 0) == 0);
+  } else {
+    check(oar.error().rfind("fuzz.sh", 0) == 0);
+  }
   return 0;
 }

@@ -1,6 +1,6 @@
 // A batch script's part in `yard submit`: its text, read once, and its directives
-// (#SBATCH, or Grid Engine's #$ said in sbatch's words) merged under the command line's
-// flags.
+// (#SBATCH, or Grid Engine's #$ or OAR's #OAR said in sbatch's words) merged under the
+// command line's flags.
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -10,6 +10,7 @@
 
 #include "cli/submit_internal.h"
 #include "core/batch_directives.h"
+#include "directives/oar_directives.h"
 #include "directives/sge_directives.h"
 #include "core/file_text.h"
 
@@ -26,19 +27,29 @@ bool has_sbatch_directives(const ScriptDirectives& d) { return !d.lines.empty() 
 // Which directives say what: "#$" for a Grid Engine script (in sbatch's words).
 std::string kind_words(const ScriptDirectives& d) { return d.kind.empty() ? "#SBATCH" : d.kind; }
 
-// The script's directives of the one kind it has (#SBATCH, or Grid Engine's #$), or of
-// the kind `chosen` (--directives); the other kind's lines are then comments.
+// The script's directives of the one kind it has (#SBATCH, Grid Engine's #$, #OAR), or
+// of the kind `chosen` (--directives); the other kinds' lines are then comments.
 Result<ScriptDirectives> script_directives(const std::string& script, const std::string& path, const std::string& chosen) {
   auto sbatch = read_batch_directives(script, path);
-  const bool sge = chosen != "slurm" && has_sge_directives(script);
-  if (chosen == "slurm" || !sge) return sbatch;
-  if (chosen.empty() && sbatch && has_sbatch_directives(*sbatch))
-    return err(path + ": the script has both #SBATCH and #$ (Grid Engine) directives: choose which to read with "
-                      "--directives slurm or --directives sge");
-  auto translated = read_sge_directives(script, path, is_directory);
+  std::vector<std::string> kinds;
+  if (sbatch && has_sbatch_directives(*sbatch)) kinds.push_back("slurm");
+  if (has_sge_directives(script)) kinds.push_back("sge");
+  if (has_oar_directives(script)) kinds.push_back("oar");
+  std::string kind = chosen;
+  if (kind.empty()) {
+    if (kinds.size() > 1) {
+      std::string list;
+      for (auto& k : kinds) list += (list.empty() ? "" : ", ") + k;
+      return err(path + ": the script has directives of several schedulers (" + list +
+                 "): choose which to read with --directives " + kinds[0] + " (or another)");
+    }
+    kind = kinds.empty() ? "slurm" : kinds[0];
+  }
+  if (kind == "slurm") return sbatch;
+  auto translated = kind == "sge" ? read_sge_directives(script, path, is_directory) : read_oar_directives(script, path);
   if (!translated) return Error{translated.error()};
   for (const auto& w : translated->warnings) std::cerr << "yard submit: " << w << "\n";
-  translated->directives.kind = "#$";
+  translated->directives.kind = kind == "sge" ? "#$" : "#OAR";
   return std::move(translated->directives);
 }
 

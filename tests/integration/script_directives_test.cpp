@@ -1,6 +1,7 @@
 // Batch scripts written for other schedulers run unchanged: a Grid Engine script's #$
-// directives are read (on any backend, the local one here), with warnings for what yard
-// cannot honour, and a script carrying two kinds needs --directives.
+// and an OAR script's #OAR directives are read (on any backend, the local one here),
+// with warnings for what yard cannot honour, and a script carrying two kinds needs
+// --directives.
 #include "harness.h"
 
 namespace yard::test {
@@ -29,11 +30,30 @@ TEST_F(ScriptDirectives, AGridEngineScriptRunsUnchangedOnTheLocalBackend) {
   EXPECT_EQ(read("sge-out." + std::to_string(id)), "cpus=2\nerr\n");  // -j y: one file
 }
 
+TEST_F(ScriptDirectives, AnOarScriptRunsUnchangedOnTheLocalBackend) {
+  configure("cpus: 2\n");
+  write("oar.sh",
+        "#!/bin/bash\n"
+        "#OAR -n from-oar\n"
+        "#OAR -l /nodes=1/core=2,walltime=0:10:00\n"
+        "#OAR -O oar-out.%jobid%\n"
+        "#OAR -t idempotent\n"
+        "echo \"tasks=$YARD_NTASKS\"\n");
+  Output o = yard({"submit", "--json", "oar.sh"});
+  ASSERT_EQ(o.rc, 0) << o.err;
+  EXPECT_NE(o.err.find("oar.sh:5: #OAR -t: no equivalent in yard; ignored"), std::string::npos) << o.err;
+  const long id = nlohmann::json::parse(o.out)["id"].get<long>();
+  ASSERT_EQ(wait({id}), 0) << job(id).dump();
+  EXPECT_EQ(job(id)["name"], "from-oar");
+  EXPECT_EQ(read("oar-out." + std::to_string(id)), "tasks=2\n");
+}
+
 TEST_F(ScriptDirectives, TwoKindsOfDirectivesNeedAChoice) {
   write("both.sh", "#!/bin/sh\n#SBATCH -J slurm-name\n#$ -N sge-name\ntrue\n");
   Output o = yard({"submit", "--test-only", "both.sh"});
   EXPECT_EQ(o.rc, 2);
-  EXPECT_NE(o.err.find("both.sh: the script has both #SBATCH and #$"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("both.sh: the script has directives of several schedulers (slurm, sge)"), std::string::npos)
+      << o.err;
   for (auto [kind, name] : {std::pair{"slurm", "slurm-name"}, std::pair{"sge", "sge-name"}}) {
     Output chosen = yard({"submit", "--test-only", "--json", "--directives", kind, "both.sh"});
     ASSERT_EQ(chosen.rc, 0) << chosen.err;

@@ -1,0 +1,19 @@
+// Reads an OAR batch script's `#OAR` directives as oarsub does (OAR::Sub::scan_script of
+// 2.5.9): only when the script's first line starts with '#'; every later line starting
+// with "#OAR" and a blank counts; one option per line, its value the rest of the line
+// (no quoting); a line oarsub cannot read is an error. They are said in yard's (sbatch's)
+// words: the resource hierarchy `-l /nodes=N/core=C,walltime=H:M:S` becomes nodes, tasks
+// (one per core, as OAR_NODEFILE lists them), GPUs and the time limit.
+#pragma once
+
+#include <string_view>
+
+#include "directives/sge_directives.h"
+
+namespace yard {
+
+bool has_oar_directives(std::string_view script);
+
+Result<TranslatedDirectives> read_oar_directives(std::string_view script, std::string_view origin);
+
+}  // namespace yard
