@@ -1,6 +1,7 @@
 // Every backend of this build: one line per scheduler, each registering from its folder.
 #include "backends/backend_registry.h"
 #include "backends/local/local_entry.h"
+#include "backends/oar/oar_entry.h"
 #include "backends/sge/sge_entry.h"
 #include "backends/slurm/slurm_entry.h"
 
@@ -11,6 +12,7 @@ BackendRegistry all_backends() {
   register_local_backend(r);
   register_slurm_backends(r);
   register_sge_backend(r);
+  register_oar_backend(r);
   return r;
 }
 

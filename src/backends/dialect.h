@@ -31,6 +31,9 @@ struct NativeStatus {
   // What the scheduler recorded happening to it, where the state alone does not say
   // (OAR's event types: FRAG_JOB_REQUEST for a delete, BESTEFFORT_KILL, WALLTIME...).
   std::vector<std::string> events;
+  // The native id of the submission it belongs to, where the scheduler lists array
+  // elements as jobs of their own (OAR's array_id); empty: the base of native_id.
+  std::string submission_id;
 };
 
 // A native state in our terms. `detail` keeps what our state cannot say
@@ -94,10 +97,16 @@ class Dialect {
 
   virtual std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const = 0;
 
-  // An array element's native id: "12_3" (Slurm), "12.3" (Grid Engine).
-  virtual std::string element_id(std::string_view base, std::int64_t index) const {
+  // An array element's native id: "12_3" (Slurm), "12.3" (Grid Engine), from the
+  // submission's id `base`, the element's index, and its position among the array's
+  // indices (0 for the first): OAR numbers elements by position, with ids of their own.
+  virtual std::string element_id(std::string_view base, std::int64_t index, std::size_t position) const {
+    (void)position;
     return std::string(base) + "_" + std::to_string(index);
   }
+  // Whether a dependency on a whole array is written as one on each of its elements
+  // (OAR: an array has no id of its own that a job can wait for).
+  virtual bool array_dependency_by_elements() const { return false; }
   // Whether the scheduler holds a job for a dependency of this kind itself. When not,
   // the engine holds the job back until its parent has ended and judges the dependency
   // (Grid Engine's -hold_jid only means "after the parent ends, however").

@@ -70,7 +70,8 @@ void IndirectBackend::track(const JobRecord& r) {
   if (r.id == m.head) u.uid = r.uid;
   u.members.push_back(r.id);
   if (!r.native_id.empty()) {
-    u.native_base = native_base_of(r.native_id);
+    // The first member's: OAR's later elements have ids of their own.
+    if (u.native_base.empty()) u.native_base = native_base_of(r.native_id);
     u.phase = Unit::Phase::Submitted;
     by_native_[r.native_id] = r.id;
   } else if (r.submit_attempts > 0) {
@@ -187,9 +188,20 @@ void IndirectBackend::set_native(Unit& u, const std::string& base) {
   for (auto id : u.members)
     if (auto s = store_.set_pending_reason(id, ""); !s) log(dialect_.name(), s.error());
   u.backoff = 0;
+  // An element's position among the array's indices, for schedulers that number them so.
+  std::vector<std::int64_t> indices;
+  if (u.is_array) {
+    if (auto spec = store_.spec(u.spec_id); spec && spec->array) indices = spec->array->indices;
+    else log(dialect_.name(), "job " + std::to_string(u.head) + ": its array's indices cannot be read");
+  }
   for (auto id : u.members) {
     auto& m = members_.at(id);
-    m.native_id = u.is_array && m.index ? dialect_.element_id(base, *m.index) : base;
+    std::size_t position = 0;
+    if (m.index) {
+      auto at = std::lower_bound(indices.begin(), indices.end(), *m.index);
+      position = static_cast<std::size_t>(at - indices.begin());
+    }
+    m.native_id = u.is_array && m.index ? dialect_.element_id(base, *m.index, position) : base;
     m.known_from_tag = next_tag_;
     by_native_[m.native_id] = id;
     if (auto s = store_.set_native_id(id, m.native_id); !s) log(dialect_.name(), s.error());

@@ -76,7 +76,8 @@ std::optional<std::unordered_map<std::string, std::string>> IndirectBackend::fou
   }
   std::unordered_map<std::string, std::string> base_by_uid;
   for (auto& s : *statuses)
-    if (auto uid = dialect_.uid_from_native_name(s.name)) base_by_uid[*uid] = native_base_of(s.native_id);
+    if (auto uid = dialect_.uid_from_native_name(s.name))
+      base_by_uid[*uid] = s.submission_id.empty() ? native_base_of(s.native_id) : s.submission_id;
   return base_by_uid;
 }
 

@@ -54,6 +54,11 @@ Result<SubmitContext> IndirectBackend::context_for(const Unit& u, const JobSpec&
         wait = "waiting for job " + std::to_string(d.job_id) + " to be submitted";
         return ctx;
       }
+      if (pu->second.is_array && dialect_.array_dependency_by_elements()) {
+        // On each element still active (those ended have met an afterany already).
+        for (auto member : pu->second.members) ctx.dependencies.push_back({d.kind, members_.at(member).native_id});
+        continue;
+      }
     } else if (pm != members_.end()) {
       native = pm->second.native_id;
       if (native.empty()) {

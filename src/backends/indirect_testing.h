@@ -108,8 +108,8 @@ class FakeDialect : public Dialect {
   double history_lag = 0;        // records written this long after the end, as Grid Engine
   double history_lag_s() const override { return history_lag; }
   bool expresses(DependencyKind k) const override { return !after_any_only || k == DependencyKind::AfterAny; }
-  std::string element_id(std::string_view base, std::int64_t index) const override {
-    return dotted_elements ? std::string(base) + "." + std::to_string(index) : Dialect::element_id(base, index);
+  std::string element_id(std::string_view base, std::int64_t index, std::size_t position) const override {
+    return dotted_elements ? std::string(base) + "." + std::to_string(index) : Dialect::element_id(base, index, position);
   }
   bool found_nothing(int rc, std::string_view err) const override {
     return rc == 1 && err.find("not found") != std::string_view::npos;

@@ -77,6 +77,8 @@ Result<std::vector<NativeStatus>> parse_oarstat_json(std::string_view out) {
     s.raw_state = text_of(job, "state");
     if (s.raw_state.empty()) return err("oarstat -J: job " + key + " has no state");
     s.name = text_of(job, "name");
+    // An array element is a job of its own; its array is named by the first one's id.
+    if (auto array = number_of(job, "array_id"); array && *array > 0) s.submission_id = std::to_string(*array);
     s.reason = text_of(job, "message");
     s.start_time = time_of(job, "startTime");
     s.end_time = time_of(job, "stopTime");

@@ -24,7 +24,8 @@ Result<OarSubmission> parse_oarsub(std::string_view out, std::string_view err);
 // `oarstat -J [-f] ...`: a JSON object of jobs by id. raw_state is OAR's state
 // ("Terminated", "Error", ...); exit_code and signal come from the raw wait status OAR
 // records (768 is exit 3) when it recorded one; events are the event types (-f only);
-// reason is OAR's message. An empty output (oarstat of unknown ids prints nothing) is
+// reason is OAR's message; submission_id the array's id (the job's own for a single
+// job). An empty output (oarstat of unknown ids prints nothing) is
 // no job.
 Result<std::vector<NativeStatus>> parse_oarstat_json(std::string_view out);
 

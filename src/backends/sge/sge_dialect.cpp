@@ -40,7 +40,7 @@ std::vector<std::string> SgeDialect::cancel_argv(const std::vector<std::string>&
   return qdel_argv(native_ids);
 }
 
-std::string SgeDialect::element_id(std::string_view base, std::int64_t index) const {
+std::string SgeDialect::element_id(std::string_view base, std::int64_t index, std::size_t /*position*/) const {
   return std::string(base) + "." + std::to_string(index);
 }
 

@@ -32,7 +32,7 @@ class SgeDialect : public Dialect {
   std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const override;
   double history_lag_s() const override { return settings_.accounting_lag_s; }
 
-  std::string element_id(std::string_view base, std::int64_t index) const override;
+  std::string element_id(std::string_view base, std::int64_t index, std::size_t position) const override;
   // -hold_jid holds a job until the other ends, whatever its outcome: afterany only.
   bool expresses(DependencyKind kind) const override { return kind == DependencyKind::AfterAny; }
   MappedState map_state(const NativeStatus& s) const override;

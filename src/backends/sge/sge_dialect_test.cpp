@@ -27,7 +27,7 @@ TEST(SgeDialect, OneListingPerCycleAndOneAccountingCallForAllJobs) {
   EXPECT_EQ(h[7], sge_local_time(1'000'000'000 - 600));
   EXPECT_EQ(d.cancel_argv({"4", "5.2"}), (std::vector<std::string>{"qdel", "4", "5.2"}));
   EXPECT_EQ(d.submit_argv("/s/x.sh"), (std::vector<std::string>{"qsub", "-terse", "/s/x.sh"}));
-  EXPECT_EQ(d.element_id("12", 3), "12.3");
+  EXPECT_EQ(d.element_id("12", 3, 2), "12.3");
 }
 
 TEST(SgeDialect, LocalTimeIsQacctsForm) {

@@ -4,6 +4,7 @@
 
 #include "backends/job_wrapper.h"
 #include "backends/native_names.h"
+#include "backends/output_word.h"
 #include "backends/shell_quote.h"
 #include "core/checked.h"
 #include "core/uid.h"
@@ -109,37 +110,6 @@ Result<std::string> sge_task_range(const ArraySpec& array) {
   return out;
 }
 
-std::string sge_output_word(const std::string& native) {
-  std::string out, literal;
-  auto flush = [&] {
-    if (!literal.empty()) out += bash_quote(literal);
-    literal.clear();
-  };
-  for (std::size_t i = 0; i < native.size(); ++i) {
-    if (native[i] != '%' || i + 1 == native.size()) {
-      literal += native[i];
-      continue;
-    }
-    if (native[i + 1] == '%') {
-      literal += '%';
-      ++i;
-      continue;
-    }
-    std::size_t k = i + 1;
-    while (k < native.size() && native[k] >= '0' && native[k] <= '9') ++k;
-    if (k < native.size() && native[k] == 'a') {
-      flush();
-      const std::string width = native.substr(i + 1, k - i - 1);
-      out += "\"$(printf %0" + (width.empty() ? std::string("1") : width) + "d \"$SGE_TASK_ID\")\"";
-      i = k;
-      continue;
-    }
-    literal += native[i];
-  }
-  flush();
-  return out.empty() ? "''" : out;
-}
-
 Result<std::string> sge_batch_script(const JobSpec& spec, const SubmitContext& ctx, const SgeSettings& settings) {
   if (auto s = spec.validate(); !s) return err(s.error());
   if (auto s = expressible(spec); !s) return err(s.error());
@@ -185,8 +155,8 @@ Result<std::string> sge_batch_script(const JobSpec& spec, const SubmitContext& c
   style.scheduler_variables = kSgeVariables;
   const bool append = spec.open_mode() == OpenMode::Append;
   const std::string to = append ? ">>" : ">";
-  style.first = "exec " + to + sge_output_word(ctx.stdout_path) + " 2>" +
-                (ctx.stderr_path.empty() ? std::string("&1") : (append ? ">" : "") + sge_output_word(ctx.stderr_path)) +
+  style.first = "exec " + to + output_word(ctx.stdout_path, "SGE_TASK_ID") + " 2>" +
+                (ctx.stderr_path.empty() ? std::string("&1") : (append ? ">" : "") + output_word(ctx.stderr_path, "SGE_TASK_ID")) +
                 " || exit 1\n";
   // The array index under yard's name and Slurm's, so scripts written for either run.
   if (spec.array)

@@ -33,9 +33,4 @@ Result<std::string> sge_batch_script(const JobSpec& spec, const SubmitContext& c
 // An ArraySpec as qsub -t text ("1-9:2"): Grid Engine takes one range with a step, from 1.
 Result<std::string> sge_task_range(const ArraySpec& array);
 
-// The bash redirection of the job's output to `native` (a yard output path in the
-// native form of backends/output_paths.h: '%%' a literal '%', '%a' or '%Na' the array
-// index, zero-padded to N): "'/out/x_'"$(printf %03d "$SGE_TASK_ID")"'.out'".
-std::string sge_output_word(const std::string& native);
-
 }  // namespace yard

@@ -135,13 +135,6 @@ TEST(SgeScript, WhatGridEngineCannotExpressIsRefusedNamingTheOptionAndTheBackend
   EXPECT_NE(refusal(s, ctx(), none).find("pe_single_node"), std::string::npos);
 }
 
-TEST(SgeScript, OutputWords) {
-  EXPECT_EQ(sge_output_word("/o/x.out"), "'/o/x.out'");
-  EXPECT_EQ(sge_output_word("/o/50%%.out"), "'/o/50%.out'");
-  EXPECT_EQ(sge_output_word("/o/a b'$x.out"), "'/o/a b'\\''$x.out'");
-  EXPECT_EQ(sge_output_word("/o/%3a"), "'/o/'\"$(printf %03d \"$SGE_TASK_ID\")\"");
-}
-
 // The wrapper as Grid Engine runs it: bash, SGE_TASK_ID set, the job's environment gone.
 class SgeScriptRun : public ::testing::Test {
  protected:

@@ -1,0 +1,170 @@
+#include "backends/oar/oar_script.h"
+
+#include <algorithm>
+
+#include "backends/job_wrapper.h"
+#include "backends/native_names.h"
+#include "backends/output_word.h"
+#include "backends/shell_quote.h"
+#include "core/checked.h"
+#include "core/uid.h"
+
+namespace yard {
+namespace {
+
+// The variables OAR sets for a job (oarexec's job environment), kept when the wrapper
+// clears what it inherited.
+constexpr const char* kOarVariables = "OAR_* | OARDO_* | SUDO_* | TMPDIR";
+
+std::string cannot(std::string_view option, std::string_view why) {
+  return std::string(option) + ": backend oar cannot run this job: " + std::string(why);
+}
+
+// A value for an #OAR line. oarsub's scan_script takes the rest of the line as the
+// value and passes it on unquoted, so only characters that need no quoting are written;
+// queue, project and resource names never need more.
+Status directive_word(std::string_view value, std::string_view what) {
+  auto plain = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           std::string_view("_.-").find(c) != std::string_view::npos;
+  };
+  if (value.empty() || value[0] == '-' || !std::all_of(value.begin(), value.end(), plain))
+    return err(std::string(what) + " " + excerpt(value) +
+               " for backend oar: OAR names are letters, digits and _ . - (not starting with -)");
+  return {};
+}
+
+std::string hms(std::int64_t seconds) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", static_cast<long long>(seconds / 3600),
+                static_cast<long long>(seconds / 60 % 60), static_cast<long long>(seconds % 60));
+  return buf;
+}
+
+// What OAR has no way to express, each named with its option.
+Status expressible(const JobSpec& spec) {
+  if (!spec.launcher.empty())
+    return err(cannot("--launcher " + spec.launcher, "direct mode runs inside an allocation, and backend oar has none"));
+  if (!spec.components.empty()) return err(cannot("heterogeneous job components", "OAR has no heterogeneous jobs"));
+  if (!spec.qos.empty()) return err(cannot("--qos", "OAR has no QOS"));
+  if (spec.array && spec.array->max_running > 0)
+    return err(cannot("--array %" + std::to_string(spec.array->max_running),
+                      "OAR has no limit on the running elements of an array"));
+  return {};
+}
+
+// The bash lines that give an element its index (in a variable that is not exported,
+// whatever the environment handed down): OAR numbers elements 1..N (OAR_ARRAY_INDEX),
+// yard by the array's own indices, element k being the k-th index.
+std::string array_index_lines(const ArraySpec& array) {
+  const auto& ix = array.indices;
+  const std::int64_t step = ix.size() > 1 ? ix[1] - ix[0] : 1;
+  bool regular = true;
+  for (std::size_t i = 1; i < ix.size(); ++i) regular = regular && ix[i] - ix[i - 1] == step;
+  std::string out;
+  if (regular) {
+    out = "declare +x yard_array_index=$(( " + std::to_string(ix.front()) + " + (OAR_ARRAY_INDEX - 1) * " +
+          std::to_string(step) + " ))\n";
+  } else {
+    out = "yard_indices=(";
+    for (std::size_t i = 0; i < ix.size(); ++i) out += (i ? " " : "") + std::to_string(ix[i]);
+    out += ")\ndeclare +x yard_array_index=${yard_indices[OAR_ARRAY_INDEX - 1]}\nunset yard_indices\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::string> oar_resource_request(const JobSpec& spec, const OarSettings& settings) {
+  const Resources& r = spec.res;
+  if (auto s = directive_word(settings.host_resource, "host resource (host_resource in oar.yaml)"); !s)
+    return err(s.error());
+  const std::int64_t cores = r.total_cpus();
+  if (cores % r.nodes != 0)
+    return err(cannot("--ntasks/--cpus-per-task", std::to_string(cores) + " CPUs cannot be spread evenly over " +
+                                                      std::to_string(r.nodes) +
+                                                      " nodes (OAR gives each host the same number of cores)"));
+  const std::int64_t per_host = cores / r.nodes;
+  std::string out = "/" + settings.host_resource + "=" + std::to_string(r.nodes);
+  if (r.gpus > 0) {
+    if (settings.gpu_resource.empty())
+      return err(cannot("--gpus", "this cluster has no GPU resource (set gpu_resource in oar.yaml to the name of "
+                                  "its GPU resource type)"));
+    if (auto s = directive_word(settings.gpu_resource, "GPU resource (gpu_resource in oar.yaml)"); !s)
+      return err(s.error());
+    if (r.gpus % r.nodes != 0)
+      return err(cannot("--gpus", std::to_string(r.gpus) + " GPUs cannot be spread evenly over " +
+                                      std::to_string(r.nodes) + " nodes"));
+    const std::int64_t gpus_per_host = r.gpus / r.nodes;
+    if (per_host % gpus_per_host != 0)
+      return err(cannot("--gpus", std::to_string(per_host) + " cores per node cannot be shared evenly by " +
+                                      std::to_string(gpus_per_host) +
+                                      " GPUs (OAR gives each GPU the same number of cores)"));
+    out += "/" + settings.gpu_resource + "=" + std::to_string(gpus_per_host) + "/core=" +
+           std::to_string(per_host / gpus_per_host);
+  } else {
+    out += "/core=" + std::to_string(per_host);
+  }
+  if (r.walltime_s > 0) out += ",walltime=" + hms(r.walltime_s);
+  return out;
+}
+
+Result<std::string> oar_batch_script(const JobSpec& spec, const SubmitContext& ctx, const OarSettings& settings) {
+  if (auto s = spec.validate(); !s) return err(s.error());
+  if (auto s = expressible(spec); !s) return err(s.error());
+  // The UID goes into the job name, a comment and a here-document delimiter.
+  if (!is_uid(ctx.uid)) return err("batch script for Switchyard UID " + excerpt(ctx.uid) + ", which is not a UID");
+  if (auto s = check_wrappable(spec); !s) return err(s.error());
+  auto resources = oar_resource_request(spec, settings);
+  if (!resources) return err(resources.error());
+
+  // oarsub -S reads #OAR lines from the second line on, when the first is a comment.
+  std::string out = "#!/bin/bash\n";
+  out += "#OAR -n " + native_job_name(ctx.uid, spec.name) + "\n";
+  out += "#OAR -l " + *resources + "\n";
+  // The wrapper opens the job's files itself: OAR's -O/-E take no quoting and cannot
+  // pad an index.
+  out += "#OAR -O /dev/null\n#OAR -E /dev/null\n";
+  if (!spec.partition.empty()) {
+    if (auto s = directive_word(spec.partition, "queue (--partition)"); !s) return err(s.error());
+    out += "#OAR -q " + spec.partition + "\n";
+  }
+  if (!spec.account.empty()) {
+    if (auto s = directive_word(spec.account, "project (--account)"); !s) return err(s.error());
+    out += "#OAR --project " + spec.account + "\n";
+  }
+  if (spec.array) out += "#OAR --array " + std::to_string(spec.array->indices.size()) + "\n";
+  for (auto& dep : ctx.dependencies) {
+    if (dep.native_id.empty() || dep.native_id.find_first_not_of("0123456789") != std::string::npos)
+      return err("dependency on native job id " + excerpt(dep.native_id) + ", which is not an OAR job id");
+    if (dep.kind != DependencyKind::AfterAny)
+      return err(cannot("--dependency", "OAR holds a job only until another ends (afterany)"));
+    out += "#OAR -a " + dep.native_id + "\n";
+  }
+  out += "# Switchyard job " + ctx.uid + "\n\n";
+
+  WrapperStyle style;
+  style.scheduler_variables = kOarVariables;
+  std::string index_lines;
+  if (spec.array) index_lines = array_index_lines(*spec.array);
+  const std::string index_variable = "yard_array_index";
+  const bool append = spec.open_mode() == OpenMode::Append;
+  const std::string to = append ? ">>" : ">";
+  style.first = index_lines + "exec " + to + output_word(ctx.stdout_path, index_variable) + " 2>" +
+                (ctx.stderr_path.empty() ? std::string("&1")
+                                         : (append ? ">" : "") + output_word(ctx.stderr_path, index_variable)) +
+                " || exit 1\n";
+  // --mem as Grid Engine's h_vmem is enforced: a limit on each process's address space
+  // (OAR itself allocates memory only with the cores).
+  std::uint64_t per_node = spec.res.mem_bytes;
+  if (spec.res.mem_per_cpu_bytes)
+    per_node = spec.res.mem_per_cpu_bytes * static_cast<std::uint64_t>(spec.res.total_cpus() / spec.res.nodes);
+  if (per_node) style.first += "ulimit -v " + std::to_string(ceil_div(per_node, std::uint64_t{1024})) + " || exit 1\n";
+  // The array index under yard's name and Slurm's, so scripts written for either run.
+  if (spec.array)
+    style.after_clear = "export YARD_ARRAY_TASK_ID=\"$yard_array_index\" SLURM_ARRAY_TASK_ID=\"$yard_array_index\"\n";
+  out += job_wrapper(spec, ctx.uid, style);
+  return out;
+}
+
+}  // namespace yard
