@@ -61,7 +61,8 @@ void add_submit_flags(CLI::App& app, SubmitFlags& f) {
   app.add_option("-A,--account", f.account, "Account to charge");
   app.add_option("-q,--qos", f.qos, "Quality of service");
   app.add_option("--backend", f.backend,
-                 "Backend to run on: local (default), slurm, slurm-steps (steps of an allocation), sge (Grid Engine)");
+                 "Backend to run on: local (default), slurm, slurm-steps (steps of an allocation), sge (Grid Engine), "
+                 "oar");
   app.add_option("--class", f.job_class, "Class of job: its backend and defaults (slurm.yaml classes:)");
   app.add_option("--het-group", f.het_group,
                  "slurm-steps in a heterogeneous allocation: the component (0, 1, ...) the step runs in")

@@ -110,7 +110,7 @@ Output YardWorld::yard(const std::vector<std::string>& args, const std::vector<s
   std::vector<char*> envp, argv;
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
-  // YARD_TEST_YARD: a copy the test's user can run (tests/sge/as_test_user.sh).
+  // YARD_TEST_YARD: a copy the test's user can run (tests/integration/as_test_user.sh).
   const char* yard_copy = std::getenv("YARD_TEST_YARD");
   std::string bin = yard_copy && *yard_copy ? yard_copy : YARD_BINARY;
   argv.push_back(bin.data());

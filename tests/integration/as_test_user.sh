@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs a test binary as the unprivileged test user (ctest's emulator for the Grid Engine
-# backend tests):  as_test_user.sh USER YARD TEST [ARGS...]
+# and OAR backend tests):  as_test_user.sh USER YARD TEST [ARGS...]
 # The build tree may sit where that user cannot go (a clone under /root, mode 700): the
 # test binary and yard are then copied to a directory of their own that it can read, and
 # the tests find yard through YARD_TEST_YARD. Started from /tmp: the build directory may
