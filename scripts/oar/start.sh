@@ -226,6 +226,11 @@ if ((${#stale[@]})); then
     rm -f "$(yard_oar_runtime_dir)"/{"$id","${id}_resources","pid_of_oarexec_for_jobId_$id"}
   done
 fi
+# Deleting them may have left the node Suspected or Absent again (a forced end turns the
+# nodes of the job Suspected): set it Alive once more.
+if ((${#stale[@]})) && [[ $(psql_oar "select count(*) from resources where state <> 'Alive'") != 0 ]]; then
+  oarnodesetting -s Alive -h localhost >/dev/null
+fi
 all_alive() { [[ $(timeout 10 oarnodes -s | grep -c ': Alive$') -ge 4 ]]; }
 wait_for 30 all_alive || { oarnodes -s >&2; die "the resources of localhost are not Alive"; }
 

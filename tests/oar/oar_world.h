@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "../integration/harness.h"
 
