@@ -180,6 +180,10 @@ class IndirectBackend {
   void plan_lookups(const std::vector<std::int64_t>& heads, double now);
   void update(Member& m, const NativeStatus& s, const MappedState& mapped, double now);
   void finish(Member& m, JobState to, Transition t, double now);
+  // A preempted job whose spec asks for it (--requeue) goes back to PENDING and is
+  // submitted again under the same UID; true if it did. Single jobs only: an array is
+  // one submission, and its other elements run on.
+  bool requeue_preempted(Member& m, const NativeStatus& s, const MappedState& mapped, double now);
   void set_native(Unit& u, const std::string& base);
   void fail_unit(Unit& u, const std::string& why, double now);
   void plan_submission(Unit& u, double now);

@@ -12,7 +12,8 @@
 namespace yard {
 namespace {
 
-// classes: NAME: BACKEND, or NAME: {backend: B, partition: P, account: A, qos: Q, time: T}
+// classes: NAME: BACKEND, or NAME: {backend: B, partition: P, account: A, qos: Q, time: T,
+//                                   job_types: [T, ...], requeue: true|false}
 Status load_classes(const YAML::Node& n, const std::string& path, JobClasses& out) {
   auto at = [&](const YAML::Node& x) { return yaml_where(path, x) + ": "; };
   if (n.IsNull()) return {};
@@ -28,6 +29,16 @@ Status load_classes(const YAML::Node& n, const std::string& path, JobClasses& ou
     } else if (v.IsMap()) {
       for (auto kv : v) {
         const std::string key = kv.first.as<std::string>();
+        if (key == "job_types") {
+          const YAML::Node& types = kv.second;
+          if (!types.IsSequence())
+            return err(at(types) + "classes: " + name + ": job_types: expected a list such as [besteffort]");
+          for (auto t : types) {
+            if (!t.IsScalar()) return err(at(t) + "classes: " + name + ": job_types: expected a job type");
+            c.job_types.push_back(t.as<std::string>());
+          }
+          continue;
+        }
         if (!kv.second.IsScalar())
           return err(at(kv.second) + "classes: " + name + ": " + key + ": expected a value");
         const std::string value = kv.second.as<std::string>();
@@ -35,13 +46,18 @@ Status load_classes(const YAML::Node& n, const std::string& path, JobClasses& ou
         else if (key == "partition") c.partition = value;
         else if (key == "account") c.account = value;
         else if (key == "qos") c.qos = value;
+        else if (key == "requeue") {
+          if (value != "true" && value != "false")
+            return err(at(kv.second) + "classes: " + name + ": requeue: expected true or false, got '" + value + "'");
+          c.requeue = value == "true";
+        }
         else if (key == "time") {
           auto t = parse_walltime(value);
           if (!t) return err(at(kv.second) + "classes: " + name + ": time: " + t.error());
           c.walltime_s = *t;
         } else {
           return err(at(kv.first) + "classes: " + name + ": unknown key '" + key +
-                     "' (known: backend, partition, account, qos, time)");
+                     "' (known: backend, partition, account, qos, time, job_types, requeue)");
         }
       }
     } else {

@@ -76,8 +76,14 @@ std::optional<std::unordered_map<std::string, std::string>> IndirectBackend::fou
   }
   std::unordered_map<std::string, std::string> base_by_uid;
   for (auto& s : *statuses)
-    if (auto uid = dialect_.uid_from_native_name(s.name))
-      base_by_uid[*uid] = s.submission_id.empty() ? native_base_of(s.native_id) : s.submission_id;
+    if (auto uid = dialect_.uid_from_native_name(s.name)) {
+      // The newest submission of a UID (a preempted job may have been submitted again):
+      // ids grow, compared as numbers.
+      std::string base = s.submission_id.empty() ? native_base_of(s.native_id) : s.submission_id;
+      auto& known = base_by_uid[*uid];
+      if (known.empty() || base.size() > known.size() || (base.size() == known.size() && base > known))
+        known = std::move(base);
+    }
   return base_by_uid;
 }
 

@@ -94,6 +94,7 @@ class FakeDialect : public Dialect {
     if (s.raw_state == "COMPLETED") return {JobState::Completed, ""};
     if (s.raw_state == "FAILED") return {JobState::Failed, "exit " + std::to_string(s.exit_code.value_or(-1))};
     if (s.raw_state == "CANCELLED") return {JobState::Cancelled, ""};
+    if (s.raw_state == "PREEMPTED") return {JobState::Failed, "preempted"};
     return {JobState::Unknown, s.raw_state};
   }
   std::string native_name(std::string_view uid, std::string_view) const override { return "yard-" + std::string(uid); }
@@ -106,11 +107,14 @@ class FakeDialect : public Dialect {
   bool after_any_only = false;  // holds jobs only until the parent ends, as Grid Engine
   bool dotted_elements = false;  // array elements "12.3", as Grid Engine
   double history_lag = 0;        // records written this long after the end, as Grid Engine
+  bool numbered_elements = false;  // elements are jobs numbered on from the first, as OAR's
   double history_lag_s() const override { return history_lag; }
   bool expresses(DependencyKind k) const override { return !after_any_only || k == DependencyKind::AfterAny; }
   std::string element_id(std::string_view base, std::int64_t index, std::size_t position) const override {
+    if (numbered_elements) return std::to_string(std::stoll(std::string(base)) + static_cast<long long>(position));
     return dotted_elements ? std::string(base) + "." + std::to_string(index) : Dialect::element_id(base, index, position);
   }
+  bool array_dependency_by_elements() const override { return numbered_elements; }
   bool found_nothing(int rc, std::string_view err) const override {
     return rc == 1 && err.find("not found") != std::string_view::npos;
   }

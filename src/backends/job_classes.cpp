@@ -1,9 +1,11 @@
 #include "backends/job_classes.h"
 
+#include <algorithm>
+
 namespace yard {
 
 bool is_class_backend(const std::string& backend) {
-  return backend == "local" || backend == "slurm" || backend == "slurm-steps" || backend == "sge";
+  return backend == "local" || backend == "slurm" || backend == "slurm-steps" || backend == "sge" || backend == "oar";
 }
 
 Status apply_job_class(JobSpec& spec, const std::string& name, const JobClasses& classes) {
@@ -24,6 +26,9 @@ Status apply_job_class(JobSpec& spec, const std::string& name, const JobClasses&
   if (spec.account.empty()) spec.account = c.account;
   if (spec.qos.empty()) spec.qos = c.qos;
   if (spec.res.walltime_s == 0) spec.res.walltime_s = c.walltime_s;
+  for (auto& t : c.job_types)
+    if (std::find(spec.job_types.begin(), spec.job_types.end(), t) == spec.job_types.end()) spec.job_types.push_back(t);
+  if (!spec.requeue) spec.requeue = c.requeue;
   return {};
 }
 

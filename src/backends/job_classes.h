@@ -10,13 +10,19 @@
 //       account: proj
 //       qos: normal
 //       time: 2:00:00
+//     scavenge:                     # OAR best-effort jobs, submitted again when preempted
+//       backend: oar
+//       job_types: [besteffort]
+//       requeue: true
 //
 // `yard submit --class sweep ...` then needs no --backend.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "core/job_spec.h"
 #include "core/result.h"
@@ -27,12 +33,14 @@ struct JobClass {
   std::string backend;                 // local, slurm, slurm-steps or sge
   std::string partition, account, qos;  // defaults: "" = none
   std::int64_t walltime_s = 0;          // default; 0 = none
+  std::vector<std::string> job_types;   // added to the job's own (OAR: besteffort, ...)
+  std::optional<bool> requeue;          // default for --requeue / --no-requeue
 };
 
 using JobClasses = std::map<std::string, JobClass>;
 
 // The backends a class may name.
-inline constexpr const char* kClassBackends = "local, slurm, slurm-steps, sge";
+inline constexpr const char* kClassBackends = "local, slurm, slurm-steps, sge, oar";
 bool is_class_backend(const std::string& backend);
 
 // Puts `spec` in class `name`: its backend, and the class's defaults for what the spec

@@ -14,8 +14,8 @@ namespace {
 
 JobClasses two_classes() {
   JobClasses c;
-  c["sweep"] = {"slurm-steps", "", "", "", 0};
-  c["big"] = {"slurm", "cpu", "proj", "normal", 7200};
+  c["sweep"] = {"slurm-steps", "", "", "", 0, {}, std::nullopt};
+  c["big"] = {"slurm", "cpu", "proj", "normal", 7200, {}, std::nullopt};
   return c;
 }
 
@@ -68,6 +68,26 @@ TEST_F(ClassesConfig, ReadsBothForms) {
   EXPECT_EQ(c->classes.at("big").backend, "slurm");
   EXPECT_EQ(c->classes.at("big").partition, "cpu");
   EXPECT_EQ(c->classes.at("big").walltime_s, 7200);
+}
+
+TEST_F(ClassesConfig, AnOarBestEffortClassGivesItsJobTypesAndRequeue) {
+  auto c = load("classes:\n  scavenge:\n    backend: oar\n    job_types: [besteffort, idempotent]\n    requeue: true\n");
+  ASSERT_TRUE(c) << c.error();
+  const JobClass& k = c->classes.at("scavenge");
+  EXPECT_EQ(k.job_types, (std::vector<std::string>{"besteffort", "idempotent"}));
+  EXPECT_EQ(k.requeue, true);
+  JobSpec own;
+  own.job_types = {"besteffort"};
+  own.requeue = false;  // the job's own choice wins
+  ASSERT_TRUE(apply_job_class(own, "scavenge", c->classes));
+  EXPECT_EQ(own.job_types, (std::vector<std::string>{"besteffort", "idempotent"}));
+  EXPECT_EQ(own.requeue, false);
+  auto bad = load("classes:\n  s: {backend: oar, requeue: yes please}\n");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().find("requeue: expected true or false"), std::string::npos) << bad.error();
+  auto list = load("classes:\n  s: {backend: oar, job_types: besteffort}\n");
+  ASSERT_FALSE(list);
+  EXPECT_NE(list.error().find("job_types: expected a list"), std::string::npos) << list.error();
 }
 
 TEST_F(ClassesConfig, BadClassesAreNamedWithTheirLine) {

@@ -82,6 +82,8 @@ Result<JobSpec> make_spec(const SubmitFlags& f, const std::vector<std::string>& 
   s.set_open_mode(parse_open_mode(f.open_mode));
 
   s.launcher = f.launcher;
+  s.job_types = f.job_types;
+  s.requeue = f.requeue;
   s.het_group = f.het_group;
   if (f.launcher == "mpirun" && command.empty() && !f.positional.empty()) {
     // MPMD: the first app context's program, not a batch script.

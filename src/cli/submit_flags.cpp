@@ -63,6 +63,13 @@ void add_submit_flags(CLI::App& app, SubmitFlags& f) {
   app.add_option("--backend", f.backend,
                  "Backend to run on: local (default), slurm, slurm-steps (steps of an allocation), sge (Grid Engine), "
                  "oar");
+  app.add_option("--job-type", f.job_types,
+                 "The scheduler's kind of job, repeatable (oar: besteffort, container, inner=ID, idempotent)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->check(needs_value("a job type such as besteffort"));
+  app.add_flag_callback("--requeue", [&f] { f.requeue = true; },
+                        "Submit the job again when the scheduler preempts it (an OAR best-effort job killed)");
+  app.add_flag_callback("--no-requeue", [&f] { f.requeue = false; }, "Never submit it again (the default)");
   app.add_option("--class", f.job_class, "Class of job: its backend and defaults (slurm.yaml classes:)");
   app.add_option("--het-group", f.het_group,
                  "slurm-steps in a heterogeneous allocation: the component (0, 1, ...) the step runs in")

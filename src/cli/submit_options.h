@@ -28,6 +28,8 @@ struct SubmitFlags : ComponentFlags {
   std::string name, output, error, chdir, exports = "ALL", dependency, array;
   std::string open_mode;  // --open-mode: append or truncate ("" = not given)
   std::string account, qos, backend, launcher;
+  std::vector<std::string> job_types;  // --job-type, repeated
+  std::optional<bool> requeue;         // --requeue / --no-requeue
   std::string job_class;  // --class: resolved by the daemon (slurm.yaml classes:)
   int het_group = -1;     // --het-group: a component of the allocation (slurm-steps)
   bool test_only = false;  // --test-only: check and show, store nothing (command line only)

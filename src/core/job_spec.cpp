@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/byte_json.h"
+#include "core/text.h"
 
 namespace yard {
 
@@ -105,6 +106,14 @@ Status JobSpec::validate() const {
   for (auto& d : dependencies)
     if (d.job_id <= 0) return err("dependency on invalid job id " + std::to_string(d.job_id));
   if (array && array->indices.empty()) return err("array has no indices");
+  for (auto& t : job_types) {
+    auto word = [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+             std::string_view("_=.-").find(c) != std::string_view::npos;
+    };
+    if (t.empty() || t[0] == '-' || !std::all_of(t.begin(), t.end(), word))
+      return err("--job-type '" + escape_for_terminal(t) + "': a job type is letters, digits and _ = . - (besteffort, inner=12)");
+  }
   return {};
 }
 
@@ -147,6 +156,14 @@ std::int64_t JobSpec::total_ntasks() const {
   return sum_over<std::int64_t>(*this, [](const Resources& r) { return std::int64_t{r.ntasks}; });
 }
 
+Status refuse_job_types(const JobSpec& spec, std::string_view backend) {
+  if (spec.job_types.empty()) return {};
+  std::string types;
+  for (auto& t : spec.job_types) types += (types.empty() ? "" : ", ") + t;
+  return err("--job-type " + escape_for_terminal(types) + ": backend " + std::string(backend) +
+             " has no kinds of job (OAR's job types need --backend oar)");
+}
+
 void to_json(nlohmann::json& j, const JobSpec& s) {
   // Texts a user or the system chose travel as bytes (core/byte_json.h).
   j = nlohmann::json{
@@ -158,6 +175,8 @@ void to_json(nlohmann::json& j, const JobSpec& s) {
   };
   j.update(resources_json(s.res));
   if (!s.launcher.empty()) j["launcher"] = s.launcher;
+  if (!s.job_types.empty()) j["job_types"] = byte_list_to_json(s.job_types);
+  if (s.requeue) j["requeue"] = *s.requeue;
   if (s.het_group >= 0) j["het_group"] = s.het_group;
   if (!s.components.empty()) {
     auto comps = nlohmann::json::array();
@@ -187,6 +206,8 @@ void from_json(const nlohmann::json& j, JobSpec& s) {
   s.stderr_path = text("stderr");
   resources_from_json(j, s.res);
   s.launcher = j.value("launcher", "");
+  if (j.contains("job_types")) s.job_types = byte_list_from_json(j["job_types"]);
+  if (j.contains("requeue")) s.requeue = j["requeue"].get<bool>();
   s.het_group = j.value("het_group", -1);
   if (j.contains("components"))
     for (auto& cj : j.at("components")) {

@@ -72,6 +72,14 @@ struct JobSpec {
   // --het-group); -1 = not given (component 0).
   int het_group = -1;
   int priority = 0;
+  // The scheduler's own kinds of job (OAR's -t: besteffort, container, inner=ID,
+  // idempotent, ...), passed on as they are; a backend that has no such kinds refuses
+  // them, naming them.
+  std::vector<std::string> job_types;
+  // --requeue / --no-requeue: whether a job that the scheduler preempted (an OAR
+  // best-effort job killed for another) is submitted again; nullopt: the class's or the
+  // backend's default (not).
+  std::optional<bool> requeue;
   std::vector<Dependency> dependencies;
   std::optional<ArraySpec> array;
 
@@ -96,6 +104,10 @@ struct JobSpec {
 
 // The environment variable that carries a spec's open mode ("append" or "truncate").
 inline constexpr const char* kOpenModeVariable = "YARD_OPEN_MODE";
+
+// For a backend whose scheduler has no kinds of job: an error naming the job's
+// --job-type values and the backend, or nothing when it has none.
+Status refuse_job_types(const JobSpec& spec, std::string_view backend);
 
 void to_json(nlohmann::json& j, const JobSpec& s);
 void from_json(const nlohmann::json& j, JobSpec& s);

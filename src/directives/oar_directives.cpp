@@ -80,7 +80,8 @@ class Translator {
     if (opt == "--hold") return fail("--hold: a job submitted on hold is not supported");
     if (opt == "--array-param-file") return fail("--array-param-file: arrays of parameter lines are not supported");
     if (opt == "-s" || opt == "--stagein" || opt == "--stagein-md5sum") return fail(std::string(opt) + ": stage-in is not supported");
-    if (opt == "-t" || opt == "--type" || opt == "-p" || opt == "--property" || opt == "--checkpoint" ||
+    if (opt == "-t" || opt == "--type") return push(out, "--job-type=" + v);
+    if (opt == "-p" || opt == "--property" || opt == "--checkpoint" ||
         opt == "--notify" || opt == "--signal" || opt == "-k" || opt == "--use-job-key" ||
         opt == "-i" || opt == "--import-job-key-from-file" || opt == "--import-job-key-inline-priv" ||
         opt == "-e" || opt == "--export-job-key-to-file") {

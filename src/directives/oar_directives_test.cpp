@@ -52,10 +52,9 @@ TEST(OarDirectives, OnlyWhenTheFirstLineIsAComment) {
 TEST(OarDirectives, WarningsAndRefusalsNameTheLine) {
   std::vector<std::string> warnings;
   EXPECT_EQ(words("#!/bin/sh\n#OAR -t besteffort\n#OAR -l {gpu_model='A100'}/core=2\n#OAR -l /core=8\n", &warnings),
-            (W{"--ntasks=2"}));
-  ASSERT_EQ(warnings.size(), 3u);
-  EXPECT_EQ(warnings[0], "job.sh:2: #OAR -t: no equivalent in yard; ignored");
-  EXPECT_NE(warnings[2].find("job.sh:4: #OAR -l: another moldable alternative"), std::string::npos);
+            (W{"--job-type=besteffort", "--ntasks=2"}));
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_NE(warnings[1].find("job.sh:4: #OAR -l: another moldable alternative"), std::string::npos);
   EXPECT_EQ(refusal("#!/bin/sh\n#OAR --hold\n"), "job.sh:2: in #OAR directives: --hold: a job submitted on hold is not supported");
   EXPECT_NE(refusal("#!/bin/sh\n#OAR --frob 1\n").find("job.sh:2: in #OAR directives: Not able to scan file line: --frob 1"),
             std::string::npos);

@@ -1,7 +1,8 @@
 // `yard --backend oar` against a real OAR 2.5.9 (oar_world.h), submitting as an
 // unprivileged user: outcomes with exit codes, signals and walltimes, arrays with
 // indices of their own, dependencies (-a, and after-ok judged by yard), hostile values,
-// cancels, what OAR cannot express, a rejected submission, and crashes after oarsub.
+// cancels, what OAR cannot express, a rejected submission, best-effort jobs preempted
+// (and submitted again when they ask), and crashes after oarsub.
 #include "oar_world.h"
 
 namespace yard::test {
@@ -111,6 +112,27 @@ TEST_F(OarWorld, WhatOarCannotExpressIsRefusedWithExit2AndNothingStored) {
   EXPECT_EQ(j["state"], "FAILED");
   EXPECT_NE(j["reason"].get<std::string>().find("rejected by oar"), std::string::npos) << j["reason"];
   EXPECT_NE(j["reason"].get<std::string>().find("not enough resources"), std::string::npos) << j["reason"];
+}
+
+TEST_F(OarWorld, ABestEffortJobKilledForAnotherIsPreemptedAndSubmittedAgainWhenItAsks) {
+  // Both take every core; the first run of each waits, a second run ends at once.
+  const std::string body = "if [ -e ran-$1 ]; then echo again; exit 0; fi; touch ran-$1; sleep 300";
+  long again = oar_submit({"--job-type", "besteffort", "--requeue", "-n", "2", "--", "sh", "-c", body, "sh", "again"});
+  long once = oar_submit({"--job-type", "besteffort", "-n", "2", "--", "sh", "-c", body, "sh", "once"});
+  ASSERT_TRUE(wait_until([&] { return job(again)["state"] == "RUNNING" && job(once)["state"] == "RUNNING"; }, 90))
+      << diag();
+  const auto first = job(again)["native_id"].get<std::string>();
+  long normal = oar_submit({"-n", "4", "--", "true"});  // OAR kills the best-effort jobs for it
+  EXPECT_EQ(wait({normal}), 0) << diag();
+  ASSERT_TRUE(wait_state(once, "FAILED")) << diag();
+  EXPECT_NE(job(once)["reason"].get<std::string>().find("preempted"), std::string::npos) << job(once).dump();
+  // The one that asked for it runs again, as a new OAR job, and ends.
+  ASSERT_TRUE(wait_state(again, "COMPLETED", 120)) << job(again).dump() << diag();
+  EXPECT_NE(job(again)["native_id"].get<std::string>(), first);
+  EXPECT_EQ(yard({"logs", std::to_string(again)}).out, "again\n");
+  EXPECT_EQ(native_jobs_named(job(again)["uid"]), 2);
+  const auto script = read("state/switchyard/oar/" + job(again)["uid"].get<std::string>() + ".sh");
+  EXPECT_NE(script.find("#OAR -t besteffort\n"), std::string::npos) << script;
 }
 
 // An oarsub that submits, then hangs before answering; the daemon is killed meanwhile.

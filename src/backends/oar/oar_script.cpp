@@ -133,6 +133,10 @@ Result<std::string> oar_batch_script(const JobSpec& spec, const SubmitContext& c
     if (auto s = directive_word(spec.account, "project (--account)"); !s) return err(s.error());
     out += "#OAR --project " + spec.account + "\n";
   }
+  for (auto& type : spec.job_types) {
+    if (auto s = directive_word(type, "--job-type"); !s && type.find('=') == std::string::npos) return err(s.error());
+    out += "#OAR -t " + type + "\n";
+  }
   if (spec.array) out += "#OAR --array " + std::to_string(spec.array->indices.size()) + "\n";
   for (auto& dep : ctx.dependencies) {
     if (dep.native_id.empty() || dep.native_id.find_first_not_of("0123456789") != std::string::npos)

@@ -92,6 +92,7 @@ Status expressible(const JobSpec& spec) {
   if (!spec.components.empty())
     return err(cannot("heterogeneous job components", "Grid Engine has no heterogeneous jobs"));
   if (!spec.qos.empty()) return err(cannot("--qos", "Grid Engine has no QOS"));
+  if (auto s = refuse_job_types(spec, "sge"); !s) return s;
   return {};
 }
 
@@ -131,6 +132,8 @@ Result<std::string> sge_batch_script(const JobSpec& spec, const SubmitContext& c
   }
   // A user may only lower a job's priority (-p from -1023 to 0).
   if (spec.priority < 0) d.add("-p " + std::to_string(std::max(-1023, spec.priority)));
+  // Whether Grid Engine may run it again after a failure of its host.
+  if (spec.requeue) d.add(*spec.requeue ? "-r y" : "-r n");
   if (spec.array) {
     auto range = sge_task_range(*spec.array);
     if (!range) return err(range.error());
