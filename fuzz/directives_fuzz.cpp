@@ -1,12 +1,17 @@
-// libFuzzer target for the readers of other schedulers' directives (#$, #OAR). None may
-// crash or hang, whatever the bytes; what they accept must hold together: every line
-// they report is a line of the script, and every message names the script.
+// libFuzzer target for the readers of other schedulers' directives (#$, #OAR) and of
+// sbatch's options (each line's words, as getopt reads them). None may crash or hang,
+// whatever the bytes; what they accept must hold together: every line they report is a
+// line of the script, every message names the script, and every option taken is one of
+// the table's, the other words kept in their order.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "core/sbatch_options.h"
 #include "directives/oar_directives.h"
 #include "directives/sge_directives.h"
 
@@ -32,6 +37,29 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check(!line.words.empty());
   }
   for (const auto& w : r->warnings) check(w.rfind("fuzz.sh:", 0) == 0);
+  // Each line's blank-separated words through sbatch's option reader.
+  const std::vector<yard::KnownFlag> known = {{"ntasks", 'n', true}, {"mem", '\0', true}, {"requeue", '\0', false}};
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t nl = std::min(text.find('\n', start), text.size());
+    std::vector<std::string> words;
+    std::string word;
+    for (char c : text.substr(start, nl - start)) {
+      if (c == ' ' || c == '\t') {
+        if (!word.empty()) words.push_back(std::move(word));
+        word.clear();
+      } else {
+        word += c;
+      }
+    }
+    if (!word.empty()) words.push_back(word);
+    for (bool strict : {true, false})
+      if (auto taken = yard::take_sbatch_options(words, known, strict)) {
+        check(taken->rest.size() + taken->options.size() <= words.size());
+        for (const auto& [name, value] : taken->options) check(yard::find_sbatch_option(name) != nullptr);
+      }
+    start = nl + 1;
+  }
   (void)yard::has_sge_directives(text);
   (void)yard::has_oar_directives(text);
   if (auto oar = yard::read_oar_directives(text, "fuzz.sh")) {

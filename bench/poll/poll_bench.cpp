@@ -2,7 +2,7 @@
 // cycle takes, and how long parsing and applying the cycle's output takes, with the real
 // dialect and the real engine over a real store. The commands' output is synthesized in
 // the scheduler's exact format (tests/fixtures/*/README.md), so no cluster is needed.
-//   poll_bench slurm|sge N   ->   "jobs commands_per_cycle parse_apply_ms commands_per_minute"
+//   poll_bench slurm|sge|oar N   ->   "jobs commands_per_cycle parse_apply_ms commands_per_minute"
 #include <unistd.h>
 
 #include <chrono>
@@ -14,6 +14,7 @@
 #include <string>
 
 #include "backends/indirect_backend.h"
+#include "backends/oar/oar_dialect.h"
 #include "backends/sge/sge_dialect.h"
 #include "backends/slurm/slurm_dialect.h"
 
@@ -36,6 +37,16 @@ double now_s() {
 // One queued job in the scheduler's listing format.
 std::string queued_entry(const std::string& scheduler, int native) {
   if (scheduler == "slurm") return std::to_string(native) + "|PENDING|Priority|yard-x-bench\n";
+  if (scheduler == "oar") {
+    // oarstat -J -u's fields for a waiting job (tests/fixtures/oar/oarstat_u_mixed.out).
+    const std::string id = std::to_string(native);
+    return "   \"" + id + "\" : {\n      \"Job_Id\" : " + id +
+           ",\n      \"name\" : \"yard-x-bench\",\n      \"owner\" : \"bench\",\n      \"state\" : \"Waiting\",\n"
+           "      \"queue\" : \"default\",\n      \"project\" : \"default\",\n      \"types\" : [],\n"
+           "      \"message\" : \"R=1,W=0:5:0,J=B,N=yard-x-bench (Karma=0.000,quota_ok)\",\n"
+           "      \"submissionTime\" : 1764062676,\n      \"startTime\" : 0,\n      \"array_id\" : " + id +
+           ",\n      \"array_index\" : 1,\n      \"assigned_network_address\" : [],\n      \"dependencies\" : []\n   },\n";
+  }
   return "    <job_list state=\"pending\">\n      <JB_job_number>" + std::to_string(native) +
          "</JB_job_number>\n      <JAT_prio>0.00000</JAT_prio>\n      <JB_name>yard-x-bench</JB_name>\n"
          "      <JB_owner>bench</JB_owner>\n      <state>qw</state>\n"
@@ -45,6 +56,10 @@ std::string queued_entry(const std::string& scheduler, int native) {
 
 std::string listing(const std::string& scheduler, const std::string& entries) {
   if (scheduler == "slurm") return entries;
+  if (scheduler == "oar") {
+    if (entries.empty()) return "";  // oarstat prints nothing when nothing matches
+    return "{\n" + entries.substr(0, entries.size() - 2) + "\n}\n";
+  }
   return "<?xml version='1.0'?>\n<job_info  xmlns:xsd=\"http://arc.liv.ac.uk/repos/darcs/sge/source/dist/util/"
          "resources/schemas/qstat/qstat.xsd\">\n  <queue_info>\n  </queue_info>\n  <job_info>\n" +
          entries + "  </job_info>\n</job_info>\n";
@@ -58,8 +73,9 @@ int main(int argc, char** argv) {
   std::unique_ptr<Dialect> dialect;
   if (scheduler == "slurm") dialect = std::make_unique<SlurmDialect>();
   else if (scheduler == "sge") dialect = std::make_unique<SgeDialect>("bench", SgeSettings{});
+  else if (scheduler == "oar") dialect = std::make_unique<OarDialect>("bench", OarSettings{});
   if (!dialect || n <= 0) {
-    std::fprintf(stderr, "usage: poll_bench slurm|sge N\n");
+    std::fprintf(stderr, "usage: poll_bench slurm|sge|oar N\n");
     return 2;
   }
   auto dir = std::filesystem::temp_directory_path() / ("yard-poll-bench-" + std::to_string(::getpid()));

@@ -70,6 +70,55 @@ std::optional<std::int64_t> cancel_id(const JobRef& ref, const std::vector<JobRe
 
 }  // namespace
 
+// Until the jobs `wait_ids` end (yard wait, sbatch --wait): 0 if all COMPLETED, 1 if not,
+// 3 after `wait_timeout` seconds (0: never), 2 for bad ids; `print`: each job's end state.
+int wait_for_jobs(const std::vector<std::string>& wait_ids, double wait_timeout, bool print) {
+  auto st = open_store();
+  if (!st) {
+    std::cerr << "yard wait: " << st.error() << "\n";
+    return kExitBadInput;
+  }
+  const double start = monotonic_now();
+  auto delay = std::chrono::milliseconds(20);
+  // Jobs advance only while a daemon runs: every few seconds it is checked, and
+  // started if it is gone (as submit would), so a wait never outlasts a daemon in
+  // silence; a daemon that cannot start says why, once.
+  auto next_check = start;
+  std::string said;
+  for (;;) {
+    if (monotonic_now() >= next_check) {
+      next_check = monotonic_now() + 3;
+      const Paths paths = default_paths();
+      if (!DaemonClient(paths).ping(2000))
+        if (auto started = start_daemon(paths); !started && started.error() != said) {
+          said = started.error();
+          std::cerr << "yard wait: jobs cannot advance: " << said << "\n";
+        }
+    }
+    auto jobs = find_jobs(*st, wait_ids);
+    if (!jobs) {
+      std::cerr << "yard wait: " << jobs.error() << "\n";
+      return kExitBadInput;
+    }
+    bool done = true, ok = true;
+    for (auto& j : *jobs) {
+      done = done && is_terminal(j.state);
+      ok = ok && j.state == JobState::Completed;
+    }
+    if (done) {
+      if (print)
+        for (auto& j : *jobs) std::cout << display_id(j) << " " << to_string(j.state) << "\n";
+      return ok ? 0 : 1;
+    }
+    if (wait_timeout > 0 && monotonic_now() - start > wait_timeout) {
+      std::cerr << "yard wait: jobs still running after " << wait_timeout << " s\n";
+      return 3;
+    }
+    std::this_thread::sleep_for(delay);
+    delay = std::min(delay * 2, std::chrono::milliseconds(250));
+  }
+}
+
 void add_status_commands(CLI::App& app, int& rc) {
   auto* status = app.add_subcommand("status", "Show jobs (all, or the given ids) as a table or --json");
   static std::vector<std::string> status_ids;
@@ -107,55 +156,7 @@ void add_status_commands(CLI::App& app, int& rc) {
   static double wait_timeout = 0;
   wait->add_option("ids", wait_ids, "Job ids: ID or ID_INDEX")->required();
   wait->add_option("--timeout", wait_timeout, "Give up after this many seconds (exit 3)");
-  wait->callback([&rc] {
-    auto st = open_store();
-    if (!st) {
-      std::cerr << "yard wait: " << st.error() << "\n";
-      rc = kExitBadInput;
-      return;
-    }
-    const double start = monotonic_now();
-    auto delay = std::chrono::milliseconds(20);
-    // Jobs advance only while a daemon runs: every few seconds it is checked, and
-    // started if it is gone (as submit would), so a wait never outlasts a daemon in
-    // silence; a daemon that cannot start says why, once.
-    auto next_check = start;
-    std::string said;
-    for (;;) {
-      if (monotonic_now() >= next_check) {
-        next_check = monotonic_now() + 3;
-        const Paths paths = default_paths();
-        if (!DaemonClient(paths).ping(2000))
-          if (auto started = start_daemon(paths); !started && started.error() != said) {
-            said = started.error();
-            std::cerr << "yard wait: jobs cannot advance: " << said << "\n";
-          }
-      }
-      auto jobs = find_jobs(*st, wait_ids);
-      if (!jobs) {
-        std::cerr << "yard wait: " << jobs.error() << "\n";
-        rc = kExitBadInput;
-        return;
-      }
-      bool done = true, ok = true;
-      for (auto& j : *jobs) {
-        done = done && is_terminal(j.state);
-        ok = ok && j.state == JobState::Completed;
-      }
-      if (done) {
-        for (auto& j : *jobs) std::cout << display_id(j) << " " << to_string(j.state) << "\n";
-        rc = ok ? 0 : 1;
-        return;
-      }
-      if (wait_timeout > 0 && monotonic_now() - start > wait_timeout) {
-        std::cerr << "yard wait: jobs still running after " << wait_timeout << " s\n";
-        rc = 3;
-        return;
-      }
-      std::this_thread::sleep_for(delay);
-      delay = std::min(delay * 2, std::chrono::milliseconds(250));
-    }
-  });
+  wait->callback([&rc] { rc = wait_for_jobs(wait_ids, wait_timeout, true); });
 
   auto* logs = app.add_subcommand("logs", "Print a job's output (stdout; stderr to stderr if separate)");
   static std::string logs_id;

@@ -32,6 +32,24 @@ int print_checked(const SubmitReply& reply, bool json) {
   return 0;
 }
 
+// One line for each sbatch option that a backend other than Slurm does not honour (those
+// that would change the result are refused by the backend itself), and for OAR's job
+// types elsewhere than on OAR.
+void warn_unhonoured(const JobSpec& spec) {
+  const std::string backend = spec.backend.empty() ? "local" : spec.backend;
+  if (backend != "oar")
+    for (auto& type : spec.job_types)
+      std::cerr << "yard submit: warning: --job-type " << type << ": backend " << backend
+                << " has no kinds of job (OAR's); ignored\n";
+  if (backend == "slurm") return;
+  for (auto& [name, value] : spec.slurm_options) {
+    const SbatchOption* o = find_sbatch_option(name);
+    if (o && o->use == SbatchUse::Pass && name != "ntasks-per-node" && name != "tasks-per-node")
+      std::cerr << "yard submit: warning: --" << name << (value.empty() ? "" : "=" + value) << ": backend " << backend
+                << " does not honour it; ignored\n";
+  }
+}
+
 }  // namespace
 
 int cmd_submit(const std::vector<std::string>& args, const std::vector<std::string>& command) {
@@ -47,6 +65,9 @@ int cmd_submit(const std::vector<std::string>& args, const std::vector<std::stri
     std::cerr << "yard submit: " << spec.error() << "\n";
     return kExitBadInput;
   }
+  if (flags->job_class.empty()) warn_unhonoured(*spec);
+  bool wait = false;
+  for (auto& [name, value] : flags->sbatch_options) wait = wait || name == "wait";
   SubmitRequest request{std::move(*spec), flags->job_class, "", flags->test_only};
   auto reply = DaemonClient(default_paths(), true).submit(std::move(request));
   if (!reply) {
@@ -63,6 +84,11 @@ int cmd_submit(const std::vector<std::string>& args, const std::vector<std::stri
     std::cout << nlohmann::json{{"id", ids.front()}, {"ids", ids}}.dump() << "\n";
   else
     std::cout << ids.front() << "\n";
+  // -W/--wait, as sbatch: until the job ends; its outcome is the exit status.
+  if (wait) {
+    std::cout.flush();
+    return wait_for_jobs({std::to_string(ids.front())}, 0, false);
+  }
   return 0;
 }
 

@@ -31,6 +31,9 @@ inline int exit_code_for(ErrorKind kind) {
 }
 
 int cmd_submit(const std::vector<std::string>& args, const std::vector<std::string>& command);
+// Until the jobs end (yard wait, yard submit --wait): 0 if all COMPLETED, 1 if not, 3
+// after `timeout_s` seconds (0: never), 2 for ids that name no job.
+int wait_for_jobs(const std::vector<std::string>& ids, double timeout_s, bool print);
 void add_status_commands(CLI::App& app, int& rc);  // status, wait, logs, cancel
 void add_server_command(CLI::App& app, int& rc);
 void add_run_command(CLI::App& app, int& rc);

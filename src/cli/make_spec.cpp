@@ -1,5 +1,6 @@
 // From parsed flags to a JobSpec: units, walltimes, arrays and dependencies parsed, the
 // environment exported, the script or command placed, and the result validated.
+#include <cstdlib>
 #include <filesystem>
 
 #include "cli/submit_internal.h"
@@ -34,6 +35,35 @@ Result<Resources> make_resources(const ComponentFlags& f, const std::string& whe
   if (!gpus) return err(where + gpus.error());
   r.gpus = *gpus;
   return r;
+}
+
+// sbatch options that yard honours itself, taken out of the list (the rest go to Slurm
+// unchanged): --wrap (the command, run by sh), --nice (a lower priority),
+// --ntasks-per-node/--tasks-per-node (the tasks of -N nodes when -n is not given).
+Status apply_sbatch_options(const SubmitFlags& f, JobSpec& s, std::string& wrap) {
+  for (auto& [name, value] : f.sbatch_options) {
+    if (name == "wrap") {
+      wrap = value;
+    } else if (name == "wait") {
+      continue;  // yard submit waits itself (cmd_submit.cpp)
+    } else if (name == "nice") {
+      char* end = nullptr;
+      const long adj = value.empty() ? 100 : std::strtol(value.c_str(), &end, 10);
+      if (!value.empty() && (*end != '\0' || adj < -2147483645 || adj > 2147483645))
+        return err("--nice: invalid value '" + value + "' (an adjustment such as 100)");
+      if (f.priority == 0) s.priority = static_cast<int>(-adj);
+    } else {
+      if (name == "ntasks-per-node" || name == "tasks-per-node") {
+        char* end = nullptr;
+        const long per_node = std::strtol(value.c_str(), &end, 10);
+        if (value.empty() || *end != '\0' || per_node < 1 || per_node > 65535)
+          return err("--" + name + ": invalid value '" + value + "' (a number of tasks)");
+        if (f.ntasks == 1) s.res.ntasks = static_cast<int>(per_node * s.res.nodes);
+      }
+      s.slurm_options.emplace_back(name, value);
+    }
+  }
+  return {};
 }
 
 }  // namespace
@@ -84,11 +114,18 @@ Result<JobSpec> make_spec(const SubmitFlags& f, const std::vector<std::string>& 
   s.launcher = f.launcher;
   s.job_types = f.job_types;
   s.requeue = f.requeue;
+  std::string wrap;
+  if (auto st = apply_sbatch_options(f, s, wrap); !st) return Error{st.error()};
   s.het_group = f.het_group;
   if (f.launcher == "mpirun" && command.empty() && !f.positional.empty()) {
     // MPMD: the first app context's program, not a batch script.
     s.argv = f.positional;
     s.name = f.name.empty() ? std::filesystem::path(f.positional[0]).filename().string() : f.name;
+  } else if (!wrap.empty()) {
+    // sbatch --wrap: the command line in a script of sh's own.
+    if (!command.empty() || !f.positional.empty()) return err("--wrap: give either --wrap or a script or a command, not both");
+    s.script = "#!/bin/sh\n# This script was created by sbatch --wrap.\n\n" + wrap + "\n";
+    s.name = f.name.empty() ? "wrap" : f.name;
   } else if (!command.empty()) {
     if (!f.positional.empty()) return err("give either a script or a command after --, not both");
     s.argv = command;

@@ -122,9 +122,24 @@ std::string parse_error_text(const CLI::ParseError& e) {
   return missing ? what.substr(0, colon) + ": needs a value" : what;
 }
 
-void parse_words(CLI::App& app, const std::vector<std::string>& words) {
+void parse_words(CLI::App& app, const std::vector<std::string>& words, SbatchSettings* sbatch, bool strict) {
+  std::vector<KnownFlag> known;
+  std::vector<std::string> names;  // alive while `known` points into them
+  for (const CLI::Option* o : app.get_options()) {
+    for (auto& l : o->get_lnames()) names.push_back(l);
+    for (auto& s : o->get_snames()) names.push_back(s);
+  }
+  std::size_t at = 0;  // `names` is complete: views into it stay valid
+  for (const CLI::Option* o : app.get_options()) {
+    const bool value = o->get_expected_max() != 0;  // a flag expects no value
+    for (std::size_t k = 0; k < o->get_lnames().size(); ++k) known.push_back({names[at++], '\0', value});
+    for (std::size_t k = 0; k < o->get_snames().size(); ++k) known.push_back({"", names[at++][0], value});
+  }
+  auto taken = take_sbatch_options(words, known, strict);
+  if (!taken) throw CLI::ParseError(taken.error(), CLI::ExitCodes::ExtrasError);
+  if (sbatch) sbatch->insert(sbatch->end(), taken->options.begin(), taken->options.end());
   std::vector<const char*> argv{"yard submit"};
-  for (auto& w : words) argv.push_back(w.c_str());
+  for (auto& w : taken->rest) argv.push_back(w.c_str());
   app.parse(static_cast<int>(argv.size()), argv.data());
 }
 

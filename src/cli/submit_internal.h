@@ -36,9 +36,15 @@ Error component_error(std::size_t k, const std::string& what);
 // value: --mem=, or --mem last on its #SBATCH line) said as "--mem: needs a value".
 std::string parse_error_text(const CLI::ParseError& e);
 
-// CLI11 parses argv-style arrays; keep the strings alive while it does. Throws CLI11's
-// exceptions.
-void parse_words(CLI::App& app, const std::vector<std::string>& words);
+// CLI11 parses argv-style arrays; keep the strings alive while it does. sbatch's options
+// that yard has no flag for are taken out first (core/sbatch_options.h) into `sbatch`
+// (checked and dropped when it is null), and abbreviations of every long flag spelled
+// out. Throws CLI11's exceptions, a CLI::ParseError with sbatch's words for an option
+// it does not know.
+// `strict`: an option neither yard nor sbatch knows is an error in sbatch's words; a
+// heterogeneous component's flags leave it to CLI11, whose message the caller explains.
+void parse_words(CLI::App& app, const std::vector<std::string>& words, SbatchSettings* sbatch = nullptr,
+                 bool strict = true);
 
 // The script's text, read once.
 Result<std::string> read_script(const std::string& path);

@@ -11,9 +11,9 @@ namespace yard {
 namespace {
 
 // Parses the whole job's flags; --help prints the help and sets `help_shown`.
-Status parse_or_help(CLI::App& app, const std::vector<std::string>& words, bool& help_shown) {
+Status parse_or_help(CLI::App& app, const std::vector<std::string>& words, bool& help_shown, SbatchSettings* sbatch) {
   try {
-    parse_words(app, words);
+    parse_words(app, words, sbatch);
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
     help_shown = true;
@@ -35,7 +35,7 @@ Result<SubmitFlags> parse_app_contexts(const std::vector<std::string>& args, boo
     std::vector<std::string> flags(g.begin(), g.begin() + end), program(g.begin() + end, g.end());
     if (k == 0) {
       auto app = submit_app(first, json);
-      if (auto st = parse_or_help(*app, flags, help_shown); !st || help_shown)
+      if (auto st = parse_or_help(*app, flags, help_shown, &first.sbatch_options); !st || help_shown)
         return st ? Result<SubmitFlags>(first) : Error{st.error()};
       first.positional = program;
       continue;
@@ -43,7 +43,7 @@ Result<SubmitFlags> parse_app_contexts(const std::vector<std::string>& args, boo
     ComponentFlags c;
     std::vector<std::string> unused;
     try {
-      parse_words(*component_app(c, unused), flags);
+      parse_words(*component_app(c, unused), flags, &first.sbatch_options, false);
     } catch (const CLI::ParseError& e) {
       return component_error(k, parse_error_text(e));
     }
@@ -63,14 +63,14 @@ Result<SubmitFlags> parse_submit_args(const std::vector<std::string>& args, bool
   if (!groups) return Error{groups.error()};
   SubmitFlags first;
   auto app = submit_app(first, json);
-  if (auto st = parse_or_help(*app, (*groups)[0], help_shown); !st || help_shown)
+  if (auto st = parse_or_help(*app, (*groups)[0], help_shown, &first.sbatch_options); !st || help_shown)
     return st ? Result<SubmitFlags>(first) : Error{st.error()};
   // Components given on the command line; the script, if any, comes after the last.
   for (std::size_t k = 1; k < groups->size(); ++k) {
     ComponentFlags c;
     std::vector<std::string> positional;
     try {
-      parse_words(*component_app(c, positional), (*groups)[k]);
+      parse_words(*component_app(c, positional), (*groups)[k], &first.sbatch_options, false);
     } catch (const CLI::ParseError& e) {
       return component_error(k, parse_error_text(e));
     }

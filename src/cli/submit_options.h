@@ -30,6 +30,7 @@ struct SubmitFlags : ComponentFlags {
   std::string account, qos, backend, launcher;
   std::vector<std::string> job_types;  // --job-type, repeated
   std::optional<bool> requeue;         // --requeue / --no-requeue
+  SbatchSettings sbatch_options;       // sbatch's other options (core/sbatch_options.h)
   std::string job_class;  // --class: resolved by the daemon (slurm.yaml classes:)
   int het_group = -1;     // --het-group: a component of the allocation (slurm-steps)
   bool test_only = false;  // --test-only: check and show, store nothing (command line only)

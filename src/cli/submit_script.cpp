@@ -84,7 +84,7 @@ Result<SubmitFlags> merge_script_directives(const SubmitFlags& first, const std:
         positional = probe.positional;
       } else {
         ComponentFlags probe;
-        parse_words(*component_app(probe, positional), line.words);
+        parse_words(*component_app(probe, positional), line.words, nullptr, false);
       }
     } catch (const CLI::ParseError& e) {
       return err(at + "in " + kind_words(*d) + " directives: " +
@@ -96,7 +96,7 @@ Result<SubmitFlags> merge_script_directives(const SubmitFlags& first, const std:
   std::vector<std::string> words = d->words;
   words.insert(words.end(), groups[0].begin(), groups[0].end());
   try {
-    parse_words(*submit_app(merged, json), words);
+    parse_words(*submit_app(merged, json), words, &merged.sbatch_options);
   } catch (const CLI::ParseError& e) {
     return err(parse_error_text(e));
   }
@@ -111,7 +111,7 @@ Result<SubmitFlags> merge_script_directives(const SubmitFlags& first, const std:
     ComponentFlags c;
     std::vector<std::string> positional;
     try {
-      parse_words(*component_app(c, positional), cw);
+      parse_words(*component_app(c, positional), cw, &merged.sbatch_options, false);
     } catch (const CLI::ParseError& e) {
       return component_error(k + 1, parse_error_text(e));
     }

@@ -106,6 +106,9 @@ Status JobSpec::validate() const {
   for (auto& d : dependencies)
     if (d.job_id <= 0) return err("dependency on invalid job id " + std::to_string(d.job_id));
   if (array && array->indices.empty()) return err("array has no indices");
+  for (auto& [option, value] : slurm_options)
+    if (!find_sbatch_option(option) || value.find('\n') != std::string::npos)
+      return err("sbatch option '--" + escape_for_terminal(option) + "': not one yard passes on, or a value with a newline");
   for (auto& t : job_types) {
     auto word = [](char c) {
       return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
@@ -156,12 +159,15 @@ std::int64_t JobSpec::total_ntasks() const {
   return sum_over<std::int64_t>(*this, [](const Resources& r) { return std::int64_t{r.ntasks}; });
 }
 
-Status refuse_job_types(const JobSpec& spec, std::string_view backend) {
-  if (spec.job_types.empty()) return {};
-  std::string types;
-  for (auto& t : spec.job_types) types += (types.empty() ? "" : ", ") + t;
-  return err("--job-type " + escape_for_terminal(types) + ": backend " + std::string(backend) +
-             " has no kinds of job (OAR's job types need --backend oar)");
+Status refuse_slurm_only_options(const JobSpec& spec, std::string_view backend) {
+  for (auto& [name, value] : spec.slurm_options) {
+    const SbatchOption* o = find_sbatch_option(name);
+    if (o && o->use == SbatchUse::Refuse)
+      return err("--" + name + (value.empty() ? "" : "=" + escape_for_terminal(value)) + ": backend " +
+                 std::string(backend) + " cannot run this job as asked: " + std::string(o->why) +
+                 " (only --backend slurm honours it)");
+  }
+  return {};
 }
 
 void to_json(nlohmann::json& j, const JobSpec& s) {
@@ -177,6 +183,11 @@ void to_json(nlohmann::json& j, const JobSpec& s) {
   if (!s.launcher.empty()) j["launcher"] = s.launcher;
   if (!s.job_types.empty()) j["job_types"] = byte_list_to_json(s.job_types);
   if (s.requeue) j["requeue"] = *s.requeue;
+  if (!s.slurm_options.empty()) {
+    auto o = nlohmann::json::array();
+    for (auto& [name, value] : s.slurm_options) o.push_back({bytes_to_json(name), bytes_to_json(value)});
+    j["slurm_options"] = std::move(o);
+  }
   if (s.het_group >= 0) j["het_group"] = s.het_group;
   if (!s.components.empty()) {
     auto comps = nlohmann::json::array();
@@ -208,6 +219,8 @@ void from_json(const nlohmann::json& j, JobSpec& s) {
   s.launcher = j.value("launcher", "");
   if (j.contains("job_types")) s.job_types = byte_list_from_json(j["job_types"]);
   if (j.contains("requeue")) s.requeue = j["requeue"].get<bool>();
+  if (j.contains("slurm_options"))
+    for (auto& o : j.at("slurm_options")) s.slurm_options.emplace_back(bytes_from_json(o.at(0)), bytes_from_json(o.at(1)));
   s.het_group = j.value("het_group", -1);
   if (j.contains("components"))
     for (auto& cj : j.at("components")) {

@@ -15,6 +15,7 @@
 #include "core/dependency.h"
 #include "core/output_pattern.h"
 #include "core/result.h"
+#include "core/sbatch_options.h"
 
 namespace yard {
 
@@ -73,13 +74,16 @@ struct JobSpec {
   int het_group = -1;
   int priority = 0;
   // The scheduler's own kinds of job (OAR's -t: besteffort, container, inner=ID,
-  // idempotent, ...), passed on as they are; a backend that has no such kinds refuses
-  // them, naming them.
+  // idempotent, ...), passed on as they are; a backend that has no such kinds ignores
+  // them (yard submit warns), so that an OAR script runs unchanged anywhere.
   std::vector<std::string> job_types;
   // --requeue / --no-requeue: whether a job that the scheduler preempted (an OAR
   // best-effort job killed for another) is submitted again; nullopt: the class's or the
   // backend's default (not).
   std::optional<bool> requeue;
+  // sbatch's options that yard has no field for (core/sbatch_options.h), in order: a
+  // Slurm job gets them unchanged; other backends warn about or refuse them.
+  SbatchSettings slurm_options;
   std::vector<Dependency> dependencies;
   std::optional<ArraySpec> array;
 
@@ -105,9 +109,9 @@ struct JobSpec {
 // The environment variable that carries a spec's open mode ("append" or "truncate").
 inline constexpr const char* kOpenModeVariable = "YARD_OPEN_MODE";
 
-// For a backend whose scheduler has no kinds of job: an error naming the job's
-// --job-type values and the backend, or nothing when it has none.
-Status refuse_job_types(const JobSpec& spec, std::string_view backend);
+// For a backend other than Slurm: an error naming the first of the job's sbatch options
+// that would change its result there (--begin, --hold, ...), or nothing.
+Status refuse_slurm_only_options(const JobSpec& spec, std::string_view backend);
 
 void to_json(nlohmann::json& j, const JobSpec& s);
 void from_json(const nlohmann::json& j, JobSpec& s);

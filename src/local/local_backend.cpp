@@ -102,7 +102,7 @@ Status LocalBackend::check(const JobSpec& spec) const {
   if (spec.backend != name_) return err("unknown backend '" + spec.backend + "' (this one is " + name_ + ")");
   if (auto s = spec.validate(); !s) return s;
   if (auto s = store_.check_dependencies(spec); !s) return s;
-  if (auto s = refuse_job_types(spec, name_); !s) return s;
+  if (auto s = refuse_slurm_only_options(spec, name_); !s) return s;
   if (spec.launcher == "mpirun" && name_ == "local")
     return err("--launcher mpirun runs inside a Slurm allocation: submit with --backend slurm-steps");
   // Components are co-scheduled by a batch scheduler; one machine (or one allocation, for

@@ -47,6 +47,7 @@ Status expressible(const JobSpec& spec) {
     return err(cannot("--launcher " + spec.launcher, "direct mode runs inside an allocation, and backend oar has none"));
   if (!spec.components.empty()) return err(cannot("heterogeneous job components", "OAR has no heterogeneous jobs"));
   if (!spec.qos.empty()) return err(cannot("--qos", "OAR has no QOS"));
+  if (auto s = refuse_slurm_only_options(spec, "oar"); !s) return s;
   if (spec.array && spec.array->max_running > 0)
     return err(cannot("--array %" + std::to_string(spec.array->max_running),
                       "OAR has no limit on the running elements of an array"));

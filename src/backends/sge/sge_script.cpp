@@ -92,7 +92,7 @@ Status expressible(const JobSpec& spec) {
   if (!spec.components.empty())
     return err(cannot("heterogeneous job components", "Grid Engine has no heterogeneous jobs"));
   if (!spec.qos.empty()) return err(cannot("--qos", "Grid Engine has no QOS"));
-  if (auto s = refuse_job_types(spec, "sge"); !s) return s;
+  if (auto s = refuse_slurm_only_options(spec, "sge"); !s) return s;
   return {};
 }
 

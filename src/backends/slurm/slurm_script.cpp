@@ -171,7 +171,6 @@ Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext&
   // The UID goes into the job name, a comment and a here-document delimiter.
   if (!is_uid(ctx.uid)) return err("batch script for Switchyard UID " + excerpt(ctx.uid) + ", which is not a UID");
   if (auto s = check_wrappable(spec); !s) return err(s.error());
-  if (auto s = refuse_job_types(spec, "slurm"); !s) return err(s.error());
 
   const auto& r = spec.res;
   Directives d;
@@ -181,6 +180,11 @@ Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext&
   if (!spec.account.empty()) st.push_back(d.add("account", spec.account, "account"));
   if (!spec.qos.empty()) st.push_back(d.add("qos", spec.qos, "QOS"));
   if (spec.requeue) d.raw(*spec.requeue ? "#SBATCH --requeue\n" : "#SBATCH --no-requeue\n");
+  // sbatch's other options, as the user gave them.
+  for (auto& [name, value] : spec.slurm_options) {
+    if (value.empty()) d.raw("#SBATCH --" + name + "\n");
+    else st.push_back(d.add(name, value, "--" + name));
+  }
   // sbatch --priority is for operators only. A user can only lower their own job's
   // priority, with --nice: a negative yard priority becomes that; a positive one has
   // no Slurm equivalent for a user and is left to the site's policy.

@@ -104,6 +104,23 @@ TEST(SlurmScript, OptionalDirectives) {
   EXPECT_EQ(r->find("#SBATCH --priority"), std::string::npos);
 }
 
+TEST(SlurmScript, SbatchsOtherOptionsAndRequeuePassUnchanged) {
+  JobSpec s = basic();
+  s.slurm_options = {{"mail-type", "END,FAIL"}, {"exclusive", ""}, {"constraint", "haswell&ib"}, {"signal", "B:USR1@60"}};
+  s.requeue = false;
+  auto r = gen(s);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(directive(*r, "mail-type"), "END,FAIL");
+  EXPECT_EQ(directive(*r, "constraint"), "haswell&ib");
+  EXPECT_EQ(directive(*r, "signal"), "B:USR1@60");
+  EXPECT_NE(r->find("#SBATCH --exclusive\n"), std::string::npos) << *r;
+  EXPECT_NE(r->find("#SBATCH --no-requeue\n"), std::string::npos) << *r;
+  s.slurm_options = {{"comment", "a\nb"}};  // no value may break its line
+  EXPECT_FALSE(gen(s).ok());
+  s.slurm_options = {{"no-such-option", "x"}};
+  EXPECT_FALSE(gen(s).ok());
+}
+
 TEST(SlurmScript, HeterogeneousComponentsAreSeparatedByHetjob) {
   JobSpec s = basic();
   s.res.ntasks = 2;

@@ -1,0 +1,70 @@
+// A Slurm user's scripts as they are: every sbatch option is read (abbreviated, with '='
+// or a space, on #SBATCH lines or the command line); on the local backend what changes
+// nothing in the result gets one warning line, what would is refused (exit 2, nothing
+// stored), and --wrap, --wait, --nice and --ntasks-per-node are honoured.
+#include "harness.h"
+
+namespace yard::test {
+namespace {
+
+class SbatchOptions : public YardWorld {};
+
+TEST_F(SbatchOptions, AScriptFullOfSlurmOptionsRunsLocallyWithOneWarningEach) {
+  configure("cpus: 4\n");
+  write("job.sh",
+        "#!/bin/bash\n"
+        "#SBATCH --mail-type=END,FAIL\n"
+        "#SBATCH --mail-user someone@example.org\n"
+        "#SBATCH -N 1 --ntasks-per-n=3   # an abbreviation, as sbatch takes it\n"
+        "#SBATCH -C haswell --exclusive --requeue\n"
+        "#SBATCH --signal=B:USR1@60 -x node7 --parsable -v\n"
+        "echo \"tasks=$YARD_NTASKS\"\n");
+  Output o = yard({"submit", "--json", "job.sh"});
+  ASSERT_EQ(o.rc, 0) << o.err;
+  for (const char* w : {"--mail-type=END,FAIL", "--mail-user=someone@example.org", "--constraint=haswell", "--exclusive:",
+                        "--signal=B:USR1@60", "--exclude=node7"})
+    EXPECT_NE(o.err.find(std::string("warning: ") + w), std::string::npos) << w << "\n" << o.err;
+  EXPECT_EQ(o.err.find("parsable"), std::string::npos) << o.err;  // about sbatch's own output: nothing to say
+  EXPECT_EQ(o.err.find("ntasks-per-node"), std::string::npos) << o.err;  // honoured
+  const long id = nlohmann::json::parse(o.out)["id"].get<long>();
+  ASSERT_EQ(wait({id}), 0) << job(id).dump();
+  EXPECT_EQ(read("yard-" + std::to_string(id) + ".out"), "tasks=3\n");
+}
+
+TEST_F(SbatchOptions, WhatWouldChangeTheResultIsRefusedAndUnknownOptionsAreSbatchsErrors) {
+  write("later.sh", "#!/bin/sh\n#SBATCH --begin=now+1hour\ntrue\n");
+  Output later = yard({"submit", "later.sh"});
+  EXPECT_EQ(later.rc, 2);
+  EXPECT_NE(later.err.find("--begin=now+1hour: backend local cannot run this job as asked: it would start later than now"),
+            std::string::npos)
+      << later.err;
+  Output held = yard({"submit", "-H", "--", "true"});
+  EXPECT_EQ(held.rc, 2);
+  EXPECT_NE(held.err.find("--hold: backend local"), std::string::npos) << held.err;
+  Output unknown = yard({"submit", "--frobnicate", "--", "true"});
+  EXPECT_EQ(unknown.rc, 2);
+  EXPECT_NE(unknown.err.find("unrecognized option '--frobnicate'"), std::string::npos) << unknown.err;
+  write("typo.sh", "#!/bin/sh\n#SBATCH --mem-per 1G\ntrue\n");
+  Output typo = yard({"submit", "typo.sh"});
+  EXPECT_EQ(typo.rc, 2);
+  EXPECT_NE(typo.err.find("typo.sh:2: in #SBATCH directives: option '--mem-per' is ambiguous"), std::string::npos)
+      << typo.err;
+  EXPECT_EQ(status().size(), 0u);
+}
+
+TEST_F(SbatchOptions, WrapWaitAndNiceAreHonoured) {
+  Output o = yard({"submit", "--wrap", "echo wrapped $((6 * 7))", "--wait", "--nice=5", "-J", "w"});
+  EXPECT_EQ(o.rc, 0) << o.err;  // --wait: the job has ended, and its outcome is the exit status
+  const long id = std::stol(o.out);
+  auto j = job(id);
+  EXPECT_EQ(j["state"], "COMPLETED") << j.dump();
+  EXPECT_EQ(read("yard-" + std::to_string(id) + ".out"), "wrapped 42\n");
+  Output failing = yard({"submit", "-W", "--wrap", "exit 3"});
+  EXPECT_EQ(failing.rc, 1) << failing.err;
+  Output both = yard({"submit", "--wrap", "true", "--", "true"});
+  EXPECT_EQ(both.rc, 2);
+  EXPECT_NE(both.err.find("--wrap"), std::string::npos) << both.err;
+}
+
+}  // namespace
+}  // namespace yard::test
