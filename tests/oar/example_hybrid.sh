@@ -26,8 +26,10 @@ out=$(as_user bash "$home/run.sh" 6 2 3 2>&1) || { echo "example_hybrid: FAIL: r
 echo "$out"
 grep -q '^server: sum 91$' <<< "$out" || { echo "example_hybrid: FAIL: the server did not sum the 6 clients"; exit 1; }
 [[ $(grep -c ': COMPLETED (client-' <<< "$out") == 6 ]] || { echo "example_hybrid: FAIL: not every client COMPLETED"; exit 1; }
-# Where they ran, by OAR's own record: clients 3 and 6 best-effort, the others inner.
-types=$(as_user oarstat -J --sql "job_user = '$user' AND job_name LIKE 'yard-%client-%'" |
+# Where they ran, by OAR's own record of this run's clients: 3 and 6 best-effort, the
+# others inner jobs of the container.
+ids=$(as_user yard status --json | python3 -c 'import json,sys; print(",".join(j["native_id"] for j in json.load(sys.stdin) if j["name"].startswith("client-")))')
+types=$(as_user oarstat -J --sql "job_id IN ($ids)" |
   python3 -c 'import json,sys; d=json.load(sys.stdin); print(" ".join(sorted(t for j in d.values() for t in j["types"] if not t.startswith("inner=")) + [str(sum(1 for j in d.values() if any(t.startswith("inner=") for t in j["types"])))]))')
 [[ $types == "besteffort besteffort 4" ]] || { echo "example_hybrid: FAIL: job types in OAR: $types"; exit 1; }
 echo "example_hybrid: ok"
