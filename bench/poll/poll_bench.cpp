@@ -111,7 +111,8 @@ int main(int argc, char** argv) {
       r.exit_code = 0;
       if (c.argv[0] == submit) {
         any_submit = true;
-        r.out = std::to_string(next_native) + "\n";
+        // What the submit command prints: the id, or OAR's OAR_JOB_ID=N line.
+        r.out = (scheduler == "oar" ? "OAR_JOB_ID=" : "") + std::to_string(next_native) + "\n";
         entries += queued_entry(scheduler, next_native);
         ++next_native;
       } else if (c.argv[0] == poll) {
