@@ -13,6 +13,8 @@ packages=(
   parallel task-spooler
   # used by tests and scripts
   procps util-linux
+  # reads JSON in the OAR example, its test and the bench scripts
+  python3
   # MPMD launches through mpirun (direct mode, --launcher mpirun)
   openmpi-bin
   # the package test: building the .deb (dpkg-shlibdeps), its man pages, its modulefile
