@@ -91,9 +91,9 @@ std::unique_ptr<CLI::App> submit_app(SubmitFlags& f, bool& json) {
   add_submit_flags(*app, f);
   app->add_flag("--json", json, "Print {\"id\": N} as JSON");
   app->add_option("--directives", f.directives,
-                  "Which directives of the script to read when it has several kinds: slurm (#SBATCH), sge (#$) "
-                  "or oar (#OAR)")
-      ->check(CLI::IsMember({"slurm", "sge", "oar"}));
+                  "Which directives of the script to read when it has several kinds: slurm (#SBATCH), sge (#$), "
+                  "oar (#OAR), pbs or torque (#PBS), lsf (#BSUB) or flux (# flux:)")
+      ->check(CLI::IsMember({"slurm", "sge", "oar", "pbs", "torque", "lsf", "flux"}));
   app->add_flag("--test-only", f.test_only,
                 "Check the job and print it as it would be submitted (every resolved field); submit and store "
                 "nothing. Exit 0: it would be accepted; 2: bad flags or script; 1: valid, but the backend could "

@@ -1,6 +1,6 @@
 // A batch script's part in `yard submit`: its text, read once, and its directives
-// (#SBATCH, or Grid Engine's #$ or OAR's #OAR said in sbatch's words) merged under the
-// command line's flags.
+// (#SBATCH, or Grid Engine's #$, OAR's #OAR, PBS's #PBS, LSF's #BSUB or Flux's `# flux:`
+// said in sbatch's words) merged under the command line's flags.
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -10,7 +10,10 @@
 
 #include "cli/submit_internal.h"
 #include "core/batch_directives.h"
+#include "directives/flux_directives.h"
+#include "directives/lsf_directives.h"
 #include "directives/oar_directives.h"
+#include "directives/pbs_directives.h"
 #include "directives/sge_directives.h"
 #include "core/file_text.h"
 
@@ -27,15 +30,19 @@ bool has_sbatch_directives(const ScriptDirectives& d) { return !d.lines.empty() 
 // Which directives say what: "#$" for a Grid Engine script (in sbatch's words).
 std::string kind_words(const ScriptDirectives& d) { return d.kind.empty() ? "#SBATCH" : d.kind; }
 
-// The script's directives of the one kind it has (#SBATCH, Grid Engine's #$, #OAR), or
-// of the kind `chosen` (--directives); the other kinds' lines are then comments.
+// The script's directives of the one kind it has (#SBATCH, Grid Engine's #$, #OAR, #PBS,
+// #BSUB, `# flux:`), or of the kind `chosen` (--directives; torque is pbs); the other
+// kinds' lines are then comments.
 Result<ScriptDirectives> script_directives(const std::string& script, const std::string& path, const std::string& chosen) {
   auto sbatch = read_batch_directives(script, path);
   std::vector<std::string> kinds;
   if (sbatch && has_sbatch_directives(*sbatch)) kinds.push_back("slurm");
   if (has_sge_directives(script)) kinds.push_back("sge");
   if (has_oar_directives(script)) kinds.push_back("oar");
-  std::string kind = chosen;
+  if (has_pbs_directives(script)) kinds.push_back("pbs");
+  if (has_lsf_directives(script)) kinds.push_back("lsf");
+  if (has_flux_directives(script)) kinds.push_back("flux");
+  std::string kind = chosen == "torque" ? "pbs" : chosen;
   if (kind.empty()) {
     if (kinds.size() > 1) {
       std::string list;
@@ -46,10 +53,18 @@ Result<ScriptDirectives> script_directives(const std::string& script, const std:
     kind = kinds.empty() ? "slurm" : kinds[0];
   }
   if (kind == "slurm") return sbatch;
-  auto translated = kind == "sge" ? read_sge_directives(script, path, is_directory) : read_oar_directives(script, path);
+  auto translated = kind == "sge"   ? read_sge_directives(script, path, is_directory)
+                    : kind == "pbs" ? read_pbs_directives(script, path, is_directory)
+                    : kind == "lsf" ? read_lsf_directives(script, path, is_directory)
+                    : kind == "flux" ? read_flux_directives(script, path)
+                                     : read_oar_directives(script, path);
   if (!translated) return Error{translated.error()};
   for (const auto& w : translated->warnings) std::cerr << "yard submit: " << w << "\n";
-  translated->directives.kind = kind == "sge" ? "#$" : "#OAR";
+  translated->directives.kind = kind == "sge"    ? "#$"
+                                : kind == "pbs"  ? "#PBS"
+                                : kind == "lsf"  ? "#BSUB"
+                                : kind == "flux" ? "Flux"
+                                                 : "#OAR";
   return std::move(translated->directives);
 }
 

@@ -1,7 +1,9 @@
-// Batch scripts written for other schedulers run unchanged: a Grid Engine script's #$
-// and an OAR script's #OAR directives are read (on any backend, the local one here),
-// with warnings for what yard cannot honour, and a script carrying two kinds needs
-// --directives.
+// Batch scripts written for other schedulers run unchanged: a Grid Engine script's #$,
+// an OAR script's #OAR, a PBS script's #PBS, an LSF script's #BSUB and a Flux script's
+// `# flux:` directives are read (on any backend, the local one here), with warnings for
+// what yard cannot honour, and a script carrying two kinds needs --directives.
+#include <filesystem>
+
 #include "harness.h"
 
 namespace yard::test {
@@ -47,6 +49,97 @@ TEST_F(ScriptDirectives, AnOarScriptRunsUnchangedOnTheLocalBackend) {
   ASSERT_EQ(wait({id}), 0) << job(id).dump();
   EXPECT_EQ(job(id)["name"], "from-oar");
   EXPECT_EQ(read("oar-out." + std::to_string(id)), "tasks=2\n");
+}
+
+TEST_F(ScriptDirectives, APbsScriptRunsUnchangedOnTheLocalBackend) {
+  configure("cpus: 2\n");
+  write("pbs.sh",
+        "#!/bin/bash\n"
+        "#PBS -N from-pbs\n"
+        "#PBS -l select=1:ncpus=2:mem=100mb\n"
+        "#PBS -l walltime=00:10:00\n"
+        "#PBS -o pbs-out.$PBS_JOBID -j oe\n"
+        "#PBS -m abe -M someone@example.org\n"
+        "cd $PBS_O_WORKDIR\n"
+        "echo \"cpus=$YARD_CPUS_PER_TASK workdir=$PBS_O_WORKDIR\"\n"
+        "echo err >&2\n");
+  Output o = yard({"submit", "--json", "pbs.sh"});
+  ASSERT_EQ(o.rc, 0) << o.err;
+  EXPECT_NE(o.err.find("--mail-type=FAIL,BEGIN,END: backend local does not honour it; ignored"), std::string::npos)
+      << o.err;
+  const long id = nlohmann::json::parse(o.out)["id"].get<long>();
+  ASSERT_EQ(wait({id}), 0) << job(id).dump();
+  auto j = job(id);
+  EXPECT_EQ(j["name"], "from-pbs");
+  EXPECT_EQ(j["cpus"], 2);
+  EXPECT_EQ(j["mem_bytes"], 100 * 1024 * 1024);
+  EXPECT_EQ(j["walltime_s"], 600);
+  // -j oe: one file; $PBS_O_WORKDIR is where the job was submitted from.
+  EXPECT_EQ(read("pbs-out." + std::to_string(id)),
+            "cpus=2 workdir=" + std::filesystem::canonical(dir_).string() + "\nerr\n");
+}
+
+TEST_F(ScriptDirectives, AnLsfScriptRunsUnchangedOnTheLocalBackend) {
+  configure("cpus: 2\n");
+  write("lsf.sh",
+        "#!/bin/bash\n"
+        "#BSUB -J from-lsf\n"
+        "#BSUB -n 2 -R \"span[hosts=1] rusage[mem=100]\"\n"
+        "#BSUB -W 10\n"
+        "#BSUB -o lsf-out.txt\n"
+        "echo \"tasks=$YARD_NTASKS\"\n"
+        "#BSUB -x\n");  // read too: bsub reads every #BSUB line
+  write("lsf-out.txt", "before\n");  // -o appends, as in LSF: what was in the file stays
+  Output o = yard({"submit", "--json", "lsf.sh"});
+  ASSERT_EQ(o.rc, 0) << o.err;
+  EXPECT_NE(o.err.find("--exclusive: backend local does not honour it; ignored"), std::string::npos) << o.err;
+  const long id = nlohmann::json::parse(o.out)["id"].get<long>();
+  ASSERT_EQ(wait({id}), 0) << job(id).dump();
+  auto j = job(id);
+  EXPECT_EQ(j["name"], "from-lsf");
+  EXPECT_EQ(j["cpus"], 2);
+  EXPECT_EQ(j["mem_bytes"], 100 * 1024 * 1024);
+  EXPECT_EQ(j["walltime_s"], 600);
+  EXPECT_EQ(read("lsf-out.txt"), "before\ntasks=2\n");
+}
+
+TEST_F(ScriptDirectives, AFluxScriptRunsUnchangedOnTheLocalBackend) {
+  configure("cpus: 2\n");
+  write("flux.sh",
+        "#!/bin/bash\n"
+        "# flux: --job-name=from-flux\n"
+        "# flux: -n 2 -c 1  # two slots of a core\n"
+        "# flux: -t 10m\n"
+        "# flux: --output=flux-out.{{id}}\n"
+        "echo \"tasks=$YARD_NTASKS\"\n");
+  Output o = yard({"submit", "--json", "flux.sh"});
+  ASSERT_EQ(o.rc, 0) << o.err;
+  const long id = nlohmann::json::parse(o.out)["id"].get<long>();
+  ASSERT_EQ(wait({id}), 0) << job(id).dump();
+  auto j = job(id);
+  EXPECT_EQ(j["name"], "from-flux");
+  EXPECT_EQ(j["cpus"], 2);
+  EXPECT_EQ(j["walltime_s"], 600);
+  EXPECT_EQ(read("flux-out." + std::to_string(id)), "tasks=2\n");
+}
+
+TEST_F(ScriptDirectives, PbsLsfAndFluxDirectivesTogetherNeedAChoice) {
+  write("three.sh", "#!/bin/sh\n#PBS -N pbs-name\n#BSUB -J lsf-name\n# flux: --job-name=flux-name\ntrue\n");
+  Output o = yard({"submit", "--test-only", "three.sh"});
+  EXPECT_EQ(o.rc, 2);
+  EXPECT_NE(o.err.find("three.sh: the script has directives of several schedulers (pbs, lsf, flux)"), std::string::npos)
+      << o.err;
+  for (auto [kind, name] : {std::pair{"pbs", "pbs-name"}, std::pair{"torque", "pbs-name"}, std::pair{"lsf", "lsf-name"},
+                            std::pair{"flux", "flux-name"}}) {
+    Output chosen = yard({"submit", "--test-only", "--json", "--directives", kind, "three.sh"});
+    ASSERT_EQ(chosen.rc, 0) << kind << ": " << chosen.err;
+    EXPECT_EQ(nlohmann::json::parse(chosen.out)["job"]["name"], name) << kind;
+  }
+  write("bad.sh", "#!/bin/sh\n#BSUB -W 9x\ntrue\n");
+  Output bad = yard({"submit", "--test-only", "bad.sh"});
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_NE(bad.err.find("bad.sh:2: in #BSUB directives: -W 9x: expected [hours:]minutes"), std::string::npos) << bad.err;
+  EXPECT_EQ(status().size(), 0u);
 }
 
 TEST_F(ScriptDirectives, TwoKindsOfDirectivesNeedAChoice) {
