@@ -140,7 +140,7 @@ Result<IndirectConfig> load_indirect_config(const std::string& path, const std::
         c.allocation = it.second.as<std::string>("");
         if (c.allocation != "pilot" &&
             (c.allocation.empty() || c.allocation.find_first_not_of("0123456789") != std::string::npos))
-          return err(where + "allocation: expected a Slurm job id (digits) or 'pilot', got '" + c.allocation + "'");
+          return err(where + "allocation: expected a job id (digits) or 'pilot', got '" + c.allocation + "'");
         continue;
       }
       if (key == "pilot") {

@@ -47,7 +47,7 @@ TEST_F(PilotConfig, BadPilotSettingsAreNamed) {
   EXPECT_NE(fewer.error().find("cpus (1) must be at least nodes (2)"), std::string::npos) << fewer.error();
   auto word = load("allocation: mine\n");
   ASSERT_FALSE(word);
-  EXPECT_NE(word.error().find("expected a Slurm job id (digits) or 'pilot', got 'mine'"), std::string::npos);
+  EXPECT_NE(word.error().find("expected a job id (digits) or 'pilot', got 'mine'"), std::string::npos);
 }
 
 }  // namespace

@@ -104,7 +104,7 @@ Status LocalBackend::check(const JobSpec& spec) const {
   if (auto s = store_.check_dependencies(spec); !s) return s;
   if (auto s = refuse_slurm_only_options(spec, name_); !s) return s;
   if (spec.launcher == "mpirun" && name_ == "local")
-    return err("--launcher mpirun runs inside a Slurm allocation: submit with --backend slurm-steps");
+    return err("--launcher mpirun runs inside an allocation: submit with --backend slurm-steps (or oar-steps)");
   // Components are co-scheduled by a batch scheduler; one machine (or one allocation, for
   // direct mode's steps) has nothing to co-schedule them across, and summing them would
   // hide that the job asked for different partitions. (MPMD app contexts are summed.)

@@ -11,32 +11,33 @@
 #include <string>
 
 #include "backends/command_runner.h"
+#include "backends/local/steps_entry.h"
 #include "backends/pilot_spec.h"
 #include "backends/slurm/slurm_allocation.h"
 
 namespace yard {
 
-class Pilot {
+class Pilot final : public AllocationKeeper {
  public:
   Pilot(PilotSpec spec, std::string name, double poll_interval_s, double command_timeout_s);
 
-  int event_fd() const { return commands_.event_fd(); }
+  int event_fd() const override { return commands_.event_fd(); }
   // Applies finished commands and posts the next one.
-  void step(double now);
-  double next_wakeup_s(double now) const;
+  void step(double now) override;
+  double next_wakeup_s(double now) const override;
 
   // RUNNING, and `allocation()` describes it.
-  bool ready() const { return phase_ == Phase::Ready; }
+  bool ready() const override { return phase_ == Phase::Ready; }
   // Filled in once the pilot runs (the steps' srun --jobid reads it).
   std::shared_ptr<SlurmAllocation> allocation() const { return alloc_; }
-  const std::string& name() const { return name_; }
-  const std::string& job_id() const { return job_id_; }
+  const std::string& name() const override { return name_; }
+  const std::string& job_id() const override { return job_id_; }
   // Why there is no allocation (Slurm refused the pilot), empty otherwise.
-  const std::string& problem() const { return problem_; }
-  std::string state() const;
+  const std::string& problem() const override { return problem_; }
+  std::string state() const override;
 
   // scancel of the pilot, waited for (the daemon is stopping).
-  void cancel(double timeout_s);
+  void cancel(double timeout_s) override;
 
  private:
   enum class Phase { Find, Submit, Wait, Ready, Refused };

@@ -163,16 +163,6 @@ std::vector<std::string> srun_step_argv(const SlurmAllocation& alloc, const JobS
   return a;
 }
 
-std::vector<std::string> mpirun_mpmd_argv(const JobSpec& spec) {
-  std::vector<std::string> a{"mpirun", "-np", std::to_string(spec.res.ntasks)};
-  a.insert(a.end(), spec.argv.begin(), spec.argv.end());
-  for (auto& c : spec.components) {
-    a.insert(a.end(), {":", "-np", std::to_string(c.res.ntasks)});
-    a.insert(a.end(), c.argv.begin(), c.argv.end());
-  }
-  return a;
-}
-
 std::vector<std::string> mpirun_environment(const SlurmAllocation& alloc, const JobSpec& spec,
                                             const std::string& step_name, bool as_root) {
   const int nodes = std::max(alloc.nodes, 1);

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "backends/mpirun_argv.h"
 #include "core/job_spec.h"
 #include "core/result.h"
 
@@ -44,11 +45,6 @@ Result<SlurmAllocation> parse_scontrol_job(std::string_view text);
 // (--het-group=K: srun refuses to start a step there without it).
 std::vector<std::string> srun_step_argv(const SlurmAllocation& alloc, const JobSpec& spec, const std::string& step_name,
                                         const std::vector<std::string>& argv);
-
-// MPMD through mpirun (Melissa's slurm-openmpi, `--launcher mpirun`): one mpirun whose
-// app contexts are the job's command with its tasks, then each component's program with
-// its tasks: mpirun -np 1 ./a : -np 2 ./b (one MPI world, app numbers 0, 1, ...).
-std::vector<std::string> mpirun_mpmd_argv(const JobSpec& spec);
 
 // What mpirun needs to see the allocation (its Slurm support reads SLURM_JOB_ID,
 // SLURM_NODELIST, SLURM_TASKS_PER_NODE...; the job's own SLURM_* are stripped) and to

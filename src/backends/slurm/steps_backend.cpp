@@ -54,16 +54,6 @@ StepsBackends open_slurm_steps(Store& store, const IndirectConfig& config, const
   return backends;
 }
 
-Result<LocalBackend*> steps_backend_for(const StepsBackends& steps, const JobSpec& spec) {
-  const int k = std::max(0, spec.het_group);
-  if (static_cast<std::size_t>(k) < steps.size()) return steps[static_cast<std::size_t>(k)].get();
-  if (steps.size() == 1)
-    return err("--het-group " + std::to_string(k) +
-               ": the allocation is not heterogeneous; its steps run in its only component (0)");
-  return err("--het-group " + std::to_string(k) + ": the allocation has " + std::to_string(steps.size()) +
-             " components (0 to " + std::to_string(steps.size() - 1) + ")");
-}
-
 std::unique_ptr<LocalBackend> open_slurm_pilot_steps(Store& store, const IndirectConfig& config, const Machine& host,
                                                      const std::string& state_dir, const std::string& user,
                                                      const Pilot& pilot) {

@@ -41,8 +41,4 @@ std::unique_ptr<LocalBackend> make_slurm_steps(Store& store, Machine m, const st
                                                const std::string& user, std::shared_ptr<const SlurmAllocation> alloc,
                                                int component = -1);
 
-// The backend of `steps` that runs `spec` (by its --het-group), or an error naming the
-// components there are.
-Result<LocalBackend*> steps_backend_for(const StepsBackends& steps, const JobSpec& spec);
-
 }  // namespace yard
