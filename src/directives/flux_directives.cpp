@@ -254,7 +254,7 @@ Result<TranslatedDirectives> read_flux_directives(std::string_view script, std::
     directives::add_line(out, last = number, std::move(translated));
   }
   t.m_.at(last);
-  directives::add_line(out, last, t.combined());
+  if (last > 0) directives::add_line(out, last, t.combined());
   if (runs_flux)
     t.m_.warnings.push_back(std::string(origin) + ": the script runs flux commands, which need a Flux instance " +
                             "(yard starts none; on another backend use srun, mpirun or the commands themselves)");

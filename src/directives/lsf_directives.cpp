@@ -370,7 +370,7 @@ Result<TranslatedDirectives> read_lsf_directives(std::string_view script, std::s
     directives::add_line(out, last = number, std::move(translated));
   }
   t.m_.at(last);
-  directives::add_line(out, last, t.combined());
+  if (last > 0) directives::add_line(out, last, t.combined());
   directives::warn_unset_variables(body, {"LSB_JOBID", "LSB_JOBINDEX", "LSB_JOBNAME", "LSB_HOSTS", "LSB_MCPU_HOSTS",
       "LSB_DJOB_HOSTFILE", "LSB_DJOB_NUMPROC", "LSB_MAX_NUM_PROCESSORS", "LSB_JOBINDEX_END", "LSB_JOBINDEX_STEP"},
       "yard's own are $YARD_JOB_ID, $SLURM_ARRAY_TASK_ID, $YARD_JOB_NAME, $YARD_NTASKS", t.m_);

@@ -386,7 +386,7 @@ Result<TranslatedDirectives> read_pbs_directives(std::string_view script, std::s
   t.m_.at(last);
   auto combined = t.combined();
   if (!combined) return Error{combined.error()};
-  directives::add_line(out, last, std::move(*combined));
+  if (last > 0) directives::add_line(out, last, std::move(*combined));
   directives::warn_unset_variables(body, {"PBS_JOBID", "PBS_JOBNAME", "PBS_ARRAY_INDEX", "PBS_ARRAYID", "PBS_NODEFILE",
       "PBS_NUM_NODES", "PBS_NUM_PPN", "PBS_NP", "PBS_TASKNUM", "PBS_QUEUE"},
       "yard's own are $YARD_JOB_ID, $YARD_JOB_NAME, $SLURM_ARRAY_TASK_ID, $YARD_NTASKS", t.m_);

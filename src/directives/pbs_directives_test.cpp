@@ -110,6 +110,7 @@ TEST(PbsDirectives, AScriptThatGoesToPbsOWorkdirFindsIt) {
   EXPECT_EQ(words("#PBS -w /data -v A=1\ncd $PBS_O_WORKDIR\n"),
             (W{"--chdir=/data", "--export=ALL,PBS_O_WORKDIR=/data,A=1"}));
   EXPECT_EQ(words("#PBS -N x\ncd $HOME\n"), (W{"--job-name=x"}));  // nothing added when it is not read
+  EXPECT_EQ(words("#!/bin/sh\ncd $PBS_O_WORKDIR\n"), W{});          // nor to a script without directives
 }
 
 TEST(PbsDirectives, WhatChangesNothingIsAWarningNamingTheLine) {
