@@ -16,6 +16,8 @@ namespace yard::directives {
 
 // A count such as 4 or 16: digits only, at most 9 of them; -1 for anything else.
 long long count(std::string_view s);
+inline long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }  // a >= 0, b > 0
+constexpr long long kMaxCount = 1'000'000'000;  // chunks, nodes, tasks added up: beyond any machine
 
 // Seconds as sbatch's D-HH:MM:SS.
 std::string sbatch_time(long long seconds);

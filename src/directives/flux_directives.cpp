@@ -210,8 +210,11 @@ class Translator {
 }  // namespace
 
 bool has_flux_directives(std::string_view script) {
-  for (std::string_view line : split(script, '\n'))
-    if (sentinel(line)) return true;
+  for (std::string_view line : split(script, '\n')) {
+    auto s = sentinel(line);
+    auto words = s ? split_directive_words(s->rest) : Result<std::vector<std::string>>(err(""));
+    if (words && !words->empty() && (*words)[0][0] == '-') return true;
+  }
   return false;
 }
 

@@ -43,7 +43,8 @@
 
 namespace yard {
 
-// True if the script has a line with a Flux directive sentinel ("# flux:", "#FLUX:").
+// True if the script has a line with a Flux directive sentinel ("# flux:", "#FLUX:") and
+// an option after it (so that a comment or text that mentions "flux:" is not taken for one).
 bool has_flux_directives(std::string_view script);
 
 // `origin` names the script in messages.

@@ -63,7 +63,7 @@ TEST(FluxDirectives, SentinelsAndTheGroupOfDirectives) {
             "job.sh:3: in Flux directives: a directive after the group of directives ended at line 1 (flux batch: "
             "orphan 'flux:')");
   EXPECT_TRUE(has_flux_directives("#!/bin/sh\n#FLUX: -N2\n"));
-  EXPECT_FALSE(has_flux_directives("#!/bin/sh\necho flux: -N2\n# influx: no\n"));
+  EXPECT_FALSE(has_flux_directives("#!/bin/sh\necho flux: -N2\n# influx: no\n# flux: the next line\n"));
 }
 
 TEST(FluxDirectives, WholeNodesCopiesAndTemplates) {

@@ -95,7 +95,7 @@ class Translator {
     else if (task_kib_ > 0) out.push_back("--mem-per-cpu=" + kib(task_kib_));
     if (gpus_ > 0) {
       const long long tasks = std::max(tasks_, 1LL);
-      const long long hosts = nodes_ > 0 ? nodes_ : ptile_ > 0 ? (tasks + ptile_ - 1) / ptile_ : 1;
+      const long long hosts = nodes_ > 0 ? nodes_ : ptile_ > 0 ? directives::ceil_div(tasks, ptile_) : 1;
       out.push_back("--gpus=" + std::to_string(gpus_ * (gpus_per_ == 't' ? tasks : hosts)));
     }
     if (!array_.empty()) out.push_back("--array=" + array_);

@@ -9,10 +9,10 @@
 namespace yard {
 namespace {
 
+using directives::ceil_div;
 using directives::count;
 using directives::kib;
-
-constexpr long long kMaxCount = 1'000'000'000;  // chunks, nodes, tasks: beyond any machine
+using directives::kMaxCount;
 
 // The text after "#PBS" when the line is a directive: "#PBS" after blanks, then a blank,
 // a '-' or the end of the line.
@@ -30,8 +30,6 @@ bool is_command(std::string_view line) {
   const std::string_view t = trim(line);
   return !t.empty() && t[0] != '#' && line[0] != ':';
 }
-
-long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 
 class Translator {
  public:
@@ -87,8 +85,15 @@ class Translator {
     }
     if (nodes > 0) add("--nodes=", nodes);
     if (job_gpus_ > 0 && chunk_gpus_ == 0 && host_gpus_ == 0) add("--gpus=", job_gpus_);
-    if (job_mem_ > 0) out.push_back("--mem=" + kib(ceil_div(job_mem_, nodes > 0 ? nodes : 1)));
-    if (pmem_ > 0) out.push_back("--mem-per-cpu=" + kib(pmem_));
+    // One memory request (yard's --mem and --mem-per-cpu exclude each other): the chunks',
+    // else the job's, else a process's.
+    if (job_mem_ > 0 && chunk_mem_ == 0) out.push_back("--mem=" + kib(ceil_div(job_mem_, nodes > 0 ? nodes : 1)));
+    if (pmem_ > 0 && chunk_mem_ == 0 && job_mem_ == 0) out.push_back("--mem-per-cpu=" + kib(pmem_));
+    for (auto [line, name] : {std::pair{mem_line_, "mem"}, std::pair{pmem_line_, "pmem"}}) {
+      if (!line || (chunk_mem_ == 0 && (name[0] == 'm' || job_mem_ == 0))) continue;
+      m_.at(line);
+      m_.warn(std::string("-l ") + name, chunk_mem_ > 0 ? "select's mem counts; ignored" : "-l mem counts; ignored");
+    }
     if (excl_) out.push_back("--exclusive");
     if (walltime_ > 0) out.push_back("--time=" + directives::sbatch_time(walltime_));
     if (!array_.empty()) out.push_back("--array=" + array_);
@@ -163,11 +168,9 @@ class Translator {
       case 'k': case 'R': case 'c': case 'T': case 'L': case 'b':
         m_.warn(o + " " + v, "no equivalent in yard; ignored");
         return {};
-      case 'u': {
-        const char* user = std::getenv("USER");
-        if (user && v == user) return {};
+      case 'u':
+        if (const char* user = std::getenv("USER"); user && v == user) return {};
         return m_.fail("-u " + v + ": running as another user is not supported");
-      }
       case 'h': return m_.fail("-h: a job submitted on hold is not supported");
       case 'I': case 'X': case 'G': return m_.fail(o + ": interactive jobs are not supported");
       case 'a': return m_.fail("-a " + v + ": a job starting at a given time is not supported");
@@ -190,14 +193,11 @@ class Translator {
         (name == "select" ? select_line_ : nodes_line_) = m_.line();
       } else if (name == "place") {
         for (std::string_view p : split(value, ':')) {
-          if (p == "scatter" || p == "vscatter" || p == "pack" || p == "free") {
-            scatter_ = p == "scatter" || p == "vscatter";
-            pack_ = p == "pack";
-          } else if (p == "excl" || p == "exclhost") {
-            excl_ = true;
-          } else if (p != "shared") {
-            m_.warn("-l place=" + std::string(p), "a placement yard does not know; ignored");
-          }
+          const bool arrangement = p == "scatter" || p == "vscatter" || p == "pack" || p == "free";
+          if (arrangement) scatter_ = p.find("scatter") != std::string_view::npos;
+          if (arrangement) pack_ = p == "pack";
+          if (p == "excl" || p == "exclhost") excl_ = true;
+          else if (!arrangement && p != "shared") m_.warn("-l place=" + std::string(p), "a placement yard does not know; ignored");
         }
       } else if (name == "walltime") {
         if ((walltime_ = directives::clock_seconds(value)) <= 0)
@@ -206,6 +206,7 @@ class Translator {
         auto k = directives::size_kib(value, 1);  // PBS counts bytes when no unit is given
         if (!k) return m_.fail(at + "expected a size such as 4gb or 500mb");
         (name == "mem" ? job_mem_ : pmem_) = *k;
+        (name == "mem" ? mem_line_ : pmem_line_) = m_.line();
       } else if (name == "ncpus" || name == "procs" || name == "ngpus" || name == "gpus") {
         const long long n = count(value);
         if (n < (name == "ngpus" || name == "gpus" ? 0 : 1)) return m_.fail(at + "expected a number");
@@ -334,7 +335,7 @@ class Translator {
 
   std::string_view script_;
   bool (*is_directory_)(const std::string&);
-  int select_line_ = 0, nodes_line_ = 0;
+  int select_line_ = 0, nodes_line_ = 0, mem_line_ = 0, pmem_line_ = 0;
   long long chunks_ = 0, ncpus_ = 1, mpiprocs_ = 1, chunk_mem_ = 0, chunk_gpus_ = 0;
   long long hosts_ = 0, host_tasks_ = 0, host_gpus_ = 0;
   long long walltime_ = 0, job_ncpus_ = 0, procs_ = 0, job_gpus_ = 0, job_mem_ = 0, pmem_ = 0;

@@ -77,6 +77,17 @@ TEST(PbsDirectives, PlacementGivesNodesOrTheWholeNodes) {
   EXPECT_TRUE(has(warnings, "ncpus=6 does not divide among mpiprocs=4; each task gets 2"));
 }
 
+TEST(PbsDirectives, OneMemoryRequestTheChunksThenTheJobsThenAProcesss) {
+  std::vector<std::string> warnings;
+  EXPECT_EQ(words("#PBS -l select=1:ncpus=2:mem=1gb\n#PBS -l mem=4gb\n", &warnings),
+            (W{"--ntasks=1", "--cpus-per-task=2", "--mem-per-cpu=524288K"}));
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], "job.sh:2: #PBS -l mem: select's mem counts; ignored");
+  EXPECT_EQ(words("#PBS -l pmem=1gb,mem=2gb\n", &warnings), (W{"--mem=2097152K"}));
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], "job.sh:1: #PBS -l pmem: -l mem counts; ignored");
+}
+
 TEST(PbsDirectives, ReadingStopsAtTheFirstCommandAsInQsub) {
   EXPECT_EQ(words("#!/bin/sh\n  #PBS -N indented\n# a comment\n\n: a no-op\n#PBS -l select=1:\\\nncpus=4\necho\n#PBS -N late\n"),
             (W{"--job-name=indented", "--ntasks=1", "--cpus-per-task=4"}));

@@ -123,6 +123,36 @@ TEST_F(ScriptDirectives, AFluxScriptRunsUnchangedOnTheLocalBackend) {
   EXPECT_EQ(read("flux-out." + std::to_string(id)), "tasks=2\n");
 }
 
+// Every word the readers say is one yard's flag parser takes, line by line as from
+// #SBATCH lines: the whole job is shown, nothing refused.
+TEST_F(ScriptDirectives, EveryTranslatedOptionIsOneYardTakes) {
+  configure("cpus: 8\ngpus: 4\n");
+  const std::string first = std::to_string(submit({"--", "true"}));  // what the scripts depend on
+  write("pbs.sh",
+        "#!/bin/bash\n"
+        "#PBS -N p -q workq -A acct -l select=2:ncpus=2:mpiprocs=2:mem=1gb:ngpus=1 -l place=excl\n"
+        "#PBS -l walltime=1:00:00 -J 1-4%2 -W depend=afterany:" + first + ",block=true -v A=1 -p 5 -r y\n"
+        "#PBS -m be -M me@example.org -o o.$PBS_JOBID -e e.txt\n"
+        "true\n");
+  write("lsf.sh",
+        "#!/bin/bash\n"
+        "#BSUB -J \"l[1-4]%2\" -n 4 -R \"span[ptile=4] rusage[mem=100]\" -M 200 -W 30 -q normal -P acct\n"
+        "#BSUB -o o.%J.%I -e e.%J -w 'ended(" + first + ")' -gpu num=1 -x -B -N -u me -env \"all, A=1\" -sp 5 -r -K\n"
+        "true\n");
+  write("flux.sh",
+        "#!/bin/bash\n"
+        "# flux: -N 1 -n 2 -c 2 -g 1 --tasks-per-node=2 -t 1h --job-name=f -q q -B acct -x\n"
+        "# flux: --output=o.{{id}} --error=e.{{cc}} --dependency=afterok:" + first + " --cc=1-2 --urgency=20 --env=A=1\n"
+        "true\n");
+  for (const char* script : {"pbs.sh", "lsf.sh", "flux.sh"}) {
+    Output o = yard({"submit", "--test-only", "--json", script});
+    ASSERT_EQ(o.rc, 0) << script << ": " << o.err;
+    auto j = nlohmann::json::parse(o.out)["job"];
+    EXPECT_EQ(j["account"], "acct") << script << ": " << j.dump();
+    EXPECT_FALSE(j["dependencies"].empty()) << script << ": " << j.dump();
+  }
+}
+
 TEST_F(ScriptDirectives, PbsLsfAndFluxDirectivesTogetherNeedAChoice) {
   write("three.sh", "#!/bin/sh\n#PBS -N pbs-name\n#BSUB -J lsf-name\n# flux: --job-name=flux-name\ntrue\n");
   Output o = yard({"submit", "--test-only", "three.sh"});

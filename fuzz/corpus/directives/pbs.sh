@@ -4,7 +4,7 @@
 #PBS -l walltime=1:30:00.5,place=scatter:excl
 #PBS -o out.$PBS_JOBID.^array_index^ -e host:err/ -j eo
 #PBS -J 1-9:2%3 -W depend=afterok:12.srv:14,afterany:15,block=true
-#PBS -v A=1,"B='x y'" -p -10 -r n -m abe -M me@x.org -Vh
+#PBS -v A=1,"B='x y'" -p -10 -r n -m abe -M me@x.org -Vf
 #PBS -l select=1:\
 ncpus=4
 cd $PBS_O_WORKDIR
