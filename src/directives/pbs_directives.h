@@ -21,6 +21,7 @@
 //   -l nodes=N:ppn=C[:gpus=G][+...] (Torque)  --nodes=N --ntasks=N*C --gpus=N*G
 //   -l ncpus=C, procs=N          --cpus-per-task=C, --ntasks=N
 //   -l mem=X (the job's), pmem=X (a process's)  --mem=X (divided by --nodes), --mem-per-cpu=X
+//                                (one memory request: select's mem, else mem, else pmem)
 //   -l ngpus=G, gpus=G           --gpus=G
 //   -o PATH, -e PATH             --output, --error: $PBS_JOBID %j, $PBS_JOBNAME %x,
 //                                $PBS_ARRAY_INDEX $PBS_ARRAYID ^array_index^ %a, $USER %u;
