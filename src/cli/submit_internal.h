@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/submit_options.h"
+#include "core/batch_directives.h"
 
 namespace yard {
 
@@ -54,5 +55,10 @@ Result<std::string> read_script(const std::string& path);
 // (component by component).
 Result<SubmitFlags> merge_script_directives(const SubmitFlags& first, const std::vector<std::vector<std::string>>& groups,
                                             const std::string& script, bool& json);
+// The same with the script's directives already read (directives/script_kind.h): each
+// line checked on its own as sbatch does ("job.sh:4: in #PBS directives: ..."), then
+// merged under the command line's words.
+Result<SubmitFlags> merge_directives(const SubmitFlags& first, const std::vector<std::vector<std::string>>& groups,
+                                     const ScriptDirectives& directives, bool& json);
 
 }  // namespace yard

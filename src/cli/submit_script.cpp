@@ -10,12 +10,8 @@
 
 #include "cli/submit_internal.h"
 #include "core/batch_directives.h"
-#include "directives/flux_directives.h"
-#include "directives/lsf_directives.h"
-#include "directives/oar_directives.h"
-#include "directives/pbs_directives.h"
-#include "directives/sge_directives.h"
 #include "core/file_text.h"
+#include "directives/script_kind.h"
 
 namespace yard {
 namespace {
@@ -25,8 +21,6 @@ bool is_directory(const std::string& path) {
   return std::filesystem::is_directory(path, ec);
 }
 
-bool has_sbatch_directives(const ScriptDirectives& d) { return !d.lines.empty() || !d.components.empty(); }
-
 // Which directives say what: "#$" for a Grid Engine script (in sbatch's words).
 std::string kind_words(const ScriptDirectives& d) { return d.kind.empty() ? "#SBATCH" : d.kind; }
 
@@ -34,37 +28,11 @@ std::string kind_words(const ScriptDirectives& d) { return d.kind.empty() ? "#SB
 // #BSUB, `# flux:`), or of the kind `chosen` (--directives; torque is pbs); the other
 // kinds' lines are then comments.
 Result<ScriptDirectives> script_directives(const std::string& script, const std::string& path, const std::string& chosen) {
-  auto sbatch = read_batch_directives(script, path);
-  std::vector<std::string> kinds;
-  if (sbatch && has_sbatch_directives(*sbatch)) kinds.push_back("slurm");
-  if (has_sge_directives(script)) kinds.push_back("sge");
-  if (has_oar_directives(script)) kinds.push_back("oar");
-  if (has_pbs_directives(script)) kinds.push_back("pbs");
-  if (has_lsf_directives(script)) kinds.push_back("lsf");
-  if (has_flux_directives(script)) kinds.push_back("flux");
-  std::string kind = chosen == "torque" ? "pbs" : chosen;
-  if (kind.empty()) {
-    if (kinds.size() > 1) {
-      std::string list;
-      for (auto& k : kinds) list += (list.empty() ? "" : ", ") + k;
-      return err(path + ": the script has directives of several schedulers (" + list +
-                 "): choose which to read with --directives " + kinds[0] + " (or another)");
-    }
-    kind = kinds.empty() ? "slurm" : kinds[0];
-  }
-  if (kind == "slurm") return sbatch;
-  auto translated = kind == "sge"   ? read_sge_directives(script, path, is_directory)
-                    : kind == "pbs" ? read_pbs_directives(script, path, is_directory)
-                    : kind == "lsf" ? read_lsf_directives(script, path, is_directory)
-                    : kind == "flux" ? read_flux_directives(script, path)
-                                     : read_oar_directives(script, path);
+  auto kind = script_kind(script, path, chosen, "--directives");
+  if (!kind) return Error{kind.error()};
+  auto translated = read_directives_of(*kind, script, path, is_directory);
   if (!translated) return Error{translated.error()};
   for (const auto& w : translated->warnings) std::cerr << "yard submit: " << w << "\n";
-  translated->directives.kind = kind == "sge"    ? "#$"
-                                : kind == "pbs"  ? "#PBS"
-                                : kind == "lsf"  ? "#BSUB"
-                                : kind == "flux" ? "Flux"
-                                                 : "#OAR";
   return std::move(translated->directives);
 }
 
@@ -82,9 +50,15 @@ Result<std::string> read_script(const std::string& path) {
 
 Result<SubmitFlags> merge_script_directives(const SubmitFlags& first, const std::vector<std::vector<std::string>>& groups,
                                             const std::string& script, bool& json) {
-  const std::string& path = first.positional[0];
-  auto d = script_directives(script, path, first.directives);
+  auto d = script_directives(script, first.positional[0], first.directives);
   if (!d) return Error{d.error()};
+  return merge_directives(first, groups, *d, json);
+}
+
+Result<SubmitFlags> merge_directives(const SubmitFlags& first, const std::vector<std::vector<std::string>>& groups,
+                                     const ScriptDirectives& directives, bool& json) {
+  const std::string& path = first.positional[0];
+  const ScriptDirectives* d = &directives;
   if (d->words.empty() && d->components.empty()) return first;
   // Each line on its own first, as sbatch parses them: a flag's value is on its flag's
   // line (#SBATCH --mem alone must not take the next line's -J as its value), and a line
@@ -126,7 +100,7 @@ Result<SubmitFlags> merge_script_directives(const SubmitFlags& first, const std:
     ComponentFlags c;
     std::vector<std::string> positional;
     try {
-      parse_words(*component_app(c, positional), cw, &merged.sbatch_options, false);
+      parse_words(*component_app(c, positional), cw, &c.sbatch_options, false);
     } catch (const CLI::ParseError& e) {
       return component_error(k + 1, parse_error_text(e));
     }
