@@ -99,7 +99,7 @@ TEST_F(ClassesConfig, BadClassesAreNamedWithTheirLine) {
   auto b = load("classes:\n  big:\n    backend: slurm\n    partiton: cpu\n");
   ASSERT_FALSE(b);
   EXPECT_NE(b.error().find(":4: classes: big: unknown key 'partiton'"), std::string::npos) << b.error();
-  auto t = load("classes:\n  big: {backend: slurm, time: 1:99:00}\n");
+  auto t = load("classes:\n  big: {backend: slurm, time: \"1:x:00\"}\n");
   ASSERT_FALSE(t);
   EXPECT_NE(t.error().find("classes: big: time:"), std::string::npos) << t.error();
   auto m = load("classes:\n  big: {partition: cpu}\n");

@@ -1,5 +1,6 @@
 // From parsed flags to a JobSpec: units, walltimes, arrays and dependencies parsed, the
 // environment exported, the script or command placed, and the result validated.
+#include <charconv>
 #include <cstdlib>
 #include <filesystem>
 
@@ -11,11 +12,33 @@
 namespace yard {
 namespace {
 
+// sbatch's -N: "N" or "MIN-MAX" (a positive count each); MAX is 0 when not given.
+Result<std::pair<int, int>> parse_node_count(const std::string& text) {
+  auto count = [&](std::string_view part) -> Result<int> {
+    int v = 0;
+    auto [p, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+    if (part.empty() || ec != std::errc() || p != part.data() + part.size() || v < 1)
+      return err("expected a number of nodes N or MIN-MAX, got '" + text + "'");
+    return v;
+  };
+  const auto dash = text.find('-');
+  auto least = count(std::string_view(text).substr(0, dash));
+  if (!least) return Error{least.error()};
+  if (dash == std::string::npos) return std::pair{*least, 0};
+  auto most = count(std::string_view(text).substr(dash + 1));
+  if (!most) return Error{most.error()};
+  if (*most < *least) return err("'" + text + "': the most nodes is below the least");
+  return std::pair{*least, *most == *least ? 0 : *most};
+}
+
 Result<Resources> make_resources(const ComponentFlags& f, const std::string& where) {
   Resources r;
   r.ntasks = f.ntasks;
   r.cpus_per_task = f.cpus_per_task;
-  r.nodes = f.nodes;
+  auto nodes = parse_node_count(f.nodes);
+  if (!nodes) return err(where + "--nodes: " + nodes.error());
+  r.nodes = nodes->first;
+  r.max_nodes = nodes->second;
   if (!f.mem.empty()) {
     auto m = parse_memory_size(f.mem);
     if (!m) return err(where + "--mem: " + m.error());
@@ -81,7 +104,7 @@ Result<JobSpec> make_spec(const SubmitFlags& f, const std::vector<std::string>& 
   for (std::size_t i = 0; i < f.components.size(); ++i) {
     auto r = make_resources(f.components[i], "component " + std::to_string(i + 1) + ": ");
     if (!r) return Error{r.error()};
-    s.components.push_back({*r, f.components[i].partition, f.components[i].argv});
+    s.components.push_back({*r, f.components[i].partition, f.components[i].argv, f.components[i].sbatch_options});
   }
   s.priority = f.priority;
   if (!f.dependency.empty()) {
@@ -96,9 +119,9 @@ Result<JobSpec> make_spec(const SubmitFlags& f, const std::vector<std::string>& 
   }
   std::error_code ec;
   std::string cwd = std::filesystem::current_path(ec).string();
+  // Whether it exists is the backend's to say: a cluster's nodes may see paths this host
+  // does not (sbatch does not look either); the local backend checks it.
   s.workdir = f.chdir.empty() ? cwd : std::filesystem::absolute(f.chdir, ec).lexically_normal().string();
-  if (!std::filesystem::is_directory(s.workdir, ec))
-    return err("--chdir: '" + s.workdir + "' is not a directory");
   s.stdout_path = f.output;
   s.stderr_path = f.error;
   s.partition = f.partition;

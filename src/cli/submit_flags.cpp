@@ -21,7 +21,8 @@ void add_component_flags(CLI::App& app, ComponentFlags& f) {
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("-n,--ntasks", f.ntasks, "Number of tasks");
   app.add_option("-c,--cpus-per-task", f.cpus_per_task, "CPUs per task");
-  app.add_option("-N,--nodes", f.nodes, "Number of nodes");
+  app.add_option("-N,--nodes", f.nodes, "Number of nodes: N, or MIN-MAX (Slurm may give up to MAX; elsewhere MIN)")
+      ->check(needs_value("N or MIN-MAX"));
   const auto size = needs_value("a size such as 500M or 4G (sbatch: Invalid --mem specification)");
   app.add_option("--mem", f.mem, "Memory per node, e.g. 500M, 4G (no unit: MB)")->check(size);
   app.add_option("--mem-per-cpu", f.mem_per_cpu, "Memory per CPU")->check(size);

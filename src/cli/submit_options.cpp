@@ -43,7 +43,7 @@ Result<SubmitFlags> parse_app_contexts(const std::vector<std::string>& args, boo
     ComponentFlags c;
     std::vector<std::string> unused;
     try {
-      parse_words(*component_app(c, unused), flags, &first.sbatch_options, false);
+      parse_words(*component_app(c, unused), flags, &c.sbatch_options, false);
     } catch (const CLI::ParseError& e) {
       return component_error(k, parse_error_text(e));
     }
@@ -70,7 +70,7 @@ Result<SubmitFlags> parse_submit_args(const std::vector<std::string>& args, bool
     ComponentFlags c;
     std::vector<std::string> positional;
     try {
-      parse_words(*component_app(c, positional), (*groups)[k], &first.sbatch_options, false);
+      parse_words(*component_app(c, positional), (*groups)[k], &c.sbatch_options, false);
     } catch (const CLI::ParseError& e) {
       return component_error(k, parse_error_text(e));
     }

@@ -18,9 +18,11 @@ namespace yard {
 
 // The flags of one component of a heterogeneous job (also component 0's).
 struct ComponentFlags {
-  int ntasks = 1, cpus_per_task = 1, nodes = 1;
+  int ntasks = 1, cpus_per_task = 1;
+  std::string nodes = "1";  // N or MIN-MAX, as sbatch takes it
   std::string mem, mem_per_cpu, time, gpus, gres, partition;
   std::vector<std::string> argv;  // with --launcher mpirun: this app context's program and arguments
+  SbatchSettings sbatch_options;  // sbatch's other options (core/sbatch_options.h), this component's
 };
 
 struct SubmitFlags : ComponentFlags {
@@ -30,7 +32,6 @@ struct SubmitFlags : ComponentFlags {
   std::string account, qos, backend, launcher;
   std::vector<std::string> job_types;  // --job-type, repeated
   std::optional<bool> requeue;         // --requeue / --no-requeue
-  SbatchSettings sbatch_options;       // sbatch's other options (core/sbatch_options.h)
   std::string job_class;  // --class: resolved by the daemon (slurm.yaml classes:)
   int het_group = -1;     // --het-group: a component of the allocation (slurm-steps)
   bool test_only = false;  // --test-only: check and show, store nothing (command line only)

@@ -31,11 +31,48 @@ TEST(SubmitOptions, BadValuesNameTheFlagAndValue) {
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.error().find("--mem"), std::string::npos);
   EXPECT_NE(s.error().find("12XB"), std::string::npos);
-  f = parse_submit_args({"-t", "1:99:00"}, json, help);
+  f = parse_submit_args({"-t", "1:x:00"}, json, help);
   EXPECT_FALSE(make_spec(*f, {"/bin/true"}).ok());
   f = parse_submit_args({"-c", "0"}, json, help);
   EXPECT_FALSE(make_spec(*f, {"/bin/true"}).ok());
   EXPECT_FALSE(parse_submit_args({"--no-such-flag"}, json, help).ok());
+}
+
+// What real scripts taught (bench/sbatch_agreement): forms sbatch 22.05 accepts.
+TEST(SubmitOptions, FormsRealScriptsUseAreAcceptedAsSbatchAcceptsThem) {
+  std::string path = ::testing::TempDir() + "submit_options_real.sh";
+  std::ofstream(path) << "#!/bin/bash\n"
+                         "#SBATCH -n 12 -N 1-12\n"
+                         "#SBATCH --time=0-24:00:00 --exclusive\n"
+                         "#SBATCH -D /no/such/dir/on/this/host\n"
+                         "#SBATCH hetjob\n"
+                         "#SBATCH -n 2 --ntasks-per-node=1 --nodelist=c2\n"
+                         "#SBATCH packjob\n"
+                         "#SBATCH -n 3 -N 3 --ntasks-per-node 1\n"
+                         "srun hostname\n";
+  bool json = false, help = false;
+  auto f = parse_submit_args({path}, json, help);
+  ASSERT_TRUE(f.ok()) << f.error();
+  auto spec = make_spec(*f, {});
+  ASSERT_TRUE(spec.ok()) << spec.error();
+  EXPECT_EQ(spec->res.nodes, 1);  // -N MIN-MAX: the least, and Slurm is told both
+  EXPECT_EQ(spec->res.max_nodes, 12);
+  EXPECT_EQ(spec->res.walltime_s, 86400);  // hours past 23 carry into days, as in Slurm
+  // The directory is the cluster's to have: only the local backend checks it.
+  EXPECT_EQ(spec->workdir, "/no/such/dir/on/this/host");
+  ASSERT_EQ(spec->components.size(), 2u);
+  // Each component keeps its own sbatch options; component 0 keeps only its own.
+  EXPECT_EQ(spec->slurm_options, (SbatchSettings{{"exclusive", ""}}));
+  EXPECT_EQ(spec->components[0].slurm_options, (SbatchSettings{{"ntasks-per-node", "1"}, {"nodelist", "c2"}}));
+  EXPECT_EQ(spec->components[1].slurm_options, (SbatchSettings{{"ntasks-per-node", "1"}}));
+  EXPECT_EQ(spec->components[1].res.nodes, 3);
+  for (const char* bad : {"0", "3-2", "x", "1-"}) {
+    auto g = parse_submit_args({"-N", bad}, json, help);
+    ASSERT_TRUE(g.ok()) << g.error();
+    auto s = make_spec(*g, {"true"});
+    ASSERT_FALSE(s.ok()) << "-N " << bad;
+    EXPECT_NE(s.error().find("--nodes: "), std::string::npos) << s.error();
+  }
 }
 
 TEST(SubmitOptions, EmptyValuesAreErrorsNamingTheFlag) {

@@ -52,7 +52,6 @@ Result<std::int64_t> parse_walltime(std::string_view text) {
   const std::size_t n = parts.size();
   if (has_days) {
     h = v[0], m = v[1], s = v[2];
-    if (h > 23) return out_of_range(text, "hours must be below 24 after a day part");
   } else if (n == 1) {
     m = v[0];
   } else if (n == 2) {
@@ -60,8 +59,7 @@ Result<std::int64_t> parse_walltime(std::string_view text) {
   } else {
     h = v[0], m = v[1], s = v[2];
   }
-  if ((has_days || n == 3) && m > 59) return out_of_range(text, "minutes must be below 60");
-  if (s > 59) return out_of_range(text, "seconds must be below 60");
+  // As Slurm, no field is bounded by the next: 0-24:00:00 is a day, 10:75:00 is 11:15:00.
   constexpr std::int64_t kMax = 365LL * 100 * 86400;
   // Each field is bounded before it is multiplied: "307445734561825861" minutes times 60
   // wraps to 44 seconds. Each term is then at most kMax, so the sum cannot overflow.

@@ -24,6 +24,9 @@ Status validate_resources(const Resources& res, const std::string& where) {
     return {};
   };
   if (auto s = positive(res.nodes, "--nodes"); !s) return s;
+  if (res.max_nodes != 0 && res.max_nodes < res.nodes)
+    return err(where + "--nodes " + std::to_string(res.nodes) + "-" + std::to_string(res.max_nodes) +
+               ": the most nodes is below the least");
   if (auto s = positive(res.ntasks, "--ntasks"); !s) return s;
   if (auto s = positive(res.cpus_per_task, "--cpus-per-task"); !s) return s;
   if (res.gpus < 0) return err(where + "--gpus must not be negative, got " + std::to_string(res.gpus));
@@ -62,13 +65,29 @@ Status validate_totals(const JobSpec& s) {
 }
 
 nlohmann::json resources_json(const Resources& r) {
-  return {{"nodes", r.nodes}, {"ntasks", r.ntasks}, {"cpus_per_task", r.cpus_per_task},
+  nlohmann::json j = {{"nodes", r.nodes}, {"ntasks", r.ntasks}, {"cpus_per_task", r.cpus_per_task},
           {"mem_bytes", r.mem_bytes}, {"mem_per_cpu_bytes", r.mem_per_cpu_bytes},
           {"gpus", r.gpus}, {"walltime_s", r.walltime_s}};
+  if (r.max_nodes > 0) j["max_nodes"] = r.max_nodes;
+  return j;
+}
+
+// sbatch's other options as [[name, value], ...], bytes kept.
+nlohmann::json options_json(const SbatchSettings& options) {
+  auto o = nlohmann::json::array();
+  for (auto& [name, value] : options) o.push_back({bytes_to_json(name), bytes_to_json(value)});
+  return o;
+}
+
+SbatchSettings options_from_json(const nlohmann::json& j) {
+  SbatchSettings options;
+  for (auto& o : j) options.emplace_back(bytes_from_json(o.at(0)), bytes_from_json(o.at(1)));
+  return options;
 }
 
 void resources_from_json(const nlohmann::json& j, Resources& r) {
   r.nodes = j.value("nodes", 1);
+  r.max_nodes = j.value("max_nodes", 0);
   r.ntasks = j.value("ntasks", 1);
   r.cpus_per_task = j.value("cpus_per_task", 1);
   r.mem_bytes = j.value("mem_bytes", std::uint64_t{0});
@@ -183,11 +202,7 @@ void to_json(nlohmann::json& j, const JobSpec& s) {
   if (!s.launcher.empty()) j["launcher"] = s.launcher;
   if (!s.job_types.empty()) j["job_types"] = byte_list_to_json(s.job_types);
   if (s.requeue) j["requeue"] = *s.requeue;
-  if (!s.slurm_options.empty()) {
-    auto o = nlohmann::json::array();
-    for (auto& [name, value] : s.slurm_options) o.push_back({bytes_to_json(name), bytes_to_json(value)});
-    j["slurm_options"] = std::move(o);
-  }
+  if (!s.slurm_options.empty()) j["slurm_options"] = options_json(s.slurm_options);
   if (s.het_group >= 0) j["het_group"] = s.het_group;
   if (!s.components.empty()) {
     auto comps = nlohmann::json::array();
@@ -195,6 +210,7 @@ void to_json(nlohmann::json& j, const JobSpec& s) {
       auto cj = resources_json(c.res);
       cj["partition"] = bytes_to_json(c.partition);
       if (!c.argv.empty()) cj["argv"] = byte_list_to_json(c.argv);
+      if (!c.slurm_options.empty()) cj["slurm_options"] = options_json(c.slurm_options);
       comps.push_back(std::move(cj));
     }
     j["components"] = std::move(comps);
@@ -219,8 +235,7 @@ void from_json(const nlohmann::json& j, JobSpec& s) {
   s.launcher = j.value("launcher", "");
   if (j.contains("job_types")) s.job_types = byte_list_from_json(j["job_types"]);
   if (j.contains("requeue")) s.requeue = j["requeue"].get<bool>();
-  if (j.contains("slurm_options"))
-    for (auto& o : j.at("slurm_options")) s.slurm_options.emplace_back(bytes_from_json(o.at(0)), bytes_from_json(o.at(1)));
+  if (j.contains("slurm_options")) s.slurm_options = options_from_json(j["slurm_options"]);
   s.het_group = j.value("het_group", -1);
   if (j.contains("components"))
     for (auto& cj : j.at("components")) {
@@ -228,6 +243,7 @@ void from_json(const nlohmann::json& j, JobSpec& s) {
       resources_from_json(cj, c.res);
       if (cj.contains("partition")) c.partition = bytes_from_json(cj["partition"]);
       if (cj.contains("argv")) c.argv = byte_list_from_json(cj["argv"]);
+      if (cj.contains("slurm_options")) c.slurm_options = options_from_json(cj["slurm_options"]);
       s.components.push_back(std::move(c));
     }
   s.partition = text("partition");

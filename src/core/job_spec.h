@@ -21,6 +21,7 @@ namespace yard {
 
 struct Resources {
   int nodes = 1;
+  int max_nodes = 0;  // sbatch -N MIN-MAX: Slurm may give up to this many (0: exactly `nodes`)
   int ntasks = 1;
   int cpus_per_task = 1;
   std::uint64_t mem_bytes = 0;          // per node; 0 = not requested
@@ -50,6 +51,7 @@ struct Component {
   Resources res;
   std::string partition;
   std::vector<std::string> argv;  // only with launcher "mpirun"
+  SbatchSettings slurm_options;   // sbatch's other options given for this component
 };
 
 struct JobSpec {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <chrono>
 #include <climits>
 #include <cstring>
@@ -103,6 +104,9 @@ Status LocalBackend::check(const JobSpec& spec) const {
   if (auto s = spec.validate(); !s) return s;
   if (auto s = store_.check_dependencies(spec); !s) return s;
   if (auto s = refuse_slurm_only_options(spec, name_); !s) return s;
+  std::error_code ec;
+  if (name_ == "local" && !std::filesystem::is_directory(spec.workdir, ec))  // jobs run here, in it
+    return err("--chdir: '" + spec.workdir + "' is not a directory");
   if (spec.launcher == "mpirun" && name_ == "local")
     return err("--launcher mpirun runs inside an allocation: submit with --backend slurm-steps (or oar-steps)");
   // Components are co-scheduled by a batch scheduler; one machine (or one allocation, for

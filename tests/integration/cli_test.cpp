@@ -24,7 +24,7 @@ TEST_F(Cli, BadInputExitsTwoNamesTheValueAndStoresNothing) {
       {{"submit", "--no-such-flag", "--", "true"}, "--no-such-flag"},
       {{"submit", "--mem", "12XB", "--", "true"}, "12XB"},
       {{"submit", "-c", "0", "--", "true"}, "--cpus-per-task"},
-      {{"submit", "-t", "1:99:00", "--", "true"}, "1:99:00"},
+      {{"submit", "-t", "1:x:00", "--", "true"}, "1:x:00"},
       {{"submit", "-d", "afterok:4242", "--", "true"}, "4242"},
       {{"submit", "-a", "5-1", "--", "true"}, "5-1"},
       {{"submit", "missing-script.sh"}, "missing-script.sh"},

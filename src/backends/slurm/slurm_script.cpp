@@ -42,7 +42,8 @@ class Directives {
 
 Status resource_directives(Directives& d, const Resources& r, const std::string& partition) {
   std::vector<Status> st;
-  st.push_back(d.add("nodes", std::to_string(r.nodes), "--nodes"));
+  st.push_back(d.add("nodes", std::to_string(r.nodes) + (r.max_nodes > r.nodes ? "-" + std::to_string(r.max_nodes) : ""),
+                     "--nodes"));
   st.push_back(d.add("ntasks", std::to_string(r.ntasks), "--ntasks"));
   st.push_back(d.add("cpus-per-task", std::to_string(r.cpus_per_task), "--cpus-per-task"));
   if (r.mem_bytes) st.push_back(d.add("mem", mib(r.mem_bytes), "--mem"));
@@ -68,10 +69,24 @@ Status resource_directives(Directives& d, const Resources& r, const std::string&
 // components); each further component is a `#SBATCH hetjob` line and its own resource
 // directives. Slurm also propagates --partition, --time and --mem to a component that
 // does not set them. The job's command runs in component 0, as sbatch does.
+// sbatch's other options, as the user gave them (a component's after its hetjob line).
+Status passed_options(Directives& d, const SbatchSettings& options) {
+  for (auto& [name, value] : options) {
+    if (value.empty()) {
+      d.raw("#SBATCH --" + name + "\n");
+    } else if (auto s = d.add(name, value, "--" + name); !s) {
+      return s;
+    }
+  }
+  return {};
+}
+
 Status het_components(Directives& d, const JobSpec& spec) {
   for (std::size_t i = 0; i < spec.components.size(); ++i) {
     d.raw("#SBATCH hetjob\n");
     if (auto s = resource_directives(d, spec.components[i].res, spec.components[i].partition); !s)
+      return err("component " + std::to_string(i + 1) + ": " + s.error());
+    if (auto s = passed_options(d, spec.components[i].slurm_options); !s)
       return err("component " + std::to_string(i + 1) + ": " + s.error());
   }
   return {};
@@ -180,11 +195,7 @@ Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext&
   if (!spec.account.empty()) st.push_back(d.add("account", spec.account, "account"));
   if (!spec.qos.empty()) st.push_back(d.add("qos", spec.qos, "QOS"));
   if (spec.requeue) d.raw(*spec.requeue ? "#SBATCH --requeue\n" : "#SBATCH --no-requeue\n");
-  // sbatch's other options, as the user gave them.
-  for (auto& [name, value] : spec.slurm_options) {
-    if (value.empty()) d.raw("#SBATCH --" + name + "\n");
-    else st.push_back(d.add(name, value, "--" + name));
-  }
+  st.push_back(passed_options(d, spec.slurm_options));
   // sbatch --priority is for operators only. A user can only lower their own job's
   // priority, with --nice: a negative yard priority becomes that; a positive one has
   // no Slurm equivalent for a user and is left to the site's policy.

@@ -132,6 +132,9 @@ TEST(SlurmScript, HeterogeneousComponentsAreSeparatedByHetjob) {
   gpu.res.mem_bytes = 1024 * 1024 * 1024;
   s.components = {gpu, Component{}};
   s.components[1].res.cpus_per_task = 3;
+  s.components[1].res.nodes = 2;
+  s.components[1].res.max_nodes = 4;
+  s.components[1].slurm_options = {{"ntasks-per-node", "1"}, {"exclusive", ""}};
   auto r = gen(s);
   ASSERT_TRUE(r.ok()) << r.error();
   // Read back as sbatch reads it: component 0 has every job-wide directive, the job
@@ -148,7 +151,9 @@ TEST(SlurmScript, HeterogeneousComponentsAreSeparatedByHetjob) {
   ASSERT_EQ(d->components.size(), 2u);
   EXPECT_EQ(d->components[0], (Words{"--nodes=1", "--ntasks=1", "--cpus-per-task=1", "--mem=1024M", "--gres=gpu:1",
                                      "--partition=gpu"}));
-  EXPECT_EQ(d->components[1], (Words{"--nodes=1", "--ntasks=1", "--cpus-per-task=3"}));
+  // A component's own sbatch options follow its hetjob line, not component 0's.
+  EXPECT_EQ(d->components[1], (Words{"--nodes=2-4", "--ntasks=1", "--cpus-per-task=3", "--ntasks-per-node=1", "--exclusive"}));
+  EXPECT_FALSE(has(d->words, "--exclusive"));
   EXPECT_EQ(r->find("exec -- /bin/true"), r->rfind("exec -- /bin/true"));
   // A bad value in a component names it.
   s.components[1].res.ntasks = 0;
