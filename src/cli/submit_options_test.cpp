@@ -75,6 +75,18 @@ TEST(SubmitOptions, FormsRealScriptsUseAreAcceptedAsSbatchAcceptsThem) {
   }
 }
 
+TEST(SubmitOptions, AScriptWithSbatchLinesNeedsAnInterpreterLineAsInSbatch) {
+  std::string path = ::testing::TempDir() + "submit_options_no_shebang.sh";
+  std::ofstream(path) << "#SBATCH -n 2\necho hi\n";
+  bool json = false, help = false;
+  auto f = parse_submit_args({path}, json, help);
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.error().find(path + ": this does not look like a batch script: the first line must start with #!"),
+            std::string::npos) << f.error();
+  std::ofstream(path) << "echo no directives, no interpreter line\n";
+  EXPECT_TRUE(parse_submit_args({path}, json, help).ok());
+}
+
 TEST(SubmitOptions, EmptyValuesAreErrorsNamingTheFlag) {
   bool json = false, help = false;
   for (const char* flag : {"--mem", "--mem-per-cpu", "-t", "-a", "-o", "-e", "-d", "--export", "-D", "-G", "--gres"}) {

@@ -32,6 +32,11 @@ Result<ScriptDirectives> script_directives(const std::string& script, const std:
   if (!kind) return Error{kind.error()};
   auto translated = read_directives_of(*kind, script, path, is_directory);
   if (!translated) return Error{translated.error()};
+  // sbatch refuses a script without a #! line; one with #SBATCH lines was written for it.
+  const auto& d = translated->directives;
+  if (*kind == "slurm" && !d.has_shebang && (!d.lines.empty() || !d.components.empty()))
+    return err(path + ": this does not look like a batch script: the first line must start with #! followed by the "
+               "path to an interpreter (sbatch refuses it too), e.g. #!/bin/bash");
   for (const auto& w : translated->warnings) std::cerr << "yard submit: " << w << "\n";
   return std::move(translated->directives);
 }
