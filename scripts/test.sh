@@ -14,7 +14,7 @@ bash scripts/sge/install.sh
 # OAR 2.5.9 with its own PostgreSQL, for the tests against a real OAR.
 bash scripts/oar/install.sh
 # The suites against real clusters (their fixtures' setup and cleanup tests included).
-cluster_tests='^(Slurm|Sge|Oar)[A-Za-z]*(Cluster|World|Example)[A-Za-z]*\.'
+cluster_tests='^(Slurm|Sge|Oar)[A-Za-z]*(Cluster|World|Example)[A-Za-z]*\.|^OarDirect\.'
 for kind in release asan; do
   echo "== build ($kind)"
   bash scripts/build.sh "$kind"
