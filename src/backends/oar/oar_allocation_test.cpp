@@ -4,20 +4,14 @@
 
 #include <gtest/gtest.h>
 
-#include "core/file_text.h"
+#include "backends/oar/oar_fixtures_for_tests.h"
 #include "core/text.h"
 
 namespace yard {
 namespace {
 
-std::string fixture(const std::string& name) {
-  auto text = read_file(std::string(YARD_OAR_FIXTURES) + "/" + name);
-  EXPECT_TRUE(text) << text.error();
-  return text ? *text : "";
-}
-
 TEST(OarAllocation, ReadsTheCoresOfARunningJobFromOarstat) {
-  auto a = parse_oar_resources(fixture("oarstat_p_running.out"), "2", "");
+  auto a = parse_oar_resources(oar_fixture("oarstat_p_running.out"), "2", "");
   ASSERT_TRUE(a) << a.error();
   EXPECT_EQ(a->slots, (std::vector<std::string>{"localhost", "localhost"}));
   EXPECT_EQ(a->nodes(), 1);
@@ -28,10 +22,10 @@ TEST(OarAllocation, ReadsTheCoresOfARunningJobFromOarstat) {
 // Inside the job, its resource file says the same as oarstat does from outside, and as
 // many cores as its OAR_NODEFILE lists.
 TEST(OarAllocation, TheJobsOwnResourceFileMatchesItsNodeFile) {
-  auto a = parse_oar_resources(fixture("job_resources_file.out"), "2", "");
+  auto a = parse_oar_resources(oar_fixture("job_resources_file.out"), "2", "");
   ASSERT_TRUE(a) << a.error();
   std::vector<std::string> nodefile;
-  const std::string text = fixture("job_nodefile.out");
+  const std::string text = oar_fixture("job_nodefile.out");
   for (auto line : split(text, '\n'))
     if (!line.empty()) nodefile.emplace_back(line);
   EXPECT_EQ(a->slots, nodefile);

@@ -5,16 +5,10 @@
 #include <gtest/gtest.h>
 
 #include "backends/oar/oar_argv.h"
-#include "core/file_text.h"
+#include "backends/oar/oar_fixtures_for_tests.h"
 
 namespace yard {
 namespace {
-
-std::string fixture(const std::string& name) {
-  auto text = read_file(std::string(YARD_OAR_FIXTURES) + "/" + name);
-  EXPECT_TRUE(text) << text.error();
-  return text ? *text : "";
-}
 
 TEST(OarDialect, OneListingPerCycleAndOneHistoryCallForAllJobs) {
   OarDialect d("alice", {});
@@ -36,18 +30,18 @@ TEST(OarDialect, ArrayElementsAreJobsNumberedOnFromTheFirst) {
   EXPECT_EQ(d.element_id("12", 17, 2), "14");
   EXPECT_TRUE(d.array_dependency_by_elements());
   // What oarsub printed for --array 3: the first id, which is the array's.
-  auto first = d.parse_submit(fixture("oarsub_array.out"));
+  auto first = d.parse_submit(oar_fixture("oarsub_array.out"));
   ASSERT_TRUE(first) << first.error();
-  auto plain = d.parse_submit(fixture("oarsub_plain.out"));
+  auto plain = d.parse_submit(oar_fixture("oarsub_plain.out"));
   ASSERT_TRUE(plain) << plain.error();
-  EXPECT_EQ(fixture("oarsub_plain.out").find("OAR_JOB_ID=" + *plain), fixture("oarsub_plain.out").find("OAR_JOB_ID="));
-  EXPECT_NE(fixture("oarsub_array.out").find("OAR_ARRAY_ID=" + *first), std::string::npos);
-  EXPECT_FALSE(d.parse_submit(fixture("oarsub_too_many_cores.out")));
+  EXPECT_EQ(oar_fixture("oarsub_plain.out").find("OAR_JOB_ID=" + *plain), oar_fixture("oarsub_plain.out").find("OAR_JOB_ID="));
+  EXPECT_NE(oar_fixture("oarsub_array.out").find("OAR_ARRAY_ID=" + *first), std::string::npos);
+  EXPECT_FALSE(d.parse_submit(oar_fixture("oarsub_too_many_cores.out")));
 }
 
 TEST(OarDialect, ElementsListedByTheirArrayWhenLookedUp) {
   OarDialect d("alice", {});
-  auto all = d.parse_poll(fixture("oarstat_sql.out"));
+  auto all = d.parse_poll(oar_fixture("oarstat_sql.out"));
   ASSERT_TRUE(all) << all.error();
   int elements = 0;
   std::string array;
@@ -66,10 +60,10 @@ TEST(OarDialect, AnUnreachableServerOrDatabaseIsTransientARefusalIsNot) {
   OarDialect d("alice", {});
   for (auto name : {"oarsub_too_many_cores", "oarsub_unknown_option", "oarsub_bad_walltime", "oarsub_root",
                     "oardel_unknown"})
-    EXPECT_FALSE(d.transient_failure(std::stoi(fixture(std::string(name) + ".rc")), fixture(std::string(name) + ".stderr")))
+    EXPECT_FALSE(d.transient_failure(std::stoi(oar_fixture(std::string(name) + ".rc")), oar_fixture(std::string(name) + ".stderr")))
         << name;
   for (auto name : {"oarsub_server_down", "oardel_server_down", "oarstat_u_db_down", "oarsub_db_down", "oardel_db_down"})
-    EXPECT_TRUE(d.transient_failure(std::stoi(fixture(std::string(name) + ".rc")), fixture(std::string(name) + ".stderr")))
+    EXPECT_TRUE(d.transient_failure(std::stoi(oar_fixture(std::string(name) + ".rc")), oar_fixture(std::string(name) + ".stderr")))
         << name;
   EXPECT_FALSE(d.transient_failure(0, ""));
 }

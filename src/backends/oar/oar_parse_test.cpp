@@ -8,20 +8,14 @@
 #include <map>
 
 #include "backends/oar/oar_states.h"
-#include "core/file_text.h"
+#include "backends/oar/oar_fixtures_for_tests.h"
 
 namespace yard {
 namespace {
 
-std::string fixture(const std::string& name) {
-  auto text = read_file(std::string(YARD_OAR_FIXTURES) + "/" + name);
-  EXPECT_TRUE(text) << text.error();
-  return text ? *text : "";
-}
-
 // The statuses of a fixture by job name.
 std::map<std::string, NativeStatus> by_name(const std::string& name) {
-  auto r = parse_oarstat_json(fixture(name));
+  auto r = parse_oarstat_json(oar_fixture(name));
   EXPECT_TRUE(r) << name << ": " << r.error();
   std::map<std::string, NativeStatus> m;
   if (r)
@@ -30,22 +24,22 @@ std::map<std::string, NativeStatus> by_name(const std::string& name) {
 }
 
 TEST(OarParse, OarsubGivesTheIdsOfAJobAndOfAnArrayPastTheAdmissionRules) {
-  auto plain = parse_oarsub(fixture("oarsub_plain.out"), "");
+  auto plain = parse_oarsub(oar_fixture("oarsub_plain.out"), "");
   ASSERT_TRUE(plain) << plain.error();
   ASSERT_EQ(plain->job_ids.size(), 1u);
   EXPECT_TRUE(plain->array_id.empty());
-  auto array = parse_oarsub(fixture("oarsub_array.out"), fixture("oarsub_array.stderr"));
+  auto array = parse_oarsub(oar_fixture("oarsub_array.out"), oar_fixture("oarsub_array.stderr"));
   ASSERT_TRUE(array) << array.error();
   ASSERT_EQ(array->job_ids.size(), 3u);
   EXPECT_EQ(array->array_id, array->job_ids[0]);
 }
 
 TEST(OarParse, ARefusalCarriesOarsOwnWords) {
-  auto r = parse_oarsub(fixture("oarsub_too_many_cores.out"), fixture("oarsub_too_many_cores.stderr"));
+  auto r = parse_oarsub(oar_fixture("oarsub_too_many_cores.out"), oar_fixture("oarsub_too_many_cores.stderr"));
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().find("OAR_JOB_ID=-5"), std::string::npos) << r.error();
   EXPECT_NE(r.error().find("There are not enough resources for your request"), std::string::npos) << r.error();
-  auto root = parse_oarsub(fixture("oarsub_root.out"), fixture("oarsub_root.stderr"));
+  auto root = parse_oarsub(oar_fixture("oarsub_root.out"), oar_fixture("oarsub_root.stderr"));
   ASSERT_FALSE(root);
   for (const char* bad : {"", "hello\n", "OAR_JOB_ID=\n", "OAR_JOB_ID=12x\n", "OAR_JOB_ID=1\nOAR_ARRAY_ID=z\n"})
     EXPECT_FALSE(parse_oarsub(bad, "")) << bad;
@@ -77,7 +71,7 @@ TEST(OarParse, EveryOutcomeOfAnEndedJob) {
 }
 
 TEST(OarParse, CurrentJobsInTheShortFormHaveNoExitStatus) {
-  auto r = parse_oarstat_json(fixture("oarstat_u_mixed.out"));
+  auto r = parse_oarstat_json(oar_fixture("oarstat_u_mixed.out"));
   ASSERT_TRUE(r) << r.error();
   ASSERT_FALSE(r->empty());
   std::map<std::string, int> states;
@@ -88,14 +82,14 @@ TEST(OarParse, CurrentJobsInTheShortFormHaveNoExitStatus) {
     EXPECT_FALSE(is_terminal(map_oar_state(s).state)) << s.raw_state;
   }
   EXPECT_TRUE(states.count("Running") && states.count("Waiting") && states.count("Hold"));
-  auto full = parse_oarstat_json(fixture("oarstat_f_current.out"));
+  auto full = parse_oarstat_json(oar_fixture("oarstat_f_current.out"));
   ASSERT_TRUE(full) << full.error();
   EXPECT_FALSE(full->empty());
 }
 
 TEST(OarParse, NothingMatchingIsAnEmptyOutputAndGarbageIsAnError) {
   for (const char* none : {"oarstat_f_unknown.out", "oarstat_u_none.out", "oarstat_sql_none.out"}) {
-    auto r = parse_oarstat_json(fixture(none));
+    auto r = parse_oarstat_json(oar_fixture(none));
     ASSERT_TRUE(r) << none << ": " << r.error();
     EXPECT_TRUE(r->empty()) << none;
   }
@@ -105,7 +99,7 @@ TEST(OarParse, NothingMatchingIsAnEmptyOutputAndGarbageIsAnError) {
 }
 
 TEST(OarParse, TheSqlListingShowsEndedJobsWithTheirNames) {
-  auto r = parse_oarstat_json(fixture("oarstat_f_sql.out"));
+  auto r = parse_oarstat_json(oar_fixture("oarstat_f_sql.out"));
   ASSERT_TRUE(r) << r.error();
   int ended = 0;
   for (auto& s : *r) ended += s.raw_state == "Terminated" || s.raw_state == "Error";
