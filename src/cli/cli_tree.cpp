@@ -1,6 +1,7 @@
 #include "cli/cli_tree.h"
 
 #include "cli/cmd_sim.h"
+#include "cli/cmd_translate.h"
 #include "cli/commands.h"
 #include "cli/submit_internal.h"
 
@@ -23,6 +24,7 @@ std::unique_ptr<CliTree> make_cli_tree() {
   add_status_commands(app, t->rc);
   add_server_command(app, t->rc);
   add_run_command(app, t->rc);
+  add_translate_command(app, t->rc);
   add_accounts_command(app, t->rc);
   add_sim_command(app);
   add_completion_command(app, *t);

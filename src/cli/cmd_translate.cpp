@@ -1,0 +1,127 @@
+// yard translate: reads a batch script's directives as yard submit does and writes them
+// for another scheduler, the body untouched; what the target cannot say is one warning
+// line each on stderr (errors with --strict).
+#include "cli/cmd_translate.h"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/submit_internal.h"  // read_script
+#include "core/byte_json.h"
+#include "core/file_text.h"
+#include "translate/translate.h"
+
+namespace yard {
+namespace {
+
+struct TranslateOptions {
+  std::string to, from, output, script;
+  bool strict = false, json = false;
+};
+
+bool is_directory(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::is_directory(path, ec);
+}
+
+// Writes `text` to `path`, executable when the script was (the target runs it as it is).
+Status write_output(const std::string& path, const std::string& text, const std::string& script, bool script_target) {
+  {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f << text;
+    if (!f.flush()) return err("cannot write " + path + ": " + std::strerror(errno));
+  }
+  struct stat st {};
+  if (script_target && ::stat(script.c_str(), &st) == 0 && (st.st_mode & 0111) != 0)
+    ::chmod(path.c_str(), st.st_mode & 07777);
+  return {};
+}
+
+nlohmann::json job_json(const translate::Job& job) {
+  nlohmann::json j = job.spec;
+  j.erase("env");
+  j.erase("script");
+  j.erase("argv");
+  j.erase("workdir");
+  j["chdir"] = bytes_to_json(job.chdir);
+  j["export"] = bytes_to_json(job.exports);
+  if (auto mode = job.spec.open_mode()) j["open_mode"] = *mode == OpenMode::Append ? "append" : "truncate";
+  return j;
+}
+
+int run_translate(const TranslateOptions& o) {
+  auto text = read_script(o.script);
+  if (!text) {
+    std::cerr << "yard translate: " << text.error() << "\n";
+    return kExitBadInput;
+  }
+  translate::Request request{std::move(*text), o.script, o.from, o.to, o.output};
+  auto t = translate::translate(request, [](const std::string& p) { return read_file(p); }, is_directory);
+  if (!t) {
+    std::cerr << "yard translate: " << t.error() << "\n";
+    return kExitBadInput;
+  }
+  for (const auto& w : t->warnings) std::cerr << "yard translate: " << w << "\n";
+  if (o.strict && t->losses > 0) {
+    std::cerr << "yard translate: --strict: " << t->losses << " thing" << (t->losses == 1 ? "" : "s") << " "
+              << translate::kind_title(o.to) << " cannot say; nothing written\n";
+    return kExitBadInput;
+  }
+  if (!o.output.empty()) {
+    if (auto s = write_output(o.output, t->output, t->job.script_path, o.to != "htcondor"); !s) {
+      std::cerr << "yard translate: " << s.error() << "\n";
+      return 1;
+    }
+  }
+  if (o.json) {
+    nlohmann::json j = {{"from", t->from}, {"to", o.to}, {"output", bytes_to_json(t->output)},
+                        {"warnings", byte_list_to_json(t->warnings)}, {"job", job_json(t->job)}};
+    if (o.to == "htcondor") j["executable"] = bytes_to_json(t->job.script_path);
+    std::cout << j.dump() << "\n";
+  } else if (o.output.empty()) {
+    std::cout << t->output;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_translate_command(CLI::App& app, int& rc) {
+  auto o = std::make_shared<TranslateOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "translate",
+      "Write a batch script for another scheduler: its directives rewritten, its body untouched\n"
+      "The script's directives (#SBATCH, #PBS, #BSUB, #$, #OAR, # flux:, or an HTCondor submit\n"
+      "description) are read as yard submit reads them, then written in the target's words; every\n"
+      "line after the directives is copied byte for byte. What the target cannot say is one warning\n"
+      "line each on stderr (FILE:LINE: OPTION VALUE: why), or with --strict an error (exit 2, nothing\n"
+      "written). For --to htcondor the output is a submit description whose executable is the script\n"
+      "itself, unchanged (HTCondor has no directives in scripts; the others' are comments to it):\n"
+      "  yard translate --to htcondor job.sh | condor_submit -\n"
+      "  yard translate --to htcondor -o job.sub job.sh && condor_submit job.sub");
+  cmd->add_option("--to", o->to, "The scheduler to write for: slurm, pbs (PBS Pro, OpenPBS), torque, lsf, sge (Grid Engine), "
+                                 "oar, htcondor or flux")
+      ->required()
+      ->check(CLI::IsMember({"slurm", "pbs", "torque", "lsf", "sge", "oar", "htcondor", "flux"}));
+  cmd->add_option("--from", o->from, "The directives to read when the script has several kinds (default: the one it has; "
+                                     "a file with executable = and queue is an HTCondor submit description)")
+      ->check(CLI::IsMember({"slurm", "pbs", "torque", "lsf", "sge", "oar", "htcondor", "flux"}));
+  cmd->add_flag("--strict", o->strict, "Fail (exit 2, nothing written) when the target cannot say something the script asks for");
+  cmd->add_flag("--json", o->json,
+                "Print {from, to, output, warnings, job} as JSON: the job's fields as yard submit --test-only --json "
+                "resolves them");
+  cmd->add_option("-o,--output", o->output, "Write the result to FILE (executable when the script is) instead of stdout");
+  cmd->add_option("script", o->script, "The batch script (or HTCondor submit description) to translate")->required();
+  cmd->footer("Exit status: 0 written; 1 the output file could not be written; 2 a bad script, an unknown kind, or with\n"
+              "--strict something the target cannot say.");
+  cmd->callback([o, &rc] { rc = run_translate(*o); });
+}
+
+}  // namespace yard

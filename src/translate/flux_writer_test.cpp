@@ -1,0 +1,66 @@
+// The `# flux:` writer: nodes, slots and their cores and GPUs, FSD time limits, mustache templates, --cc, --urgency, --env.
+#include <gtest/gtest.h>
+
+#include "translate/translate_testing.h"
+#include "translate/writers.h"
+
+namespace yard::translate {
+namespace {
+
+TEST(FluxWriter, AFullJob) {
+  const Job j = testing::full_job();
+  const Directives d = write_flux(j);
+  EXPECT_EQ(d.text,
+      "# flux: --job-name=alpha\n"
+      "# flux: -N 2\n"
+      "# flux: -n 8\n"
+      "# flux: -c 2\n"
+      "# flux: -t 90m\n"
+      "# flux: -q short\n"
+      "# flux: -B proj1\n"
+      "# flux: --output=out-{{id}}.txt\n"
+      "# flux: --error=err-{{id}}.txt\n"
+      "# flux: --dependency=afterok:42\n"
+      "# flux: --dependency=afterany:43\n");
+  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{"0: --mem-per-cpu 1G: Flux has no memory request; left out"}));
+}
+
+TEST(FluxWriter, AnArray) {
+  const Job j = testing::array_job();
+  const Directives d = write_flux(j);
+  EXPECT_EQ(d.text,
+      "# flux: -c 4\n"
+      "# flux: -t 10m\n"
+      "# flux: --output=out-{{id}}_{{cc}}.out\n"
+      "# flux: --cc=1-10\n");
+  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{"0: --mem 8G: Flux has no memory request; left out",
+                 "0: --output out-%A_%a.out: %A: Flux's copies of a job (--cc) have no id in common; written as {{id}}, each one's",
+                 "0: --array %3: Flux has no limit on the copies running at once; left out"}));
+}
+
+TEST(FluxWriter, GpusUrgencyEnvironmentAndExclusive) {
+  Job j;
+  j.spec.res.nodes = 2, j.spec.res.ntasks = 3, j.spec.res.gpus = 4, j.spec.res.walltime_s = 90;
+  j.spec.priority = 15;
+  j.spec.slurm_options = {{"exclusive", ""}};
+  j.exports = "ALL,A=1 2";
+  const Directives d = write_flux(j);
+  EXPECT_EQ(d.text,
+            "# flux: -N 2\n"
+            "# flux: -n 3\n"
+            "# flux: --gpus-per-node=2\n"
+            "# flux: -t 90s\n"
+            "# flux: -x\n"
+            "# flux: --urgency=31\n"
+            "# flux: --env='A=1 2'\n");
+  EXPECT_TRUE(d.losses.empty());
+  j.exports = "NONE";
+  j.spec.priority = 16;
+  EXPECT_EQ(testing::losses(write_flux(j)),
+            (std::vector<std::string>{"0: --priority 16: Flux's urgency runs from 1 to 31 (16 + a priority of -15 to 15); left out",
+                                      "0: --export NONE: Flux has no way to start from no variables (--env=-* is a pattern "
+                                      "yard does not read); left out"}));
+}
+
+}  // namespace
+}  // namespace yard::translate

@@ -1,0 +1,261 @@
+#include "translate/htcondor_reader.h"
+
+#include <map>
+#include <optional>
+
+#include "core/text.h"
+#include "directives/directive_common.h"
+
+namespace yard::translate {
+namespace {
+
+using directives::count;
+
+// A key's value: the text after '=' with blanks around it dropped.
+struct Command {
+  std::string key;  // lower case
+  std::string value;
+  int line = 0;
+};
+
+class Reader {
+ public:
+  explicit Reader(std::string_view origin) : m_(origin, "HTCondor") {}
+  directives::Messages m_;
+  SubmitDescription out;
+
+  Status command(const Command& c) {
+    m_.at(c.line);
+    const std::string at = c.key + " = " + c.value;
+    auto add = [&](std::string word) { directives::add_line(out.directives, c.line, {std::move(word)}); };
+    auto number = [&](long long least) -> std::optional<long long> {
+      const long long n = count(c.value);
+      if (n < least) return std::nullopt;
+      return n;
+    };
+    if (c.key == "executable") {
+      out.executable = c.value;
+      out.executable_line = c.line;
+    } else if (c.key == "universe") {
+      if (!iequals(c.value, "vanilla")) m_.warn(at, "yard runs the script as a vanilla job; ignored");
+    } else if (c.key == "batch_name") {
+      add("--job-name=" + unquoted(c.value));
+    } else if (c.key == "request_cpus" || c.key == "request_gpus") {
+      auto n = number(c.key == "request_gpus" ? 0 : 1);
+      if (!n) return m_.fail(at + ": expected a number");
+      add((c.key == "request_cpus" ? "--cpus-per-task=" : "--gpus=") + std::to_string(*n));
+    } else if (c.key == "request_memory") {
+      std::string v;
+      for (char ch : c.value) if (ch != ' ') v += ch;
+      auto k = directives::size_kib(v, 1024.0L * 1024);  // no unit: MiB
+      if (!k) return m_.fail(at + ": expected a size such as 4096 (MiB) or 4G");
+      add("--mem=" + directives::kib(*k));
+    } else if (c.key == "allowed_job_duration") {
+      auto n = number(1);
+      if (!n) return m_.fail(at + ": expected a number of seconds");
+      add("--time=" + directives::sbatch_time(*n));
+    } else if (c.key == "output" || c.key == "error") {
+      (c.key == "output" ? output_ : error_) = c;
+    } else if (c.key == "accounting_group") {
+      add("--account=" + c.value);
+    } else if (c.key == "initialdir") {
+      add("--chdir=" + c.value);
+    } else if (c.key == "getenv") {
+      if (!iequals(c.value, "true") && !iequals(c.value, "false"))
+        m_.warn(at, "only getenv = true (the whole environment, yard's default) is read; ignored");
+    } else if (c.key == "environment") {
+      return environment(c, at);
+    } else if (c.key == "priority") {
+      const bool negative = starts_with(c.value, "-");
+      const long long n = count(negative ? c.value.substr(1) : c.value);
+      if (n < 0) return m_.fail(at + ": expected a whole number");
+      add("--priority=" + std::string(negative ? "-" : "") + std::to_string(n));
+    } else if (c.key == "notification") {
+      static const std::map<std::string, std::string> kTypes = {
+          {"never", "NONE"}, {"error", "FAIL"}, {"complete", "END"}, {"always", "ALL"}};
+      auto t = kTypes.find(to_lower(c.value));
+      if (t == kTypes.end()) return m_.fail(at + ": expected Never, Error, Complete or Always");
+      add("--mail-type=" + t->second);
+    } else if (c.key == "notify_user") {
+      add("--mail-user=" + c.value);
+    } else if (c.key == "max_materialize") {
+      auto n = number(1);
+      if (!n) return m_.fail(at + ": expected a number of jobs");
+      throttle_ = *n;
+    } else {
+      m_.warn(c.key, c.key == "arguments" ? "the script's arguments are not part of its job; ignored"
+                                          : "no equivalent in yard; ignored");
+    }
+    return {};
+  }
+
+  // queue | queue N | queue NAME in (I, J, ...)
+  Status queue(std::string_view rest, int line) {
+    m_.at(line);
+    queue_line_ = line;
+    const std::string spec(trim(rest));
+    const auto in = spec.find(" in ");
+    if (spec.empty()) return {};
+    if (in == std::string::npos) {
+      const long long n = count(spec);
+      if (n < 1) return m_.fail("queue " + spec + ": yard reads queue, queue N and queue NAME in (indices)");
+      if (n > 1) array_ = "0-" + std::to_string(n - 1);
+      return {};
+    }
+    index_name_ = std::string(trim(spec.substr(0, in)));
+    std::string list(trim(std::string_view(spec).substr(in + 4)));
+    if (list.size() < 2 || list.front() != '(' || list.back() != ')' || index_name_.empty() ||
+        index_name_.find_first_of(" \t") != std::string::npos)
+      return m_.fail("queue " + spec + ": expected queue NAME in (I, J, ...)");
+    for (std::string_view item : split(std::string_view(list).substr(1, list.size() - 2), ',')) {
+      for (std::string_view word : split(trim(item), ' ')) {
+        if (word.empty()) continue;
+        if (count(word) < 0) return m_.fail("queue " + spec + ": '" + std::string(word) + "' is not an index");
+        array_ += (array_.empty() ? "" : ",") + std::string(word);
+      }
+    }
+    if (array_.empty()) return m_.fail("queue " + spec + ": no indices");
+    return {};
+  }
+
+  // What depends on the whole description: the array, its throttle and the files.
+  Status finish() {
+    m_.at(queue_line_);
+    if (out.executable.empty()) return m_.fail("no executable: yard translate reads the script the job runs");
+    if (!array_.empty()) {
+      if (auto s = directives::check_array(array_); !s) return m_.fail("queue: " + s.error());
+      directives::add_line(out.directives, queue_line_,
+                           {"--array=" + array_ + (throttle_ > 0 ? "%" + std::to_string(throttle_) : "")});
+    }
+    for (Command* c : {&output_, &error_}) {
+      if (c->line == 0 || (c == &error_ && output_.line && error_.value == output_.value)) continue;
+      m_.at(c->line);
+      auto p = path(c->value);
+      if (!p) return m_.fail(c->key + " = " + c->value + ": " + p.error());
+      directives::add_line(out.directives, c->line, {"--" + c->key + "=" + *p});
+    }
+    return {};
+  }
+
+ private:
+  static std::string unquoted(const std::string& v) {
+    return v.size() >= 2 && v.front() == '"' && v.back() == '"' ? v.substr(1, v.size() - 2) : v;
+  }
+
+  // environment = "A=1 B='x y'" (the new syntax) or A=1;B=2 (the old one).
+  Status environment(const Command& c, const std::string& at) {
+    std::vector<std::string> items;
+    if (c.value.size() >= 2 && c.value.front() == '"' && c.value.back() == '"') {
+      auto words = directives::split_words(c.value.substr(1, c.value.size() - 2));
+      if (!words) return m_.fail(at + ": " + words.error());
+      items = *words;
+    } else {
+      for (std::string_view item : split(c.value, ';'))
+        if (!trim(item).empty()) items.emplace_back(trim(item));
+    }
+    std::string list = "ALL";
+    for (const auto& item : items) {
+      if (item.find('=') == std::string::npos || item.find(',') != std::string::npos)
+        return m_.fail(at + ": '" + item + "': expected NAME=VALUE without a comma");
+      list += "," + item;
+    }
+    directives::add_line(out.directives, c.line, {"--export=" + list});
+    return {};
+  }
+
+  // An output path's macros as yard's patterns; every '%' stays one.
+  Result<std::string> path(std::string_view v) const {
+    const bool array = !array_.empty();
+    std::string p;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (v[i] == '%') {
+        p += "%%";
+        continue;
+      }
+      if (v.substr(i, 2) != "$(") {
+        p += v[i];
+        continue;
+      }
+      const auto close = v.find(')', i);
+      if (close == std::string_view::npos) return err("unclosed $(");
+      const std::string name = to_lower(v.substr(i + 2, close - i - 2));
+      if (name == "cluster" || name == "clusterid") p += array ? "%A" : "%j";
+      else if ((name == "process" || name == "procid") && !index_name_.empty())
+        return err("$(Process) counts the jobs from 0; the index is $(" + index_name_ + ")");
+      else if (name == "process" || name == "procid") p += array ? "%a" : "0";
+      else if (!index_name_.empty() && name == to_lower(index_name_)) p += "%a";
+      else return err("$(" + std::string(v.substr(i + 2, close - i - 2)) + ") is not supported in yard's output paths");
+      i = close;
+    }
+    return p;
+  }
+
+  Command output_, error_;
+  std::string array_, index_name_;
+  long long throttle_ = 0;
+  int queue_line_ = 0;
+};
+
+// The line's `key = value`, or nullopt when it is not one.
+std::optional<Command> command_of(std::string_view line, int number) {
+  const auto eq = line.find('=');
+  if (eq == std::string_view::npos) return std::nullopt;
+  const std::string_view key = trim(line.substr(0, eq));
+  if (key.empty() || key.find_first_of(" \t") != std::string_view::npos) return std::nullopt;
+  return Command{to_lower(key), std::string(trim(line.substr(eq + 1))), number};
+}
+
+bool is_queue(std::string_view t) { return iequals(t.substr(0, 5), "queue") && (t.size() == 5 || t[5] == ' ' || t[5] == '\t'); }
+
+}  // namespace
+
+bool is_submit_description(std::string_view text) {
+  bool executable = false, queue = false;
+  for (std::string_view line : split(text, '\n')) {
+    const std::string_view t = trim(line);
+    if (auto c = command_of(t, 0); c && c->key == "executable") executable = true;
+    queue = queue || is_queue(t);
+  }
+  return executable && queue;
+}
+
+Result<SubmitDescription> read_submit_description(std::string_view text, std::string_view origin) {
+  auto lines = directives::script_lines(text, origin);
+  if (!lines) return Error{lines.error()};
+  Reader r(origin);
+  r.out.directives.directives.kind = "HTCondor";
+  bool queued = false;
+  for (std::size_t i = 0; i < lines->size(); ++i) {
+    const int number = static_cast<int>(i) + 1;
+    std::string joined((*lines)[i]);
+    while (!joined.empty() && joined.back() == '\\' && i + 1 < lines->size()) {
+      joined.pop_back();
+      joined += (*lines)[++i];
+    }
+    const std::string_view t = trim(joined);
+    if (t.empty() || t[0] == '#') continue;
+    r.m_.at(number);
+    if (queued) {
+      r.m_.warn(std::string(t.substr(0, 40)), "after the queue statement (another group of jobs); ignored");
+      continue;
+    }
+    if (is_queue(t)) {
+      if (auto s = r.queue(t.substr(5), number); !s) return s.failure();
+      queued = true;
+      continue;
+    }
+    if (t[0] == '+' || starts_with(to_lower(t), "my.")) {
+      r.m_.warn(std::string(t.substr(0, t.find('='))), "a job attribute yard does not know; ignored");
+      continue;
+    }
+    auto c = command_of(t, number);
+    if (!c) return r.m_.fail("'" + std::string(t) + "' is neither KEY = VALUE nor queue");
+    if (auto s = r.command(*c); !s) return s.failure();
+  }
+  if (!queued) return err(std::string(origin) + ": no queue statement: condor_submit would queue no job");
+  if (auto s = r.finish(); !s) return s.failure();
+  r.out.directives.warnings = std::move(r.m_.warnings);
+  return std::move(r.out);
+}
+
+}  // namespace yard::translate

@@ -1,0 +1,121 @@
+// Writes a job as an HTCondor submit description (condor_submit; htcondor_reader.h reads
+// it back). HTCondor has no directives in scripts: the description's `executable` is the
+// script itself, which HTCondor runs as it is (other schedulers' directives in it are
+// comments to it). Written:
+//   universe = vanilla, executable = SCRIPT       batch_name = NAME
+//   request_cpus = T*C (a vanilla job runs on one machine; tasks and their CPUs are its CPUs,
+//     a loss when T > 1)   request_memory = the job's memory (K M G T)   request_gpus = G
+//   allowed_job_duration = SECONDS (HTCondor holds a job that runs longer)
+//   output, error ($(Cluster) %j and %A, $(Process) %a; stderr with stdout: the same file)
+//   accounting_group = ACCOUNT   initialdir = DIR   getenv = true (--export ALL),
+//   environment = "A=1 B=2"   priority = N   notification, notify_user
+//   array  queue N (indices 0..N-1) or queue ArrayIndex in (1, 3, 5), $(ArrayIndex) %a;
+//     max_materialize = MAX (jobs of the array in the queue at once)
+// Lost: nodes (one machine), queues (HTCondor matches machines instead), dependencies
+// (DAGMan's), %x %u %N in file names, --export NONE, exclusive nodes, requeueing, the
+// append mode, QOS, job types, components, sbatch's other options.
+#include "core/text.h"
+#include "translate/writer.h"
+#include "translate/writers.h"
+
+namespace yard::translate {
+namespace {
+
+void set(Writer& w, std::string_view key, const std::string& value) { w.add(std::string(key) + " = " + value); }
+
+void resources(Writer& w) {
+  const Resources& r = w.res();
+  if (r.nodes > 1) w.lose("nodes", "--nodes " + std::to_string(r.nodes), "an HTCondor job runs on one machine; left out");
+  if (r.ntasks > 1)
+    w.lose("ntasks", "--ntasks " + std::to_string(r.ntasks),
+           "an HTCondor job is one process tree: its " + std::to_string(r.total_cpus()) + " CPUs are request_cpus");
+  if (r.total_cpus() > 1) set(w, "request_cpus", std::to_string(r.total_cpus()));
+  if (const std::uint64_t mem = r.total_mem_bytes()) set(w, "request_memory", size_in(mem, {"K", "M", "G", "T"}));
+  if (r.gpus > 0) set(w, "request_gpus", std::to_string(r.gpus));
+  if (r.walltime_s > 0) set(w, "allowed_job_duration", std::to_string(r.walltime_s));
+}
+
+void files(Writer& w, const std::string& index) {
+  const JobSpec& s = w.job.spec;
+  const bool array = s.array.has_value();
+  const TokenMap tokens = [&](char c, std::string& note) -> std::optional<std::string> {
+    if (c == 'j' && array) note = "an element's own id: HTCondor's elements share the array's $(Cluster); written so";
+    if (c == 'j' || c == 'A') return "$(Cluster)";
+    if (c == 'a' && array) return "$(" + index + ")";
+    return std::nullopt;
+  };
+  const std::string out = target_path(w, "output", s.stdout_path, tokens);
+  if (!out.empty()) set(w, "output", out);
+  if (!s.stderr_path.empty()) set(w, "error", target_path(w, "error", s.stderr_path, tokens));
+  else if (!out.empty()) set(w, "error", out);  // with stdout
+}
+
+void environment(Writer& w) {
+  const Exports e = exports_of(w.job.exports);
+  if (e.none) w.lose("export", "--export " + w.job.exports, "an HTCondor job gets no variables but those named; none written");
+  if (e.all) set(w, "getenv", "true");
+  std::string vars;
+  for (const auto& v : e.variables) {
+    const auto eq = v.find('=');
+    const std::string value = eq == std::string::npos ? "" : v.substr(eq + 1);
+    if (eq == std::string::npos || value.find_first_of("'\"") != std::string::npos) {
+      w.lose("export", "--export " + v, "environment takes NAME=VALUE without quotes; left out");
+      continue;
+    }
+    vars += (vars.empty() ? "" : " ") + v.substr(0, eq + 1) + (value.find_first_of(" \t") == std::string::npos ? value : "'" + value + "'");
+  }
+  if (!vars.empty()) set(w, "environment", "\"" + vars + "\"");
+}
+
+void mail(Writer& w) {
+  bool given = false;
+  const std::string types = w.job.option("mail-type", &given);
+  if (given) {
+    // HTCondor mails at the end (Complete: however it ends; Error: when it fails), or never.
+    bool end = false, fail = false, none = false;
+    for (std::string_view t : split(to_lower(types), ',')) {
+      end = end || t == "end" || t == "all", fail = fail || t == "fail", none = none || t == "none";
+      if (t == "begin" || t == "all" || (t != "end" && t != "fail" && t != "none"))
+        w.lack("mail-type", "--mail-type " + std::string(t), "mail but at a job's end");
+    }
+    if (end || fail || none) set(w, "notification", end ? "Complete" : fail ? "Error" : "Never");
+  }
+  const std::string user = w.job.option("mail-user", &given);
+  if (given) set(w, "notify_user", user);
+}
+
+}  // namespace
+
+Directives write_htcondor(const Job& job, const std::string& executable) {
+  Writer w(job, "htcondor", "");
+  const JobSpec& s = job.spec;
+  w.add("# HTCondor submit description: condor_submit FILE (written by yard translate)");
+  set(w, "universe", "vanilla");
+  set(w, "executable", executable);
+  if (job.name_given) set(w, "batch_name", s.name.find_first_of(" \t") == std::string::npos ? s.name : "\"" + s.name + "\"");
+  resources(w);
+  std::string index = "Process";
+  if (s.array && (s.array->indices.front() != 0 || regular_step(s.array->indices) != 1)) index = "ArrayIndex";
+  files(w, index);
+  if (!s.account.empty()) set(w, "accounting_group", s.account);
+  if (!job.chdir.empty()) set(w, "initialdir", job.chdir);
+  environment(w);
+  if (s.priority != 0) set(w, "priority", std::to_string(s.priority));
+  mail(w);
+  if (!s.partition.empty()) w.lack("partition", "--partition " + s.partition, "queues (it matches machines instead)");
+  for (const auto& d : s.dependencies)
+    w.lack("dependency", "--dependency " + std::string(to_string(d.kind)) + ":" + std::to_string(d.job_id),
+           "dependencies outside DAGMan");
+  if (!s.array) {
+    w.add("queue");
+  } else {
+    if (s.array->max_running > 0) set(w, "max_materialize", std::to_string(s.array->max_running));
+    std::string list;
+    for (auto i : s.array->indices) list += (list.empty() ? "" : ", ") + std::to_string(i);
+    w.add(index == "Process" ? "queue " + std::to_string(s.array->indices.size()) : "queue ArrayIndex in (" + list + ")");
+  }
+  w.lose_unsaid({.handled = {"mail-type", "mail-user"}});
+  return std::move(w).done();
+}
+
+}  // namespace yard::translate

@@ -1,0 +1,69 @@
+// The #BSUB writer: slots and span, rusage memory, -W minutes, the output files' modes, -w conditions, -env.
+#include <gtest/gtest.h>
+
+#include "translate/translate_testing.h"
+#include "translate/writers.h"
+
+namespace yard::translate {
+namespace {
+
+TEST(LsfWriter, AFullJob) {
+  const Job j = testing::full_job();
+  const Directives d = write_lsf(j);
+  EXPECT_EQ(d.text,
+      "#BSUB -J alpha\n"
+      "#BSUB -n 16\n"
+      "#BSUB -W 1:30\n"
+      "#BSUB -R \"rusage[mem=1GB/task] span[ptile=8]\"\n"
+      "#BSUB -q short\n"
+      "#BSUB -P proj1\n"
+      "#BSUB -oo out-%J.txt\n"
+      "#BSUB -eo err-%J.txt\n"
+      "#BSUB -w 'done(42) && ended(43)'\n");
+  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{"0: --cpus-per-task 2: LSF counts slots (-n): 8 tasks of 2 CPUs, written as -n 16"}));
+}
+
+TEST(LsfWriter, AnArray) {
+  const Job j = testing::array_job();
+  const Directives d = write_lsf(j);
+  EXPECT_EQ(d.text,
+      "#BSUB -J job.sh[1-10]%3\n"
+      "#BSUB -n 4\n"
+      "#BSUB -W 0:10\n"
+      "#BSUB -R \"rusage[mem=8GB] span[hosts=1]\"\n"
+      "#BSUB -oo out-%J_%I.out\n");
+  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{"0: --cpus-per-task 4: LSF counts slots (-n): 1 task of 4 CPUs, written as -n 4"}));
+}
+
+TEST(LsfWriter, AppendSecondsMailExportsAndGpus) {
+  Job j;
+  j.spec.res.ntasks = 4, j.spec.res.gpus = 2, j.spec.res.walltime_s = 61;
+  j.spec.stdout_path = "o-%x.txt";
+  j.spec.set_open_mode(OpenMode::Append);
+  j.spec.dependencies = {{DependencyKind::AfterNotOk, 5}};
+  j.spec.slurm_options = {{"exclusive", ""}, {"mail-type", "BEGIN,END"}, {"wait", ""}, {"constraint", "fast"}};
+  j.spec.priority = -3;
+  j.exports = "NONE";
+  j.lines["constraint"] = 9;
+  const Directives d = write_lsf(j);
+  EXPECT_EQ(d.text,
+            "#BSUB -n 4\n"
+            "#BSUB -gpu \"num=2\"\n"
+            "#BSUB -W 0:02\n"
+            "#BSUB -R \"span[hosts=1]\"\n"
+            "#BSUB -o o-.txt\n"
+            "#BSUB -w 'exit(5)'\n"
+            "#BSUB -x\n"
+            "#BSUB -B\n"
+            "#BSUB -N\n"
+            "#BSUB -K\n"
+            "#BSUB -env none\n");
+  EXPECT_EQ(testing::losses(d),
+            (std::vector<std::string>{"0: --time 61s: LSF's -W counts minutes; rounded up",
+                                      "0: --output o-%x.txt: %x has no equivalent in LSF's file names; left out of the path",
+                                      "0: --priority -3: LSF's priorities are positive; left out",
+                                      "9: --constraint=fast: LSF has no equivalent of sbatch's --constraint; left out"}));
+}
+
+}  // namespace
+}  // namespace yard::translate

@@ -1,0 +1,53 @@
+#include "translate/pbs_common.h"
+
+namespace yard::translate {
+
+std::string pbs_size(std::uint64_t bytes) { return size_in(bytes, {"kb", "mb", "gb", "tb"}); }
+
+void write_pbs_common(Writer& w, std::string_view array_index, std::vector<std::string_view> handled,
+                      void (*shape)(Writer&)) {
+  const Job& job = w.job;
+  const JobSpec& s = job.spec;
+  if (job.name_given) w.add("-N " + quoted(s.name));
+  shape(w);
+  if (!s.partition.empty()) w.add("-q " + quoted(s.partition));
+  if (!s.account.empty()) w.add("-A " + quoted(s.account));
+  if (s.res.walltime_s > 0) w.add("-l walltime=" + hms(s.res.walltime_s));
+  const TokenMap tokens = [&](char c, std::string& note) -> std::optional<std::string> {
+    if (c == 'A') note = "PBS has no variable for an array's id; written as ${PBS_JOBID}, an element's own";
+    if (c == 'j' || c == 'A') return "${PBS_JOBID}";
+    if (c == 'x') return "${PBS_JOBNAME}";
+    if (c == 'a') return std::string(array_index);
+    if (c == 'u') return "$USER";
+    if (c == 'N') return "$HOSTNAME";
+    return std::nullopt;
+  };
+  if (!s.stdout_path.empty()) w.add("-o " + quoted(target_path(w, "output", s.stdout_path, tokens)));
+  if (!s.stderr_path.empty()) w.add("-e " + quoted(target_path(w, "error", s.stderr_path, tokens)));
+  if (s.stderr_path.empty()) w.add("-j oe");  // stderr with stdout, as yard's default
+  if (!s.dependencies.empty()) w.add("-W depend=" + dependency_text(s.dependencies));
+  bool wait = false;
+  job.option("wait", &wait);
+  if (wait) w.add("-W block=true");
+  bool mail = false;
+  const std::string types = job.option("mail-type", &mail);
+  if (mail) {
+    const std::string letters = mail_letters(w, types);
+    if (!letters.empty()) w.add("-m " + letters);
+  }
+  const std::string user = job.option("mail-user", &mail);
+  if (mail) w.add("-M " + quoted(user));
+  if (s.requeue) w.add(std::string("-r ") + (*s.requeue ? "y" : "n"));
+  if (s.priority >= -1024 && s.priority <= 1023 && s.priority != 0) w.add("-p " + std::to_string(s.priority));
+  else if (s.priority != 0) w.lose("priority", "--priority " + std::to_string(s.priority), "PBS priorities run from -1024 to 1023; left out");
+  const Exports e = exports_of(job.exports);
+  if (e.none) w.lose("export", "--export " + job.exports, "qsub passes no variables without -V or -v but its own PBS_O_ ones; none written");
+  if (e.all) w.add("-V");
+  std::string list;
+  for (const auto& v : e.variables) list += (list.empty() ? "" : ",") + v;
+  if (!list.empty()) w.add("-v " + quoted(list));
+  for (auto h : {"wait", "mail-type", "mail-user"}) handled.push_back(h);
+  w.lose_unsaid({.requeue = true, .handled = handled});
+}
+
+}  // namespace yard::translate

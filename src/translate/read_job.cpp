@@ -1,0 +1,120 @@
+#include "translate/read_job.h"
+
+#include <filesystem>
+
+#include "cli/submit_internal.h"
+#include "core/text.h"
+#include "directives/script_kind.h"
+#include "translate/htcondor_reader.h"
+
+namespace yard::translate {
+namespace {
+
+// For each option a directive line gave, the line (a later line wins, as its value does).
+void note_lines(const ScriptDirectives& d, Job& job) {
+  for (const DirectiveLine& line : d.lines) {
+    if (line.component > 0) {
+      job.lines.emplace("hetjob", line.number);
+      continue;
+    }
+    SubmitFlags probe;
+    SbatchSettings others;
+    bool json = false;
+    auto app = submit_app(probe, json);
+    try {
+      parse_words(*app, line.words, &others);
+    } catch (const CLI::ParseError&) {
+      continue;  // merge_directives has said why
+    }
+    for (const CLI::Option* o : app->get_options())
+      if (o->count() > 0 && !o->get_lnames().empty()) job.lines[o->get_lnames()[0]] = line.number;
+    for (const auto& [name, value] : others) job.lines[name] = line.number;
+  }
+}
+
+// make_spec's message ("--mem: ...") with the line its option came from.
+Error at_line(const std::string& message, const std::string& origin, const Job& job) {
+  const auto dashes = message.find("--");
+  if (dashes != std::string::npos) {
+    const auto end = message.find_first_of(" :=", dashes);
+    const int line = job.line(std::string_view(message).substr(dashes + 2, end == std::string::npos ? end : end - dashes - 2));
+    if (line > 0) return err(origin + ":" + std::to_string(line) + ": " + message);
+  }
+  return err(origin + ": " + message);
+}
+
+// --export without the directory variable a reader added (yard submit's own doing).
+std::string without_variable(const std::string& exports, std::string_view name) {
+  std::string out;
+  for (std::string_view item : split(exports, ','))
+    if (!starts_with(item, std::string(name) + "=")) out += (out.empty() ? "" : ",") + std::string(item);
+  return out.empty() ? "ALL" : out;
+}
+
+// The HTCondor description's executable, found beside the description.
+std::string beside(const std::string& origin, const std::string& path) {
+  if (path.empty() || path[0] == '/') return path;
+  const std::filesystem::path dir = std::filesystem::path(origin).parent_path();
+  return dir.empty() ? path : (dir / path).lexically_normal().string();
+}
+
+}  // namespace
+
+Result<ReadJob> read_job(std::string_view text, const std::string& origin, std::string_view from, const Loader& load,
+                         bool (*is_directory)(const std::string&)) {
+  ReadJob r;
+  TranslatedDirectives d;
+  std::string script(text);
+  r.job.script_path = origin;
+  if (from == "htcondor" || (from.empty() && is_submit_description(text))) {
+    auto sub = read_submit_description(text, origin);
+    if (!sub) return Error{sub.error()};
+    r.kind = "htcondor";
+    d = std::move(sub->directives);
+    r.job.script_path = beside(origin, sub->executable);
+    auto loaded = load(r.job.script_path);
+    if (!loaded)
+      return err(origin + ":" + std::to_string(sub->executable_line) + ": executable = " + sub->executable + ": " +
+                 loaded.error());
+    script = std::move(*loaded);
+  } else {
+    auto kind = script_kind(text, origin, from, "--from");
+    if (!kind) return Error{kind.error()};
+    auto read = read_directives_of(*kind, text, origin, is_directory);
+    if (!read) return Error{read.error()};
+    d = std::move(*read);
+    r.kind = from == "torque" ? "torque" : *kind;
+  }
+  r.warnings = std::move(d.warnings);
+  SubmitFlags first;
+  first.positional = {origin};
+  bool json = false;
+  auto merged = merge_directives(first, {{}}, d.directives, json);
+  if (!merged) return Error{merged.error()};
+  Job& job = r.job;
+  note_lines(d.directives, job);
+  job.name_given = !merged->name.empty();
+  job.chdir = merged->chdir;
+  job.exports = merged->exports;
+  const std::string_view var = r.kind == "pbs" || r.kind == "torque" ? "PBS_O_WORKDIR"
+                               : r.kind == "lsf"                       ? "LS_SUBCWD"
+                                                                       : "";
+  if (!var.empty()) {
+    job.exports = without_variable(job.exports, var);
+    if (script.find(var) != std::string::npos) job.submit_dir_variable = var;
+  }
+  // The directory need not exist here: the job runs where the target scheduler is.
+  SubmitFlags f = *merged;
+  f.chdir.clear();
+  f.positional = {job.script_path};
+  f.script_text = script;
+  auto spec = make_spec(f, {});
+  if (!spec) return at_line(spec.error(), origin, job);
+  job.spec = std::move(*spec);
+  const auto mode = job.spec.open_mode();
+  job.spec.env.clear();
+  job.spec.set_open_mode(mode);
+  return r;
+}
+
+}  // namespace yard::translate

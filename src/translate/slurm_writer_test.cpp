@@ -1,0 +1,82 @@
+// The #SBATCH writer: sbatch's own words for every field, values quoted for its splitter, sbatch's other options as given, components as hetjob lines.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "translate/translate_testing.h"
+#include "translate/writers.h"
+
+namespace yard::translate {
+namespace {
+
+TEST(SlurmWriter, AFullJob) {
+  const Job j = testing::full_job();
+  const Directives d = write_slurm(j);
+  EXPECT_EQ(d.text,
+      "#SBATCH --job-name=alpha\n"
+      "#SBATCH --nodes=2\n"
+      "#SBATCH --ntasks=8\n"
+      "#SBATCH --cpus-per-task=2\n"
+      "#SBATCH --mem-per-cpu=1G\n"
+      "#SBATCH --time=01:30:00\n"
+      "#SBATCH --partition=short\n"
+      "#SBATCH --account=proj1\n"
+      "#SBATCH --output=out-%j.txt\n"
+      "#SBATCH --error=err-%j.txt\n"
+      "#SBATCH --dependency=afterok:42,afterany:43\n");
+  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{}));
+}
+
+TEST(SlurmWriter, AnArray) {
+  const Job j = testing::array_job();
+  const Directives d = write_slurm(j);
+  EXPECT_EQ(d.text,
+      "#SBATCH --cpus-per-task=4\n"
+      "#SBATCH --mem=8G\n"
+      "#SBATCH --time=00:10:00\n"
+      "#SBATCH --output=out-%A_%a.out\n"
+      "#SBATCH --array=1-10%3\n");
+  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{}));
+}
+
+TEST(SlurmWriter, QuotesOtherOptionsPriorityAndComponents) {
+  Job j;
+  j.name_given = true;
+  j.spec.name = "my job #1";
+  j.spec.slurm_options = {{"exclusive", ""}, {"constraint", "a&b"}, {"mail-type", "END"}};
+  j.spec.priority = -100;
+  j.spec.res.nodes = 2, j.spec.res.max_nodes = 4;
+  j.spec.requeue = false;
+  j.spec.job_types = {"besteffort"};
+  j.spec.set_open_mode(OpenMode::Append);
+  j.exports = "NONE,A=1";
+  j.chdir = "/scratch/it's here";
+  Component c;
+  c.res.ntasks = 2;
+  c.partition = "gpu";
+  c.slurm_options = {{"constraint", "v100"}};
+  j.spec.components.push_back(c);
+  j.lines["job-type"] = 7;
+  const Directives d = write_slurm(j);
+  EXPECT_EQ(d.text,
+            "#SBATCH --job-name='my job #1'\n"
+            "#SBATCH --nodes=2-4\n"
+            "#SBATCH --open-mode=append\n"
+            "#SBATCH --chdir=/scratch/it\\'s\\ here\n"
+            "#SBATCH --export=NONE,A=1\n"
+            "#SBATCH --nice=100\n"
+            "#SBATCH --no-requeue\n"
+            "#SBATCH --exclusive\n"
+            "#SBATCH --constraint=a&b\n"
+            "#SBATCH --mail-type=END\n"
+            "#SBATCH hetjob\n"
+            "#SBATCH --ntasks=2\n"
+            "#SBATCH --partition=gpu\n"
+            "#SBATCH --constraint=v100\n");
+  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{"7: --job-type besteffort: Slurm has no kinds of job (OAR's -t); left out"}));
+  const auto flux = testing::losses(write_flux(j));
+  EXPECT_NE(std::find(flux.begin(), flux.end(), "0: --nodes 2-4: Flux takes one node count; the least is written"), flux.end());
+}
+
+}  // namespace
+}  // namespace yard::translate

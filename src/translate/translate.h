@@ -1,0 +1,37 @@
+// `yard translate`'s work without its command line: a script read (read_job.h), its
+// directives written for the target (writers.h), the script put together again with its
+// body untouched (script_parts.h), and every loss said in one line naming the file and
+// the line it came from.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "translate/read_job.h"
+
+namespace yard::translate {
+
+struct Request {
+  std::string text;    // the file's bytes
+  std::string origin;  // its path, as messages name it
+  std::string from;    // a kind, or "" to tell it from the text
+  std::string to;      // a kind
+  // Where the result goes ("": stdout): an HTCondor description names its executable
+  // relative to its own directory (as given, for stdout).
+  std::string output;
+};
+
+struct Translation {
+  std::string output;  // the script for the target, or HTCondor's submit description
+  std::string from;    // the kind read
+  Job job;
+  // The reader's warnings and the writer's losses: "job.sh:4: --gpus 2: Grid Engine has
+  // no GPU request; left out". `losses` counts the writer's among them.
+  std::vector<std::string> warnings;
+  std::size_t losses = 0;
+};
+
+Result<Translation> translate(const Request& request, const Loader& load, bool (*is_directory)(const std::string&));
+
+}  // namespace yard::translate

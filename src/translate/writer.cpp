@@ -1,0 +1,187 @@
+#include "translate/writer.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/text.h"
+
+namespace yard::translate {
+
+Writer::Writer(const Job& j, std::string_view kind, std::string prefix)
+    : job(j), res_(j.spec.res), prefix_(std::move(prefix)), title_(kind_title(kind)) {
+  bool given = false;
+  std::string per_node = j.option("ntasks-per-node", &given);
+  if (!given) per_node = j.option("tasks-per-node");
+  const long long p = std::atoll(per_node.c_str());
+  if (p > 0 && res_.nodes == 1 && res_.ntasks > p) res_.nodes = static_cast<int>((res_.ntasks + p - 1) / p);
+}
+
+void Writer::add(const std::string& text) { out_.text += (prefix_.empty() ? "" : prefix_ + " ") + text + "\n"; }
+
+void Writer::lose(std::string_view option, std::string what, std::string why) {
+  out_.losses.push_back({job.line(option), std::move(what), std::move(why)});
+}
+
+void Writer::lack(std::string_view option, std::string what, std::string_view thing) {
+  lose(option, std::move(what), std::string(title_) + " has no " + std::string(thing) + "; left out");
+}
+
+Directives Writer::done() && { return std::move(out_); }
+
+void Writer::lose_unsaid(const Says& says) {
+  const JobSpec& s = job.spec;
+  if (!says.qos && !s.qos.empty()) lack("qos", "--qos " + s.qos, "QOS");
+  if (!says.node_range && s.res.max_nodes > 0)
+    lose("nodes", "--nodes " + std::to_string(s.res.nodes) + "-" + std::to_string(s.res.max_nodes),
+         std::string(title_) + " takes one node count; the least is written");
+  if (!says.job_types)
+    for (const auto& t : s.job_types) lack("job-type", "--job-type " + t, "kinds of job (OAR's -t)");
+  if (!says.components && !s.components.empty())
+    lack("", "hetjob", "heterogeneous jobs (" + std::to_string(s.components.size()) + " more components)");
+  if (!says.append && s.open_mode() == OpenMode::Append)
+    lack("open-mode", "--open-mode=append", "way to append to the output files");
+  if (!says.requeue && s.requeue) lack("requeue", *s.requeue ? "--requeue" : "--no-requeue", "choice of requeueing");
+  if (!says.priority && s.priority != 0) lack("priority", "--priority " + std::to_string(s.priority), "job priority");
+  for (const auto& [name, value] : s.slurm_options) {
+    bool handled = name == "ntasks-per-node" || name == "tasks-per-node";  // in the node count
+    for (auto h : says.handled) handled = handled || h == name;
+    if (!handled) lack(name, "--" + name + (value.empty() ? "" : "=" + value), "equivalent of sbatch's --" + name);
+  }
+}
+
+std::string quoted(std::string_view value) {
+  static constexpr std::string_view kSpecial = " \t'\"\\#";
+  if (!value.empty() && value.find_first_of(kSpecial) == std::string_view::npos) return std::string(value);
+  if (value.find('\'') == std::string_view::npos) return "'" + std::string(value) + "'";
+  std::string out;
+  for (char c : value) {
+    if (kSpecial.find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string size_in(std::uint64_t bytes, const std::vector<std::string_view>& units) {
+  std::uint64_t n = (bytes + 1023) / 1024;
+  std::size_t unit = 0;
+  while (unit + 1 < units.size() && n % 1024 == 0 && n > 0) n /= 1024, ++unit;
+  return std::to_string(n) + std::string(units[unit]);
+}
+
+std::string tasks_of_cpus(const Resources& r) {
+  return std::to_string(r.ntasks) + (r.ntasks == 1 ? " task of " : " tasks of ") + std::to_string(r.cpus_per_task) + " CPUs";
+}
+
+std::string memory_option(const Resources& r) {
+  const std::vector<std::string_view> units = {"K", "M", "G", "T"};
+  return r.mem_bytes ? "--mem " + size_in(r.mem_bytes, units) : "--mem-per-cpu " + size_in(r.mem_per_cpu_bytes, units);
+}
+
+std::string hms(std::int64_t seconds) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", static_cast<long long>(seconds / 3600),
+                static_cast<long long>(seconds / 60 % 60), static_cast<long long>(seconds % 60));
+  return buf;
+}
+
+std::optional<std::int64_t> regular_step(const std::vector<std::int64_t>& ix) {
+  const std::int64_t step = ix.size() > 1 ? ix[1] - ix[0] : 1;
+  for (std::size_t i = 1; i < ix.size(); ++i)
+    if (ix[i] - ix[i - 1] != step) return std::nullopt;
+  return step;
+}
+
+std::string idset(const std::vector<std::int64_t>& ix) {
+  std::string out;
+  for (std::size_t i = 0; i < ix.size();) {
+    std::size_t j = i;
+    while (j + 1 < ix.size() && ix[j + 1] == ix[j] + 1) ++j;
+    out += (out.empty() ? "" : ",") + std::to_string(ix[i]) + (j > i ? "-" + std::to_string(ix[j]) : "");
+    i = j + 1;
+  }
+  return out;
+}
+
+std::vector<std::pair<DependencyKind, std::vector<std::int64_t>>> dependencies_by_kind(const std::vector<Dependency>& deps) {
+  std::vector<std::pair<DependencyKind, std::vector<std::int64_t>>> out;
+  for (const auto& d : deps) {
+    auto it = out.begin();
+    while (it != out.end() && it->first != d.kind) ++it;
+    if (it == out.end()) it = out.insert(out.end(), {d.kind, {}});
+    it->second.push_back(d.job_id);
+  }
+  return out;
+}
+
+std::string dependency_text(const std::vector<Dependency>& deps) {
+  std::string out;
+  for (const auto& [kind, ids] : dependencies_by_kind(deps)) {
+    out += (out.empty() ? "" : ",") + std::string(to_string(kind));
+    for (auto id : ids) out += ":" + std::to_string(id);
+  }
+  return out;
+}
+
+std::string target_path(Writer& w, std::string_view option, std::string_view path, const TokenMap& token,
+                        std::string_view percent) {
+  std::string out;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    if (path[i] != '%') {
+      out += path[i];
+      continue;
+    }
+    const PatternSequence seq = read_pattern_sequence(path, i);
+    if (seq.letter >= path.size()) {  // a '%' at the end stays one
+      out += percent;
+      break;
+    }
+    const char letter = path[seq.letter];
+    const std::string written(path.substr(i, seq.letter + 1 - i));
+    if (letter == '%') {
+      out += percent;
+    } else if (std::string note; auto t = token(letter, note)) {
+      if (!note.empty()) w.lose(option, "--" + std::string(option) + " " + std::string(path), written + ": " + note);
+      if (seq.width > 0 && w.title() != "Slurm")
+        w.lose(option, "--" + std::string(option) + " " + std::string(path),
+               written + ": " + std::string(w.title()) + " does not pad numbers; written unpadded");
+      out += *t;
+    } else {
+      w.lose(option, "--" + std::string(option) + " " + std::string(path),
+             written + " has no equivalent in " + std::string(w.title()) + "'s file names; left out of the path");
+    }
+    i = seq.letter;
+  }
+  return out;
+}
+
+std::string mail_letters(Writer& w, std::string_view types) {
+  std::string letters;
+  for (std::string_view t : split(types, ',')) {
+    const std::string upper = to_lower(t);
+    const char* add = upper == "begin" ? "b" : upper == "end" ? "e" : upper == "fail" ? "a" : upper == "all" ? "abe"
+                    : upper == "none" ? "n" : nullptr;
+    if (!add) {
+      w.lack("mail-type", "--mail-type " + std::string(t), "such mail");
+      continue;
+    }
+    for (const char* c = add; *c; ++c)
+      if (letters.find(*c) == std::string::npos) letters += *c;
+  }
+  if (letters.size() > 1 && letters.find('n') != std::string::npos) letters.erase(letters.find('n'), 1);
+  return letters;
+}
+
+Exports exports_of(std::string_view text) {
+  Exports e;
+  e.all = false;
+  for (std::string_view item : split(text, ',')) {
+    if (item.empty()) continue;
+    if (iequals(item, "ALL")) e.all = true;
+    else if (iequals(item, "NONE") || iequals(item, "NIL")) e.none = true;
+    else e.variables.emplace_back(item);
+  }
+  if (text.empty()) e.all = true;
+  return e;
+}
+
+}  // namespace yard::translate

@@ -1,0 +1,102 @@
+// What the writers of every target share (slurm_writer.cpp ... htcondor_writer.cpp): the
+// directive lines with their prefix, losses that name the line the option came from,
+// values quoted for a reader that splits words, sizes, times, index lists, dependencies,
+// output paths with the target's own variables, and the check every writer makes of
+// what the target has no words for (QOS, job types, components, sbatch's other options).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "translate/job.h"
+
+namespace yard::translate {
+
+class Writer {
+ public:
+  // `kind` names the target ("pbs"); `prefix` starts each line ("#PBS"; "" for none).
+  Writer(const Job& job, std::string_view kind, std::string prefix);
+
+  const Job& job;
+  // The job's resources, its nodes counted as Slurm would from --ntasks-per-node when
+  // no --nodes was given (an LSF span[ptile], Flux's --tasks-per-node).
+  const Resources& res() const { return res_; }
+  std::string_view title() const { return title_; }
+
+  // One line: prefix, a blank, `text`.
+  void add(const std::string& text);
+  // What the target cannot say: `what` ("--gpus 2") at the line that set `option`.
+  void lose(std::string_view option, std::string what, std::string why);
+  // "... has no X; left out", the commonest loss.
+  void lack(std::string_view option, std::string what, std::string_view thing);
+  Directives done() &&;
+
+  // What every target but the ones that can say it loses; `handled`: sbatch's other
+  // options this writer wrote (exclusive, mail-type, ...).
+  struct Says {
+    bool qos = false, job_types = false, components = false, append = false, requeue = false, priority = true,
+         node_range = false;
+    std::vector<std::string_view> handled;
+  };
+  void lose_unsaid(const Says& says);
+
+ private:
+  Resources res_;
+  std::string prefix_;
+  std::string_view title_;
+  Directives out_;
+};
+
+// A value for a reader that splits words as a shell does (#SBATCH, #PBS, #BSUB, #$,
+// Flux's): as it is when nothing in it is special, else in single quotes, else with a
+// backslash before each special character.
+std::string quoted(std::string_view value);
+
+// `bytes` in the largest of `units` (KiB, MiB, GiB, TiB) that holds it whole, rounded up
+// to a KiB: size_in(4 << 30, {"K", "M", "G", "T"}) is "4G".
+std::string size_in(std::uint64_t bytes, const std::vector<std::string_view>& units);
+
+// "8 tasks of 2 CPUs", "1 task of 4 CPUs": what a target that counts CPUs alone folds.
+std::string tasks_of_cpus(const Resources& r);
+
+// The job's memory as its option: "--mem 4G", "--mem-per-cpu 1G".
+std::string memory_option(const Resources& r);
+
+// Seconds as H:MM:SS (hours unbounded).
+std::string hms(std::int64_t seconds);
+
+// The step of indices that form one range (1 for a single index), or nullopt.
+std::optional<std::int64_t> regular_step(const std::vector<std::int64_t>& indices);
+// Indices as ranges without a step: "1-5,7,9-10".
+std::string idset(const std::vector<std::int64_t>& indices);
+
+// The job's dependencies grouped by kind in the order first given: afterok -> {1, 2}.
+std::vector<std::pair<DependencyKind, std::vector<std::int64_t>>> dependencies_by_kind(const std::vector<Dependency>& deps);
+// As sbatch and qsub -W depend take them: "afterok:1:2,afterany:3".
+std::string dependency_text(const std::vector<Dependency>& deps);
+
+// A yard output path (core/output_pattern.h) in the target's words: each %-sequence as
+// `token` says for its letter (nullopt: the target has none; it is left out, a loss; a
+// `note` set: the nearest the target has, a loss saying why),
+// "%%" as `percent`, every other character as it is. `option` is "output" or "error".
+using TokenMap = std::function<std::optional<std::string>(char letter, std::string& note)>;
+std::string target_path(Writer& w, std::string_view option, std::string_view path, const TokenMap& token,
+                        std::string_view percent = "%");
+
+// sbatch's --mail-type as the letters of qsub's -m (PBS and Grid Engine): b begin, e end,
+// a abort (FAIL), "n" for NONE; a type neither has is a loss.
+std::string mail_letters(Writer& w, std::string_view types);
+
+// --export as a list of NAME[=VALUE] without ALL, and whether ALL began it; nullopt for NONE.
+struct Exports {
+  bool all = true, none = false;
+  std::vector<std::string> variables;
+};
+Exports exports_of(std::string_view text);
+
+}  // namespace yard::translate
