@@ -105,13 +105,19 @@ std::unique_ptr<CLI::App> submit_app(SubmitFlags& f, bool& json) {
 std::unique_ptr<CLI::App> component_app(ComponentFlags& f, std::vector<std::string>& positional) {
   auto app = std::make_unique<CLI::App>("A component of a heterogeneous job", "yard submit ... :");
   add_component_flags(*app, f);
+  // sbatch lets a component charge its own account and ask its own QOS: Slurm is told so.
+  app->add_option_function<std::string>(
+      "-A,--account", [&f](const std::string& v) { f.sbatch_options.emplace_back("account", v); },
+      "This component's account (Slurm)");
+  app->add_option_function<std::string>(
+      "-q,--qos", [&f](const std::string& v) { f.sbatch_options.emplace_back("qos", v); }, "This component's QOS (Slurm)");
   app->add_option("script", positional);
   return app;
 }
 
 Error component_error(std::size_t k, const std::string& what) {
   return err("component " + std::to_string(k) + ": " + what +
-             " (a component after ':' takes only -n -c -N --mem --mem-per-cpu -t -G -p; "
+             " (a component after ':' takes only -n -c -N --mem --mem-per-cpu -t -G -p -A -q and sbatch's other options; "
              "the other flags are the whole job's: give them before the first ':')");
 }
 

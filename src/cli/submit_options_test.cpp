@@ -46,7 +46,7 @@ TEST(SubmitOptions, FormsRealScriptsUseAreAcceptedAsSbatchAcceptsThem) {
                          "#SBATCH --time=0-24:00:00 --exclusive\n"
                          "#SBATCH -D /no/such/dir/on/this/host\n"
                          "#SBATCH hetjob\n"
-                         "#SBATCH -n 2 --ntasks-per-node=1 --nodelist=c2\n"
+                         "#SBATCH -n 2 --ntasks-per-node=1 --nodelist=c2 --account=lab:data\n"
                          "#SBATCH packjob\n"
                          "#SBATCH -n 3 -N 3 --ntasks-per-node 1\n"
                          "srun hostname\n";
@@ -63,7 +63,8 @@ TEST(SubmitOptions, FormsRealScriptsUseAreAcceptedAsSbatchAcceptsThem) {
   ASSERT_EQ(spec->components.size(), 2u);
   // Each component keeps its own sbatch options; component 0 keeps only its own.
   EXPECT_EQ(spec->slurm_options, (SbatchSettings{{"exclusive", ""}}));
-  EXPECT_EQ(spec->components[0].slurm_options, (SbatchSettings{{"ntasks-per-node", "1"}, {"nodelist", "c2"}}));
+  EXPECT_EQ(spec->components[0].slurm_options,
+            (SbatchSettings{{"ntasks-per-node", "1"}, {"nodelist", "c2"}, {"account", "lab:data"}}));
   EXPECT_EQ(spec->components[1].slurm_options, (SbatchSettings{{"ntasks-per-node", "1"}}));
   EXPECT_EQ(spec->components[1].res.nodes, 3);
   for (const char* bad : {"0", "3-2", "x", "1-"}) {
