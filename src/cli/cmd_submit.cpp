@@ -44,7 +44,8 @@ void warn_unhonoured(const JobSpec& spec) {
   if (backend == "slurm") return;
   for (auto& [name, value] : spec.slurm_options) {
     const SbatchOption* o = find_sbatch_option(name);
-    if (o && o->use == SbatchUse::Pass && name != "ntasks-per-node" && name != "tasks-per-node")
+    const bool honoured = name == "ntasks-per-node" || name == "tasks-per-node" || (name == "signal" && backend == "local");
+    if (o && o->use == SbatchUse::Pass && !honoured)
       std::cerr << "yard submit: warning: --" << name << (value.empty() ? "" : "=" + value) << ": backend " << backend
                 << " does not honour it; ignored\n";
   }

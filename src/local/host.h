@@ -31,6 +31,9 @@ struct Supervised {
   pid_t pid = 0;
   int record = -1;
   double walltime_deadline = 0;  // monotonic; 0 = none
+  double warn_deadline = 0;      // monotonic: --signal's moment; 0 = none, or sent
+  int warn_signal = 0;
+  bool warn_batch_only = false;
   double kill_deadline = 0;      // SIGKILL after the grace period; 0 = not stopping
   int kill_grace_s = 10;
   std::uint64_t mem_limit = 0;

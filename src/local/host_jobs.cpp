@@ -43,6 +43,11 @@ bool Host::start(std::int64_t id, const LaunchPlan& p, int record_fd) {
   j.pid = s.pid;
   j.launch_error = std::move(s.error);
   if (p.walltime_s > 0) j.walltime_deadline = mono_s() + static_cast<double>(p.walltime_s);
+  if (p.walltime_s > 0 && p.warn_signal > 0) {  // as Slurm: only a job with a time limit is warned
+    j.warn_deadline = j.walltime_deadline - std::min(static_cast<double>(p.warn_before_s), static_cast<double>(p.walltime_s));
+    j.warn_signal = p.warn_signal;
+    j.warn_batch_only = p.warn_batch_only;
+  }
   char started[64];
   std::snprintf(started, sizeof started, "start_time=%.6f\n", now_s());
   j.started = "job_pid=" + std::to_string(s.pid) + "\n" + started;

@@ -49,6 +49,9 @@ std::string encode_launch(std::int64_t job_id, const LaunchPlan& p, std::int64_t
                         {"mem_limit_bytes", p.mem_limit_bytes},
                         {"memory_poll", p.memory_poll},
                         {"walltime_s", p.walltime_s},
+                        {"warn_signal", p.warn_signal},
+                        {"warn_before_s", p.warn_before_s},
+                        {"warn_batch_only", p.warn_batch_only},
                         {"kill_grace_s", p.kill_grace_s}}
              .dump();
 }
@@ -78,6 +81,9 @@ DecodedLaunch decode_launch(std::string_view text) {
     j.at("mem_limit_bytes").get_to(p.mem_limit_bytes);
     p.memory_poll = j.value("memory_poll", false);
     j.at("walltime_s").get_to(p.walltime_s);
+    p.warn_signal = j.value("warn_signal", 0);  // absent from an older daemon's plans
+    p.warn_before_s = j.value("warn_before_s", 0);
+    p.warn_batch_only = j.value("warn_batch_only", false);
     j.at("kill_grace_s").get_to(p.kill_grace_s);
     if (d.job_id <= 0) d.plan = err("launch request without a job id");
     else if (p.argv.empty()) d.plan = err("launch plan has no command");

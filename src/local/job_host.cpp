@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
@@ -84,6 +85,11 @@ void Host::check_deadlines() {
       if (j.cgroup) j.cgroup->kill_all();
       j.kill_deadline = now + 3600;  // sent; keep waiting for the exit
     }
+    if (j.warn_deadline > 0 && j.stopping == Supervised::Stopping::No && now >= j.warn_deadline) {
+      j.warn_deadline = 0;  // once
+      if (j.warn_batch_only) ::kill(j.pid, j.warn_signal);
+      else signal_tree(j, j.warn_signal);
+    }
     if (j.walltime_deadline > 0 && j.stopping == Supervised::Stopping::No && now >= j.walltime_deadline) {
       j.stopping = Supervised::Stopping::TimedOut;
       stop(j);
@@ -109,6 +115,7 @@ int Host::poll_timeout_ms() const {
   for (auto& [pid, j] : jobs_) {
     if (j.kill_deadline > 0) at(j.kill_deadline - now);
     if (j.walltime_deadline > 0 && j.stopping == Supervised::Stopping::No) at(j.walltime_deadline - now);
+    if (j.warn_deadline > 0 && j.stopping == Supervised::Stopping::No) at(std::max(0.0, j.warn_deadline - now));
     if (j.poll_memory && !j.mem_killed) at(std::max(0.0, next_rss_poll_ - now));
   }
   if (!to_remove_.empty() || tracker_.draining()) at(0.005);

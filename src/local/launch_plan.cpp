@@ -4,6 +4,7 @@
 
 #include "core/output_pattern.h"
 #include "core/text.h"
+#include "core/warning_signal.h"
 
 namespace yard {
 namespace {
@@ -80,6 +81,13 @@ LaunchPlan make_launch_plan(const JobSpec& spec, const JobIdentity& who, const A
   p.mem_limit_bytes = alloc.mem_bytes;
   p.memory_poll = machine.memory_poll;
   p.walltime_s = spec.res.walltime_s;
+  for (auto& [name, value] : spec.slurm_options)
+    if (name == "signal")
+      if (auto w = parse_warning_signal(value)) {
+        p.warn_signal = w->signal;
+        p.warn_before_s = w->seconds_before;
+        p.warn_batch_only = w->batch_only;
+      }
   p.kill_grace_s = machine.kill_grace_s;
   return p;
 }

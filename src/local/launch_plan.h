@@ -33,6 +33,10 @@ struct LaunchPlan {
   std::uint64_t mem_limit_bytes = 0;
   bool memory_poll = false;       // enforce it by polling, without a cgroup
   std::int64_t walltime_s = 0;    // 0 = none
+  // sbatch --signal: `warn_signal` sent `warn_before_s` before the walltime (core/warning_signal.h).
+  int warn_signal = 0;
+  int warn_before_s = 0;
+  bool warn_batch_only = false;   // to the job's first process only, not all of them
   int kill_grace_s = 10;
 };
 

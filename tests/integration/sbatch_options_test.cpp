@@ -1,7 +1,7 @@
 // A Slurm user's scripts as they are: every sbatch option is read (abbreviated, with '='
 // or a space, on #SBATCH lines or the command line); on the local backend what changes
 // nothing in the result gets one warning line, what would is refused (exit 2, nothing
-// stored), and --wrap, --wait, --nice and --ntasks-per-node are honoured.
+// stored), and --wrap, --wait, --nice, --ntasks-per-node and --signal are honoured.
 #include "harness.h"
 
 namespace yard::test {
@@ -22,8 +22,9 @@ TEST_F(SbatchOptions, AScriptFullOfSlurmOptionsRunsLocallyWithOneWarningEach) {
   Output o = yard({"submit", "--json", "job.sh"});
   ASSERT_EQ(o.rc, 0) << o.err;
   for (const char* w : {"--mail-type=END,FAIL", "--mail-user=someone@example.org", "--constraint=haswell", "--exclusive:",
-                        "--signal=B:USR1@60", "--exclude=node7"})
+                        "--exclude=node7"})
     EXPECT_NE(o.err.find(std::string("warning: ") + w), std::string::npos) << w << "\n" << o.err;
+  EXPECT_EQ(o.err.find("--signal"), std::string::npos) << o.err;  // honoured (below)
   EXPECT_EQ(o.err.find("parsable"), std::string::npos) << o.err;  // about sbatch's own output: nothing to say
   EXPECT_EQ(o.err.find("ntasks-per-node"), std::string::npos) << o.err;  // honoured
   const long id = nlohmann::json::parse(o.out)["id"].get<long>();
@@ -64,6 +65,31 @@ TEST_F(SbatchOptions, WrapWaitAndNiceAreHonoured) {
   Output both = yard({"submit", "--wrap", "true", "--", "true"});
   EXPECT_EQ(both.rc, 2);
   EXPECT_NE(both.err.find("--wrap"), std::string::npos) << both.err;
+}
+
+// --signal: the job is warned before its time limit and can end cleanly (COMPLETED, not
+// TIMEOUT); B: warns the batch shell only, not the processes it started.
+TEST_F(SbatchOptions, SignalWarnsTheJobBeforeItsTimeLimit) {
+  configure("cpus: 2\n");
+  write("warned.sh",
+        "#!/bin/bash\n"
+        "#SBATCH -t 0:30 --signal=USR1@25\n"
+        "trap 'echo warned; exit 0' USR1\n"
+        "sleep 60 & wait\n"
+        "echo not-warned\n");
+  write("batch.sh",
+        "#!/bin/bash\n"
+        "#SBATCH -t 0:30 --signal=B:SIGUSR2@25\n"
+        "trap 'echo shell-warned; exit 0' USR2\n"
+        "sh -c 'trap \"echo child-warned\" USR2; sleep 60 & wait' & wait\n");
+  long warned = submit({"warned.sh"});
+  long batch = submit({"batch.sh"});
+  auto bad = yard({"submit", "--signal=USR1@soon", "--", "true"});
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_NE(bad.err.find("--signal: invalid value 'USR1@soon'"), std::string::npos) << bad.err;
+  EXPECT_EQ(wait({warned, batch}), 0) << job(warned).dump() << job(batch).dump();
+  EXPECT_EQ(yard({"logs", std::to_string(warned)}).out, "warned\n");
+  EXPECT_EQ(yard({"logs", std::to_string(batch)}).out, "shell-warned\n");
 }
 
 }  // namespace
