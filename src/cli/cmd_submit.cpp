@@ -42,6 +42,9 @@ void warn_unhonoured(const JobSpec& spec) {
       std::cerr << "yard submit: warning: --job-type " << type << ": backend " << backend
                 << " has no kinds of job (OAR's); ignored\n";
   if (backend == "slurm") return;
+  if (!spec.res.other_gres.empty())
+    std::cerr << "yard submit: warning: --gres=" << spec.res.other_gres << ": backend " << backend
+              << " has no generic resources but GPUs; ignored\n";
   for (auto& [name, value] : spec.slurm_options) {
     const SbatchOption* o = find_sbatch_option(name);
     const bool honoured = name == "ntasks-per-node" || name == "tasks-per-node" || (name == "signal" && backend == "local");

@@ -55,9 +55,12 @@ Result<Resources> make_resources(const ComponentFlags& f, const std::string& whe
     if (!t) return err(where + "--time: " + t.error());
     r.walltime_s = *t;
   }
-  auto gpus = parse_gpu_request(f.gpus, f.gres);
+  auto gres = split_gres(f.gres);
+  if (!gres) return err(where + gres.error());
+  auto gpus = parse_gpu_request(f.gpus, gres->gpu);
   if (!gpus) return err(where + gpus.error());
   r.gpus = *gpus;
+  r.other_gres = gres->other;
   return r;
 }
 

@@ -43,7 +43,7 @@ TEST(SubmitOptions, FormsRealScriptsUseAreAcceptedAsSbatchAcceptsThem) {
   std::string path = ::testing::TempDir() + "submit_options_real.sh";
   std::ofstream(path) << "#!/bin/bash\n"
                          "#SBATCH -n 12 -N 1-12\n"
-                         "#SBATCH --time=0-24:00:00 --exclusive\n"
+                         "#SBATCH --time=0-24:00:00 --exclusive --gres=nvme:1,gpu:v100:2\n"
                          "#SBATCH -D /no/such/dir/on/this/host\n"
                          "#SBATCH hetjob\n"
                          "#SBATCH -n 2 --ntasks-per-node=1 --nodelist=c2 --account=lab:data\n"
@@ -58,6 +58,8 @@ TEST(SubmitOptions, FormsRealScriptsUseAreAcceptedAsSbatchAcceptsThem) {
   EXPECT_EQ(spec->res.nodes, 1);  // -N MIN-MAX: the least, and Slurm is told both
   EXPECT_EQ(spec->res.max_nodes, 12);
   EXPECT_EQ(spec->res.walltime_s, 86400);  // hours past 23 carry into days, as in Slurm
+  EXPECT_EQ(spec->res.gpus, 2);  // GPUs among other generic resources, which Slurm is told
+  EXPECT_EQ(spec->res.other_gres, "nvme:1");
   // The directory is the cluster's to have: only the local backend checks it.
   EXPECT_EQ(spec->workdir, "/no/such/dir/on/this/host");
   ASSERT_EQ(spec->components.size(), 2u);

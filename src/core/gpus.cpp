@@ -26,4 +26,22 @@ Result<int> parse_gpu_request(const std::string& gpus_flag, const std::string& g
   return n;
 }
 
+Result<GresRequest> split_gres(const std::string& gres) {
+  GresRequest r;
+  std::string_view rest = gres;
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    const std::string_view entry = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    if (entry.empty()) return err("--gres: an empty entry in '" + gres + "'");
+    if (entry == "gpu" || entry.substr(0, 4) == "gpu:") {
+      if (!r.gpu.empty()) return err("--gres: two GPU entries in '" + gres + "'");
+      r.gpu = entry;
+    } else {
+      r.other += (r.other.empty() ? "" : ",") + std::string(entry);
+    }
+  }
+  return r;
+}
+
 }  // namespace yard

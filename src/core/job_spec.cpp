@@ -69,6 +69,7 @@ nlohmann::json resources_json(const Resources& r) {
           {"mem_bytes", r.mem_bytes}, {"mem_per_cpu_bytes", r.mem_per_cpu_bytes},
           {"gpus", r.gpus}, {"walltime_s", r.walltime_s}};
   if (r.max_nodes > 0) j["max_nodes"] = r.max_nodes;
+  if (!r.other_gres.empty()) j["other_gres"] = bytes_to_json(r.other_gres);
   return j;
 }
 
@@ -88,6 +89,7 @@ SbatchSettings options_from_json(const nlohmann::json& j) {
 void resources_from_json(const nlohmann::json& j, Resources& r) {
   r.nodes = j.value("nodes", 1);
   r.max_nodes = j.value("max_nodes", 0);
+  if (j.contains("other_gres")) r.other_gres = bytes_from_json(j["other_gres"]);
   r.ntasks = j.value("ntasks", 1);
   r.cpus_per_task = j.value("cpus_per_task", 1);
   r.mem_bytes = j.value("mem_bytes", std::uint64_t{0});

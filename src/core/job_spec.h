@@ -27,6 +27,7 @@ struct Resources {
   std::uint64_t mem_bytes = 0;          // per node; 0 = not requested
   std::uint64_t mem_per_cpu_bytes = 0;  // alternative to mem_bytes; 0 = not requested
   int gpus = 0;
+  std::string other_gres;  // --gres entries other than GPUs ("nvme:1,lscratch:10"): Slurm's only
   std::int64_t walltime_s = 0;  // 0 = none (the partition default applies)
 
   // In 64 bits, where the product of two ints cannot overflow.

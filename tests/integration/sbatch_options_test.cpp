@@ -16,7 +16,7 @@ TEST_F(SbatchOptions, AScriptFullOfSlurmOptionsRunsLocallyWithOneWarningEach) {
         "#SBATCH --mail-type=END,FAIL\n"
         "#SBATCH --mail-user someone@example.org\n"
         "#SBATCH -N 1 --ntasks-per-n=3   # an abbreviation, as sbatch takes it\n"
-        "#SBATCH -C haswell --exclusive --requeue\n"
+        "#SBATCH -C haswell --exclusive --requeue --gres=nvme:1\n"
         "#SBATCH --signal=B:USR1@60 -x node7 --parsable -v\n"
         "echo \"tasks=$YARD_NTASKS\"\n");
   Output o = yard({"submit", "--json", "job.sh"});
@@ -25,6 +25,8 @@ TEST_F(SbatchOptions, AScriptFullOfSlurmOptionsRunsLocallyWithOneWarningEach) {
                         "--exclude=node7"})
     EXPECT_NE(o.err.find(std::string("warning: ") + w), std::string::npos) << w << "\n" << o.err;
   EXPECT_EQ(o.err.find("--signal"), std::string::npos) << o.err;  // honoured (below)
+  EXPECT_NE(o.err.find("warning: --gres=nvme:1: backend local has no generic resources but GPUs; ignored"),
+            std::string::npos) << o.err;
   EXPECT_EQ(o.err.find("parsable"), std::string::npos) << o.err;  // about sbatch's own output: nothing to say
   EXPECT_EQ(o.err.find("ntasks-per-node"), std::string::npos) << o.err;  // honoured
   const long id = nlohmann::json::parse(o.out)["id"].get<long>();

@@ -51,11 +51,13 @@ Status resource_directives(Directives& d, const Resources& r, const std::string&
   // yard's GPU count is for the whole job, like sbatch --gpus. On one node that is
   // the generic resource count, which every Slurm with GPUs understands; --gpus needs
   // select/cons_tres and is only used where the count must be spread over nodes.
-  if (r.gpus > 0) {
-    if (r.nodes == 1)
-      st.push_back(d.add("gres", "gpu:" + std::to_string(r.gpus), "--gpus"));
-    else
-      st.push_back(d.add("gpus", std::to_string(r.gpus), "--gpus"));
+  // Other generic resources (--gres nvme:1) go with the GPUs' entry: one --gres line.
+  const std::string other = r.other_gres.empty() ? "" : "," + r.other_gres;
+  if (r.gpus > 0 && r.nodes == 1) {
+    st.push_back(d.add("gres", "gpu:" + std::to_string(r.gpus) + other, "--gpus"));
+  } else {
+    if (r.gpus > 0) st.push_back(d.add("gpus", std::to_string(r.gpus), "--gpus"));
+    if (!r.other_gres.empty()) st.push_back(d.add("gres", r.other_gres, "--gres"));
   }
   if (r.walltime_s > 0) st.push_back(d.add("time", walltime(r.walltime_s), "--time"));
   if (!partition.empty()) st.push_back(d.add("partition", partition, "partition"));

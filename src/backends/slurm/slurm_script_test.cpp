@@ -130,6 +130,7 @@ TEST(SlurmScript, HeterogeneousComponentsAreSeparatedByHetjob) {
   gpu.partition = "gpu";
   gpu.res.gpus = 1;
   gpu.res.mem_bytes = 1024 * 1024 * 1024;
+  gpu.res.other_gres = "nvme:1";
   s.components = {gpu, Component{}};
   s.components[1].res.cpus_per_task = 3;
   s.components[1].res.nodes = 2;
@@ -149,7 +150,7 @@ TEST(SlurmScript, HeterogeneousComponentsAreSeparatedByHetjob) {
   EXPECT_TRUE(has(d->words, "--export=ALL"));
   EXPECT_TRUE(has(d->words, "--job-name=yard-" + kUid + "-job"));
   ASSERT_EQ(d->components.size(), 2u);
-  EXPECT_EQ(d->components[0], (Words{"--nodes=1", "--ntasks=1", "--cpus-per-task=1", "--mem=1024M", "--gres=gpu:1",
+  EXPECT_EQ(d->components[0], (Words{"--nodes=1", "--ntasks=1", "--cpus-per-task=1", "--mem=1024M", "--gres=gpu:1,nvme:1",
                                      "--partition=gpu"}));
   // A component's own sbatch options follow its hetjob line, not component 0's.
   EXPECT_EQ(d->components[1], (Words{"--nodes=2-4", "--ntasks=1", "--cpus-per-task=3", "--ntasks-per-node=1", "--exclusive"}));
