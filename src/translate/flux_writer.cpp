@@ -62,8 +62,13 @@ Directives write_flux(const Job& job) {
       if (letter == c) return tag;
     return std::nullopt;
   };
-  if (!s.stdout_path.empty()) w.add("--output=" + quoted(target_path(w, "output", s.stdout_path, tokens)));
-  if (!s.stderr_path.empty()) w.add("--error=" + quoted(target_path(w, "error", s.stderr_path, tokens)));
+  for (auto [option, path] : {std::pair{"output", &s.stdout_path}, std::pair{"error", &s.stderr_path}}) {
+    if (path->empty()) continue;
+    if (path->find_first_of("{}") != std::string::npos)  // braces begin Flux's templates
+      w.lose(option, "--" + std::string(option) + " " + *path, "braces begin a template in Flux's file names; left out");
+    else
+      w.add("--" + std::string(option) + "=" + quoted(target_path(w, option, *path, tokens)));
+  }
   if (s.array) {
     w.add("--cc=" + idset(s.array->indices));
     if (s.array->max_running > 0)

@@ -42,7 +42,7 @@ TEST(FluxWriter, GpusUrgencyEnvironmentAndExclusive) {
   Job j;
   j.spec.res.nodes = 2, j.spec.res.ntasks = 3, j.spec.res.gpus = 4, j.spec.res.walltime_s = 90;
   j.spec.priority = 15;
-  j.spec.slurm_options = {{"exclusive", ""}};
+  j.options = {{"exclusive", ""}};
   j.exports = "ALL,A=1 2";
   const Directives d = write_flux(j);
   EXPECT_EQ(d.text,

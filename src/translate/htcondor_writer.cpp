@@ -44,10 +44,20 @@ void files(Writer& w, const std::string& index) {
     if (c == 'a' && array) return "$(" + index + ")";
     return std::nullopt;
   };
-  const std::string out = target_path(w, "output", s.stdout_path, tokens);
+  // $( begins one of HTCondor's macros.
+  auto path = [&](std::string_view option, const std::string& p) {
+    if (p.find("$(") == std::string::npos) return target_path(w, option, p, tokens);
+    w.lose(option, "--" + std::string(option) + " " + p, "$( begins a macro in HTCondor's file names; left out");
+    return std::string();
+  };
+  const std::string out = path("output", s.stdout_path);
   if (!out.empty()) set(w, "output", out);
-  if (!s.stderr_path.empty()) set(w, "error", target_path(w, "error", s.stderr_path, tokens));
-  else if (!out.empty()) set(w, "error", out);  // with stdout
+  if (!s.stderr_path.empty()) {
+    const std::string err = path("error", s.stderr_path);
+    if (!err.empty()) set(w, "error", err);
+  } else if (!out.empty()) {
+    set(w, "error", out);  // with stdout
+  }
 }
 
 void environment(Writer& w) {
@@ -58,7 +68,7 @@ void environment(Writer& w) {
   for (const auto& v : e.variables) {
     const auto eq = v.find('=');
     const std::string value = eq == std::string::npos ? "" : v.substr(eq + 1);
-    if (eq == std::string::npos || value.find_first_of("'\"") != std::string::npos) {
+    if (eq == std::string::npos || eq == 0 || v.find_first_of(" \t'\"") < eq || value.find_first_of("'\"") != std::string::npos) {
       w.lose("export", "--export " + v, "environment takes NAME=VALUE without quotes; left out");
       continue;
     }
@@ -73,7 +83,8 @@ void mail(Writer& w) {
   if (given) {
     // HTCondor mails at the end (Complete: however it ends; Error: when it fails), or never.
     bool end = false, fail = false, none = false;
-    for (std::string_view t : split(to_lower(types), ',')) {
+    const std::string lower = to_lower(types);
+    for (std::string_view t : split(lower, ',')) {
       end = end || t == "end" || t == "all", fail = fail || t == "fail", none = none || t == "none";
       if (t == "begin" || t == "all" || (t != "end" && t != "fail" && t != "none"))
         w.lack("mail-type", "--mail-type " + std::string(t), "mail but at a job's end");

@@ -54,7 +54,7 @@ TEST(HtCondorWriter, ZeroBasedArraysEnvironmentAndMail) {
   j.spec.stdout_path = "o-%a";
   j.spec.stderr_path = "e-%a";
   j.spec.priority = 3;
-  j.spec.slurm_options = {{"mail-type", "FAIL"}, {"mail-user", "me@x.org"}};
+  j.options = {{"mail-type", "FAIL"}, {"mail-user", "me@x.org"}};
   j.exports = "ALL,A=1,B=x y";
   j.chdir = "/scratch";
   const Directives d = write_htcondor(j, "../job.sh");

@@ -28,7 +28,7 @@ int Job::line(std::string_view option) const {
 std::string Job::option(std::string_view name, bool* given) const {
   std::string value;
   bool found = false;
-  for (const auto& [n, v] : spec.slurm_options)
+  for (const auto& [n, v] : options)
     if (n == name) value = v, found = true;  // the last one counts
   if (given) *given = found;
   return value;

@@ -28,9 +28,13 @@ struct Job {
   std::string chdir;          // --chdir as written ("": none)
   std::string exports = "ALL";  // --export as written
   std::string script_path;    // the script's file (an HTCondor executable is one)
-  // PBS_O_WORKDIR or LS_SUBCWD when the script reads it: the directory it was submitted
-  // from, which only its own scheduler sets (yard submit exports it; a translation cannot).
+  // PBS_O_WORKDIR, LS_SUBCWD or SLURM_SUBMIT_DIR when the script reads it: the directory
+  // it was submitted from, which only its own scheduler sets (yard submit exports the
+  // first two; a translation cannot).
   std::string submit_dir_variable;
+  // sbatch's other options as given (core/sbatch_options.h): spec.slurm_options and those
+  // yard acts on itself (--wait, --nice: spec.priority).
+  SbatchSettings options;
   std::map<std::string, int, std::less<>> lines;  // an option's long name -> the line that set it
 
   int line(std::string_view option) const;  // 0 when no line set it

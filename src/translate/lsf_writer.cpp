@@ -81,13 +81,19 @@ std::string conditions(const std::vector<Dependency>& deps) {
 Directives write_lsf(const Job& job) {
   Writer w(job, "lsf", "#BSUB");
   const JobSpec& s = job.spec;
+  // -J NAME[INDICES]: a '[' in the name would begin the indices.
+  std::string name = s.name;
+  if (name.find_first_of("[]") != std::string::npos) {
+    if (job.name_given) w.lose("job-name", "--job-name " + name, "LSF's -J takes brackets for an array's indices; written without them");
+    std::erase_if(name, [](char c) { return c == '[' || c == ']'; });
+  }
   if (s.array) {
     ArraySpec indices = *s.array;
     indices.max_running = 0;
-    w.add("-J " + quoted(s.name + "[" + slurm_array_text(indices) + "]" +
+    w.add("-J " + quoted(name + "[" + slurm_array_text(indices) + "]" +
                          (s.array->max_running > 0 ? "%" + std::to_string(s.array->max_running) : "")));
-  } else if (job.name_given) {
-    w.add("-J " + quoted(s.name));
+  } else if (job.name_given && !name.empty()) {
+    w.add("-J " + quoted(name));
   }
   std::string requirements;
   shape(w, requirements);
@@ -116,7 +122,7 @@ Directives write_lsf(const Job& job) {
   if (s.priority < 0) w.lose("priority", "--priority " + std::to_string(s.priority), "LSF's priorities are positive; left out");
   const Exports e = exports_of(job.exports);
   std::string env = e.none ? "none" : e.all ? "all" : "";
-  for (const auto& v : e.variables) env += (env.empty() ? "" : ", ") + v;
+  for (const auto& v : listable(w, e)) env += (env.empty() ? "" : ", ") + v;
   if (env != "all") w.add("-env " + quoted(env));
   w.lose_unsaid({.append = true, .requeue = true, .handled = {"exclusive", "mail-type", "mail-user", "wait"}});
   return std::move(w).done();

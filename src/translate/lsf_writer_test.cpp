@@ -41,7 +41,7 @@ TEST(LsfWriter, AppendSecondsMailExportsAndGpus) {
   j.spec.stdout_path = "o-%x.txt";
   j.spec.set_open_mode(OpenMode::Append);
   j.spec.dependencies = {{DependencyKind::AfterNotOk, 5}};
-  j.spec.slurm_options = {{"exclusive", ""}, {"mail-type", "BEGIN,END"}, {"wait", ""}, {"constraint", "fast"}};
+  j.options = {{"exclusive", ""}, {"mail-type", "BEGIN,END"}, {"wait", ""}, {"constraint", "fast"}};
   j.spec.priority = -3;
   j.exports = "NONE";
   j.lines["constraint"] = 9;

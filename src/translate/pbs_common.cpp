@@ -22,8 +22,14 @@ void write_pbs_common(Writer& w, std::string_view array_index, std::vector<std::
     if (c == 'N') return "$HOSTNAME";
     return std::nullopt;
   };
-  if (!s.stdout_path.empty()) w.add("-o " + quoted(target_path(w, "output", s.stdout_path, tokens)));
-  if (!s.stderr_path.empty()) w.add("-e " + quoted(target_path(w, "error", s.stderr_path, tokens)));
+  // qsub takes HOST: before a path's first '/' for the host PBS copies the file to.
+  auto path = [&](std::string_view option, const std::string& p) {
+    std::string t = target_path(w, option, p, tokens);
+    const auto colon = t.find(':');
+    return colon != std::string::npos && t.find('/') > colon ? "./" + t : t;
+  };
+  if (!s.stdout_path.empty()) w.add("-o " + quoted(path("output", s.stdout_path)));
+  if (!s.stderr_path.empty()) w.add("-e " + quoted(path("error", s.stderr_path)));
   if (s.stderr_path.empty()) w.add("-j oe");  // stderr with stdout, as yard's default
   if (!s.dependencies.empty()) w.add("-W depend=" + dependency_text(s.dependencies));
   bool wait = false;
@@ -44,7 +50,7 @@ void write_pbs_common(Writer& w, std::string_view array_index, std::vector<std::
   if (e.none) w.lose("export", "--export " + job.exports, "qsub passes no variables without -V or -v but its own PBS_O_ ones; none written");
   if (e.all) w.add("-V");
   std::string list;
-  for (const auto& v : e.variables) list += (list.empty() ? "" : ",") + v;
+  for (const auto& v : listable(w, e)) list += (list.empty() ? "" : ",") + v;
   if (!list.empty()) w.add("-v " + quoted(list));
   for (auto h : {"wait", "mail-type", "mail-user"}) handled.push_back(h);
   w.lose_unsaid({.requeue = true, .handled = handled});

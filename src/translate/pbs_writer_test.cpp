@@ -40,7 +40,7 @@ TEST(PbsProWriter, AnArray) {
 TEST(PbsProWriter, UnevenTasksNodeMemoryExclusiveAndOddIndices) {
   Job j;
   j.spec.res.nodes = 2, j.spec.res.ntasks = 3, j.spec.res.mem_bytes = 3 * testing::kGiB, j.spec.res.gpus = 4;
-  j.spec.slurm_options = {{"exclusive", ""}, {"mail-type", "BEGIN,FAIL"}, {"mail-user", "me@x.org"}, {"wait", ""}};
+  j.options = {{"exclusive", ""}, {"mail-type", "BEGIN,FAIL"}, {"mail-user", "me@x.org"}, {"wait", ""}};
   j.spec.array = ArraySpec{{1, 3, 7}, 0};
   j.spec.requeue = true;
   j.spec.priority = 5;

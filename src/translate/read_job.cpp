@@ -94,10 +94,12 @@ Result<ReadJob> read_job(std::string_view text, const std::string& origin, std::
   Job& job = r.job;
   note_lines(d.directives, job);
   job.name_given = !merged->name.empty();
+  job.options = merged->sbatch_options;
   job.chdir = merged->chdir;
   job.exports = merged->exports;
   const std::string_view var = r.kind == "pbs" || r.kind == "torque" ? "PBS_O_WORKDIR"
                                : r.kind == "lsf"                       ? "LS_SUBCWD"
+                               : r.kind == "slurm"                     ? "SLURM_SUBMIT_DIR"
                                                                        : "";
   if (!var.empty()) {
     job.exports = without_variable(job.exports, var);

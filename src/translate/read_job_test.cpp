@@ -141,5 +141,35 @@ TEST(Translate, LossesAndTheReadersWarningsNameTheFileAndTheLine) {
                 "job.sh:4: a directive after the script's first command: kept in the body as it is (translated above)"}));
 }
 
+TEST(Translate, ABodyLineTheTargetWouldReadIsAnErrorAndAFluxGroupMayFollowCommands) {
+  auto refused = translate({"#!/bin/sh\n#SBATCH -n 2\necho\n#$ -N other\n", "job.sh", "slurm", "sge", ""}, files({}), nullptr);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error(), "job.sh:4: Grid Engine would read this line after the script's first command as a directive "
+                             "of its own, and the translation would not be the job (remove it, or translate with --from sge)");
+  const std::string flux = "#!/bin/sh\necho before\n# flux: -n 4\n# a comment in the group\n# flux: -t 5m\nflux run x\n";
+  auto t = translate({flux, "job.sh", "", "slurm", ""}, files({}), nullptr);
+  ASSERT_TRUE(t) << t.error();
+  EXPECT_EQ(t->output, "#!/bin/sh\n#SBATCH --ntasks=4\n#SBATCH --time=00:05:00\necho before\n# a comment in the group\n"
+                       "flux run x\n");
+  t = translate({flux, "job.sh", "", "flux", ""}, files({}), nullptr);
+  ASSERT_TRUE(t) << t.error();
+  EXPECT_EQ(t->output, "#!/bin/sh\n# flux: -n 4\n# flux: -t 5m\necho before\n# a comment in the group\nflux run x\n");
+}
+
+TEST(Translate, WhatYardSubmitActsOnItselfIsWrittenToo) {
+  auto t = translate({"#!/bin/sh\n#SBATCH --wait --nice=10\necho\n", "job.sh", "", "pbs", ""}, files({}), nullptr);
+  ASSERT_TRUE(t) << t.error();
+  EXPECT_EQ(t->output, "#!/bin/sh\n#PBS -j oe\n#PBS -W block=true\n#PBS -p -10\n#PBS -V\necho\n");
+  t = translate({"#!/bin/sh\n#SBATCH --wait --nice=10\necho\n", "job.sh", "", "slurm", ""}, files({}), nullptr);
+  ASSERT_TRUE(t) << t.error();
+  EXPECT_EQ(t->output, "#!/bin/sh\n#SBATCH --nice=10\n#SBATCH --wait\necho\n");
+  t = translate({"#!/bin/sh\n#SBATCH -n 2000000000 -d afterok:12345678901\necho\n", "job.sh", "", "lsf", ""}, files({}),
+                nullptr);
+  ASSERT_TRUE(t) << t.error();
+  EXPECT_EQ(t->output, "#!/bin/sh\n#BSUB -n 999999999\n#BSUB -R \"span[hosts=1]\"\necho\n");
+  EXPECT_EQ(t->warnings[0], "job.sh:2: --ntasks 2000000000: more than the target's directives count (nine digits); "
+                            "written as 999999999");
+}
+
 }  // namespace
 }  // namespace yard::translate

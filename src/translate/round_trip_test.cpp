@@ -63,20 +63,20 @@ std::vector<Job> jobs() {
   };
   add([](Job& j) {  // tasks of several CPUs on two nodes
     j.spec.name = "alpha";
-    j.spec.res = {.nodes = 2, .ntasks = 8, .cpus_per_task = 2, .mem_per_cpu_bytes = testing::kGiB, .walltime_s = 5400};
+    j.spec.res.nodes = 2, j.spec.res.ntasks = 8, j.spec.res.cpus_per_task = 2, j.spec.res.mem_per_cpu_bytes = testing::kGiB, j.spec.res.walltime_s = 5400;
     j.spec.stdout_path = "out-%j.txt", j.spec.stderr_path = "err-%j.txt";
     j.spec.partition = "short", j.spec.account = "proj1";
     j.spec.dependencies = {{DependencyKind::AfterOk, 42}};
   });
   add([](Job& j) {  // MPI: four nodes, a node's memory, stderr with stdout, two dependencies
     j.spec.name = "mpi";
-    j.spec.res = {.nodes = 4, .ntasks = 16, .mem_bytes = 4 * testing::kGiB, .walltime_s = 2 * 86400};
+    j.spec.res.nodes = 4, j.spec.res.ntasks = 16, j.spec.res.mem_bytes = 4 * testing::kGiB, j.spec.res.walltime_s = 2 * 86400;
     j.spec.stdout_path = "mpi-%j.log";
     j.spec.partition = "compute", j.spec.account = "chem";
     j.spec.dependencies = {{DependencyKind::AfterOk, 7}, {DependencyKind::AfterOk, 8}};
   });
   add([](Job& j) {  // an array with a throttle, no name of its own
-    j.spec.res = {.cpus_per_task = 4, .mem_bytes = 8 * testing::kGiB, .walltime_s = 600};
+    j.spec.res.cpus_per_task = 4, j.spec.res.mem_bytes = 8 * testing::kGiB, j.spec.res.walltime_s = 600;
     j.spec.stdout_path = "arr-%A_%a.out";
     j.spec.partition = "batch", j.spec.account = "proj2";
     j.spec.array = ArraySpec{{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 3};
@@ -84,7 +84,7 @@ std::vector<Job> jobs() {
   });
   add([](Job& j) {  // one task of eight CPUs
     j.spec.name = "omp";
-    j.spec.res = {.cpus_per_task = 8, .mem_per_cpu_bytes = 512 * testing::kMiB, .walltime_s = 2700};
+    j.spec.res.cpus_per_task = 8, j.spec.res.mem_per_cpu_bytes = 512 * testing::kMiB, j.spec.res.walltime_s = 2700;
     j.spec.stdout_path = "omp.out", j.spec.stderr_path = "omp.err";
     j.spec.partition = "p", j.spec.account = "a";
   });

@@ -38,6 +38,15 @@ bool flux(std::string_view line) {
   return (tag == "flux:" || tag == "FLUX:") && starts_with(trim(line.substr(i + 5)), "-");
 }
 
+// Any line flux batch takes for a sentinel, whatever follows it.
+bool flux_sentinel(std::string_view line) {
+  std::size_t i = 0;
+  while (i < line.size() && !std::isalnum(static_cast<unsigned char>(line[i])) && line[i] != '_' &&
+         static_cast<unsigned char>(line[i]) < 0x80)
+    ++i;
+  return line.substr(i, 5) == "flux:" || line.substr(i, 5) == "FLUX:";
+}
+
 bool is_command(std::string_view line) {
   const std::string_view t = trim(line);
   return !t.empty() && t[0] != '#';
@@ -55,50 +64,71 @@ bool is_directive_line(std::string_view line, std::string_view kind) {
 
 ScriptParts split_script(std::string_view script, std::string_view kind) {
   ScriptParts p;
-  std::size_t at = 0;
-  auto next_line = [&]() {
+  std::vector<std::string_view> lines;  // each with its '\n'
+  for (std::size_t at = 0; at < script.size();) {
     const auto nl = script.find('\n', at);
     const std::size_t end = nl == std::string_view::npos ? script.size() : nl + 1;
-    const std::string_view line = script.substr(at, end - at);
+    lines.push_back(script.substr(at, end - at));
     at = end;
-    return line;
-  };
-  if (starts_with(script, "#!")) p.shebang = std::string(next_line());
-  bool seen = false, continued = false;
-  while (at < script.size()) {
-    const std::size_t start = at;
-    std::string_view line = next_line();
-    std::string_view text = line.substr(0, line.size() - (line.ends_with('\n') ? 1 : 0));
-    if (continued || is_directive_line(text, "")) {
-      // #PBS and #BSUB lines ending in a backslash go on with the next line.
-      continued = trim(text).ends_with('\\') && (continued || pbs(text) || lsf(text));
-      seen = true;
+  }
+  auto text = [&](std::size_t i) { return lines[i].substr(0, lines[i].size() - (lines[i].ends_with('\n') ? 1 : 0)); };
+  std::size_t first = 0;
+  if (starts_with(script, "#!")) p.shebang = std::string(lines[first++]);
+  // The directive block ends at the first command; a Flux script's group of directives
+  // may come after commands, and ends it there.
+  // #PBS and #BSUB lines ending in a backslash go on with the next line.
+  auto continues = [&](std::size_t i) { return (pbs(text(i)) || lsf(text(i))) && trim(text(i)).ends_with('\\'); };
+  std::size_t end = first;
+  while (end < lines.size() && !is_command(text(end))) {
+    bool more = continues(end++);
+    for (; more && end < lines.size(); ++end) more = trim(text(end)).ends_with('\\');
+  }
+  if (kind == "flux")
+    for (std::size_t i = end; i < lines.size(); ++i)
+      if (flux(text(i))) end = i + 1;
+  bool inserted = false, continued = false;
+  for (std::size_t i = first; i < end; ++i) {
+    if (continued || is_directive_line(text(i), "")) {
+      continued = trim(text(i)).ends_with('\\') && (continued || pbs(text(i)) || lsf(text(i)));
+      inserted = true;  // the target's directives go where the first one was
       continue;
     }
-    if (is_command(text)) {
-      at = start;
-      break;
-    }
-    (seen ? p.after : p.before) += line;
+    inserted = inserted || is_command(text(i));  // and before any command
+    (inserted ? p.after : p.before) += lines[i];
   }
-  p.body = std::string(script.substr(at));
-  if (kind == "sge" || kind == "lsf" || kind == "oar" || kind == "flux") {
-    int number = 1;
-    for (char c : script.substr(0, at)) number += c == '\n';
-    for (std::string_view line : split(p.body, '\n')) {
-      if (is_directive_line(line, kind)) p.body_directives.push_back(number);
-      ++number;
-    }
-  }
+  for (std::size_t i = end; i < lines.size(); ++i) p.body += lines[i];
+  if (kind == "sge" || kind == "lsf" || kind == "oar" || kind == "flux")
+    for (std::size_t i = end; i < lines.size(); ++i)
+      if (is_directive_line(text(i), kind)) p.body_directives.push_back(static_cast<int>(i) + 1);
   return p;
+}
+
+std::vector<int> read_in_body(const ScriptParts& parts, std::string_view script, std::string_view target) {
+  std::vector<int> out;
+  if (target != "sge" && target != "lsf" && target != "oar" && target != "flux") return out;
+  int number = 1;
+  for (char c : script.substr(0, script.size() - parts.body.size())) number += c == '\n';
+  for (std::string_view line : split(parts.body, '\n')) {
+    if (target == "flux" ? flux_sentinel(line) : is_directive_line(line, target)) out.push_back(number);
+    ++number;
+  }
+  return out;
 }
 
 std::string assemble(const ScriptParts& parts, const std::string& directives, std::string_view target) {
   auto ended = [](std::string s) { return s.empty() || s.back() == '\n' ? s : s + "\n"; };
-  std::string out = ended(parts.shebang + parts.before);
+  // flux batch reads a kept comment that looks like a sentinel as a directive.
+  auto kept = [&](const std::string& lines) {
+    if (target != "flux") return lines;
+    std::string out;
+    for (std::string_view line : split(lines, '\n'))
+      if (!flux_sentinel(line)) out += std::string(line) + "\n";
+    return lines.empty() ? lines : out.substr(0, out.size() - (lines.back() == '\n' ? 1 : 0));
+  };
+  std::string out = ended(parts.shebang + kept(parts.before));
   // oarsub -S reads #OAR lines from the second line on, when the first is a comment.
   if (target == "oar" && !starts_with(out, "#")) out = "# OAR job (oarsub -S reads the #OAR lines below)\n" + out;
-  return out + directives + ended(parts.after) + parts.body;
+  return out + directives + ended(kept(parts.after)) + parts.body;
 }
 
 }  // namespace yard::translate

@@ -1,8 +1,10 @@
-// A script as a translation keeps it: its #! line, the comments and blank lines of its
-// header (up to its first command) that are not directives, and its body from the first
-// command on, byte for byte. Directive lines of every kind yard reads (#SBATCH, #$, #OAR,
-// #PBS, #BSUB, `# flux:`) are dropped from the header, with the lines a trailing
-// backslash continues; the target's directives go where the first of them was.
+// A script as a translation keeps it: its #! line, the lines of its directive block that
+// are not directives, and its body, every line after the block, byte for byte. The block
+// ends at the first command (a Flux script's group of directives may follow commands: it
+// ends after the group). Directive lines of every kind yard reads (#SBATCH, #$, #OAR,
+// #PBS, #BSUB, `# flux:`) are dropped from it, with the lines a trailing backslash
+// continues; the target's directives go where the first of them was, or before the first
+// command when that comes earlier (sbatch and qsub stop reading there).
 #pragma once
 
 #include <string>
@@ -13,9 +15,9 @@ namespace yard::translate {
 
 struct ScriptParts {
   std::string shebang;       // "#!/bin/bash\n", or ""
-  std::string before;        // header lines kept before the first directive
-  std::string after;         // header lines kept after it
-  std::string body;          // from the first command on, exactly
+  std::string before;        // the block's lines kept before the target's directives
+  std::string after;         // and after them
+  std::string body;          // every line after the block, exactly
   // Lines of the body that are directives of the source's kind (Grid Engine, LSF and OAR
   // read them anywhere): left as they are.
   std::vector<int> body_directives;
@@ -29,5 +31,10 @@ std::string assemble(const ScriptParts& parts, const std::string& directives, st
 
 // Whether `line` is a directive of `kind` ("" for any kind).
 bool is_directive_line(std::string_view line, std::string_view kind);
+
+// The lines of the body (numbered in the script) that `target` would read as directives
+// too: Grid Engine, LSF and OAR read them anywhere, and flux batch refuses a sentinel
+// line after the group of directives.
+std::vector<int> read_in_body(const ScriptParts& parts, std::string_view script, std::string_view target);
 
 }  // namespace yard::translate

@@ -49,7 +49,7 @@ TEST(GridEngineWriter, GpusMemoryShareIndicesAndDirectory) {
   j.spec.array = ArraySpec{{0, 1, 2}, 0};
   j.spec.priority = -10;
   j.spec.requeue = true;
-  j.spec.slurm_options = {{"mail-type", "ALL"}};
+  j.options = {{"mail-type", "ALL"}};
   j.chdir = "/scratch";
   j.exports = "A=1";
   j.lines["gpus"] = 4;

@@ -19,10 +19,10 @@ namespace {
 void option(Writer& w, std::string_view name, const std::string& value) { w.add("--" + std::string(name) + "=" + quoted(value)); }
 
 // A component's resources (component 0's are the job's).
-void resources(Writer& w, const Resources& r, const std::string& partition) {
+void resources(Writer& w, const Resources& r, const std::string& partition, bool component = false) {
   if (r.nodes != 1 || r.max_nodes > 0)
     option(w, "nodes", std::to_string(r.nodes) + (r.max_nodes > 0 ? "-" + std::to_string(r.max_nodes) : ""));
-  if (r.ntasks != 1) option(w, "ntasks", std::to_string(r.ntasks));
+  if (r.ntasks != 1 || component) option(w, "ntasks", std::to_string(r.ntasks));  // a component needs a line
   if (r.cpus_per_task != 1) option(w, "cpus-per-task", std::to_string(r.cpus_per_task));
   const std::vector<std::string_view> units = {"K", "M", "G", "T"};
   if (r.mem_bytes) option(w, "mem", size_in(r.mem_bytes, units));
@@ -48,17 +48,18 @@ Directives write_slurm(const Job& job) {
   if (!s.dependencies.empty()) option(w, "dependency", dependency_text(s.dependencies));
   if (!job.chdir.empty()) option(w, "chdir", job.chdir);
   if (job.exports != "ALL") option(w, "export", job.exports);
-  if (s.priority < 0) option(w, "nice", std::to_string(-static_cast<long long>(s.priority)));
-  if (s.priority > 0) option(w, "priority", std::to_string(s.priority));
+  if (s.priority < 0 && s.priority >= -2147483645) option(w, "nice", std::to_string(-static_cast<long long>(s.priority)));
+  else if (s.priority != 0) option(w, "priority", std::to_string(s.priority));
   if (s.requeue) w.add(*s.requeue ? "--requeue" : "--no-requeue");
   std::vector<std::string_view> handled;
-  for (const auto& [name, value] : s.slurm_options) {
+  for (const auto& [name, value] : job.options) {
+    if (name == "nice") continue;  // the priority, above
     w.add(value.empty() ? "--" + name : "--" + name + "=" + quoted(value));
     handled.push_back(name);
   }
   for (const auto& c : s.components) {
     w.add("hetjob");
-    resources(w, c.res, c.partition);
+    resources(w, c.res, c.partition, true);
     for (const auto& [name, value] : c.slurm_options) w.add(value.empty() ? "--" + name : "--" + name + "=" + quoted(value));
   }
   w.lose_unsaid({.qos = true, .components = true, .append = true, .requeue = true, .node_range = true, .handled = handled});

@@ -43,7 +43,7 @@ TEST(SlurmWriter, QuotesOtherOptionsPriorityAndComponents) {
   Job j;
   j.name_given = true;
   j.spec.name = "my job #1";
-  j.spec.slurm_options = {{"exclusive", ""}, {"constraint", "a&b"}, {"mail-type", "END"}};
+  j.options = {{"exclusive", ""}, {"constraint", "a&b"}, {"mail-type", "END"}};
   j.spec.priority = -100;
   j.spec.res.nodes = 2, j.spec.res.max_nodes = 4;
   j.spec.requeue = false;

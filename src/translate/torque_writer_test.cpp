@@ -42,7 +42,7 @@ TEST(TorqueWriter, AnArray) {
 TEST(TorqueWriter, UnevenProcessorsDirectoryExclusiveAndSteps) {
   Job j;
   j.spec.res.nodes = 2, j.spec.res.ntasks = 5, j.spec.res.mem_bytes = 2 * testing::kGiB;
-  j.spec.slurm_options = {{"exclusive", ""}};
+  j.options = {{"exclusive", ""}};
   j.spec.array = ArraySpec{{1, 3, 5, 6, 7}, 2};
   j.chdir = "/scratch";
   j.exports = "NONE";

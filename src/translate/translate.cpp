@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "translate/script_parts.h"
+#include "translate/writer.h"
 #include "translate/writers.h"
 
 namespace yard::translate {
@@ -23,14 +24,18 @@ std::string executable_for(const std::string& script_path, const std::string& ou
 }  // namespace
 
 Directives write_directives(std::string_view kind, const Job& job, const std::string& executable) {
-  if (kind == "pbs") return write_pbs(job);
-  if (kind == "torque") return write_torque(job);
-  if (kind == "lsf") return write_lsf(job);
-  if (kind == "sge") return write_sge(job);
-  if (kind == "oar") return write_oar(job);
-  if (kind == "htcondor") return write_htcondor(job, executable);
-  if (kind == "flux") return write_flux(job);
-  return write_slurm(job);
+  if (kind == "slurm") return write_slurm(job);
+  std::vector<Loss> losses;
+  const Job b = bounded(job, losses);
+  Directives d = kind == "pbs"      ? write_pbs(b)
+                 : kind == "torque" ? write_torque(b)
+                 : kind == "lsf"    ? write_lsf(b)
+                 : kind == "sge"    ? write_sge(b)
+                 : kind == "oar"    ? write_oar(b)
+                 : kind == "flux"   ? write_flux(b)
+                                    : write_htcondor(b, executable);
+  d.losses.insert(d.losses.begin(), losses.begin(), losses.end());
+  return d;
 }
 
 Result<Translation> translate(const Request& request, const Loader& load, bool (*is_directory)(const std::string&)) {
@@ -49,10 +54,16 @@ Result<Translation> translate(const Request& request, const Loader& load, bool (
   const std::string family = request.to == "torque" ? "pbs" : request.to;
   const std::string source = t.from == "torque" ? "pbs" : t.from;
   const ScriptParts parts = split_script(t.job.spec.script, source == "htcondor" ? "" : source);
+  if (family != source)
+    if (auto lines = read_in_body(parts, t.job.spec.script, family); !lines.empty())
+      return err(t.job.script_path + ":" + std::to_string(lines[0]) + ": " + std::string(kind_title(request.to)) +
+                 " would read this line after the script's first command as a directive of its own, and the "
+                 "translation would not be the job (remove it, or translate with --from " + family + ")");
   Directives d = write_directives(request.to, t.job, executable_for(t.job.script_path, request.output));
   for (const auto& loss : d.losses) warn(loss.line, loss.what + ": " + loss.why);
-  if (!t.job.submit_dir_variable.empty() && family != (t.job.submit_dir_variable[0] == 'P' ? "pbs" : "lsf"))
-    warn(0, "$" + t.job.submit_dir_variable + ": the script reads it, and " + std::string(kind_title(request.to)) +
+  const std::string& var = t.job.submit_dir_variable;
+  if (!var.empty() && family != (var[0] == 'P' ? "pbs" : var[0] == 'L' ? "lsf" : "slurm"))
+    warn(0, "$" + var + ": the script reads it, and " + std::string(kind_title(request.to)) +
                 " does not set it (the directory the job was submitted from)");
   if (family != source && request.to != "htcondor")
     for (int line : parts.body_directives)

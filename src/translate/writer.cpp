@@ -1,11 +1,47 @@
 #include "translate/writer.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/checked.h"
 #include "core/text.h"
 
 namespace yard::translate {
+
+Job bounded(const Job& job, std::vector<Loss>& losses) {
+  constexpr std::int64_t kMost = 999'999'999;
+  Job b = job;
+  JobSpec& s = b.spec;
+  auto bound = [&](auto& value, std::string_view option) {
+    if (value <= kMost && value >= -kMost) return;
+    losses.push_back({job.line(option), "--" + std::string(option) + " " + std::to_string(value),
+                      "more than the target's directives count (nine digits); written as " + std::to_string(kMost)});
+    value = static_cast<std::remove_reference_t<decltype(value)>>(value > 0 ? kMost : -kMost);
+  };
+  bound(s.res.nodes, "nodes"), bound(s.res.ntasks, "ntasks"), bound(s.res.cpus_per_task, "cpus-per-task");
+  bound(s.res.gpus, "gpus"), bound(s.res.walltime_s, "time"), bound(s.priority, "priority");
+  if (s.res.total_cpus() > kMost) {
+    losses.push_back({job.line("cpus-per-task"), "--cpus-per-task " + std::to_string(s.res.cpus_per_task),
+                      "more CPUs in all than the target's directives count; one CPU a task"});
+    s.res.cpus_per_task = 1;
+  }
+  std::erase_if(s.dependencies, [&](const Dependency& d) {
+    if (d.job_id <= kMost) return false;
+    losses.push_back({job.line("dependency"), "--dependency " + std::string(to_string(d.kind)) + ":" + std::to_string(d.job_id),
+                      "a job id of more than nine digits, which the target's readers do not take; left out"});
+    return true;
+  });
+  if (s.array) {
+    if (s.array->max_running > kMost) s.array->max_running = 0;  // more than the elements: no limit
+    if (s.array->indices.back() > kMost) {
+      losses.push_back({job.line("array"), "--array " + std::to_string(s.array->indices.back()),
+                        "an index of more than nine digits; the elements are numbered from 1"});
+      for (std::size_t i = 0; i < s.array->indices.size(); ++i) s.array->indices[i] = static_cast<std::int64_t>(i) + 1;
+    }
+  }
+  return b;
+}
 
 Writer::Writer(const Job& j, std::string_view kind, std::string prefix)
     : job(j), res_(j.spec.res), prefix_(std::move(prefix)), title_(kind_title(kind)) {
@@ -13,10 +49,21 @@ Writer::Writer(const Job& j, std::string_view kind, std::string prefix)
   std::string per_node = j.option("ntasks-per-node", &given);
   if (!given) per_node = j.option("tasks-per-node");
   const long long p = std::atoll(per_node.c_str());
-  if (p > 0 && res_.nodes == 1 && res_.ntasks > p) res_.nodes = static_cast<int>((res_.ntasks + p - 1) / p);
+  if (p > 0 && res_.nodes == 1 && res_.ntasks > p) {
+    Resources spread = res_;
+    spread.nodes = static_cast<int>((res_.ntasks + p - 1) / p);
+    if (spread.checked_total_mem_bytes()) res_ = spread;
+  }
 }
 
-void Writer::add(const std::string& text) { out_.text += (prefix_.empty() ? "" : prefix_ + " ") + text + "\n"; }
+void Writer::add(const std::string& text) {
+  // A line ends at a newline, and a carriage return before it is taken for a DOS one.
+  if (text.find('\n') != std::string::npos || text.ends_with('\r')) {
+    out_.losses.push_back({0, escape_for_terminal(text), "a value a directive line cannot hold (a line break); left out"});
+    return;
+  }
+  out_.text += (prefix_.empty() ? "" : prefix_ + " ") + text + "\n";
+}
 
 void Writer::lose(std::string_view option, std::string what, std::string why) {
   out_.losses.push_back({job.line(option), std::move(what), std::move(why)});
@@ -42,7 +89,8 @@ void Writer::lose_unsaid(const Says& says) {
     lack("open-mode", "--open-mode=append", "way to append to the output files");
   if (!says.requeue && s.requeue) lack("requeue", *s.requeue ? "--requeue" : "--no-requeue", "choice of requeueing");
   if (!says.priority && s.priority != 0) lack("priority", "--priority " + std::to_string(s.priority), "job priority");
-  for (const auto& [name, value] : s.slurm_options) {
+  for (const auto& [name, value] : job.options) {
+    if (name == "nice") continue;  // the job's priority
     bool handled = name == "ntasks-per-node" || name == "tasks-per-node";  // in the node count
     for (auto h : says.handled) handled = handled || h == name;
     if (!handled) lack(name, "--" + name + (value.empty() ? "" : "=" + value), "equivalent of sbatch's --" + name);
@@ -51,7 +99,8 @@ void Writer::lose_unsaid(const Says& says) {
 
 std::string quoted(std::string_view value) {
   static constexpr std::string_view kSpecial = " \t'\"\\#";
-  if (!value.empty() && value.find_first_of(kSpecial) == std::string_view::npos) return std::string(value);
+  const bool control = std::any_of(value.begin(), value.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; });
+  if (!value.empty() && !control && value.find_first_of(kSpecial) == std::string_view::npos) return std::string(value);
   if (value.find('\'') == std::string_view::npos) return "'" + std::string(value) + "'";
   std::string out;
   for (char c : value) {
@@ -62,9 +111,9 @@ std::string quoted(std::string_view value) {
 }
 
 std::string size_in(std::uint64_t bytes, const std::vector<std::string_view>& units) {
-  std::uint64_t n = (bytes + 1023) / 1024;
+  std::uint64_t n = ceil_div<std::uint64_t>(bytes, 1024);
   std::size_t unit = 0;
-  while (unit + 1 < units.size() && n % 1024 == 0 && n > 0) n /= 1024, ++unit;
+  while (unit + 1 < units.size() && n > 0 && (n % 1024 == 0 || n > 999'999'999)) n = ceil_div<std::uint64_t>(n, 1024), ++unit;
   return std::to_string(n) + std::string(units[unit]);
 }
 
@@ -169,6 +218,15 @@ std::string mail_letters(Writer& w, std::string_view types) {
   }
   if (letters.size() > 1 && letters.find('n') != std::string::npos) letters.erase(letters.find('n'), 1);
   return letters;
+}
+
+std::vector<std::string> listable(Writer& w, const Exports& e) {
+  std::vector<std::string> out;
+  for (const auto& v : e.variables) {
+    if (v.find_first_of("'\"") == std::string::npos) out.push_back(v);
+    else w.lose("export", "--export " + v, std::string(w.title()) + "'s list of variables cannot hold quotes; left out");
+  }
+  return out;
 }
 
 Exports exports_of(std::string_view text) {

@@ -52,13 +52,19 @@ class Writer {
   Directives out_;
 };
 
+// The job as the readers of every target but Slurm can take it back: they count in at most
+// nine digits (tasks, CPUs, GPUs, seconds, job ids, indices, a priority), so a larger
+// number is brought within (a loss: it is beyond any machine or any queue's lifetime).
+Job bounded(const Job& job, std::vector<Loss>& losses);
+
 // A value for a reader that splits words as a shell does (#SBATCH, #PBS, #BSUB, #$,
 // Flux's): as it is when nothing in it is special, else in single quotes, else with a
 // backslash before each special character.
 std::string quoted(std::string_view value);
 
 // `bytes` in the largest of `units` (KiB, MiB, GiB, TiB) that holds it whole, rounded up
-// to a KiB: size_in(4 << 30, {"K", "M", "G", "T"}) is "4G".
+// to a KiB: size_in(4 << 30, {"K", "M", "G", "T"}) is "4G"; a number of more than nine
+// digits goes on to the next unit, rounded up (readers take nine).
 std::string size_in(std::uint64_t bytes, const std::vector<std::string_view>& units);
 
 // "8 tasks of 2 CPUs", "1 task of 4 CPUs": what a target that counts CPUs alone folds.
@@ -98,5 +104,8 @@ struct Exports {
   std::vector<std::string> variables;
 };
 Exports exports_of(std::string_view text);
+// The variables of --export that a qsub -v or bsub -env list holds (no quotes in them);
+// each other one is a loss.
+std::vector<std::string> listable(Writer& w, const Exports& e);
 
 }  // namespace yard::translate

@@ -1,0 +1,4 @@
+#FLUX: -n2
+#FLUX: -t2d
+echo
+#FLUX: -c1
