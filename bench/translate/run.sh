@@ -45,32 +45,24 @@ n=${#scripts[@]}
 
 world=$(mktemp -d /tmp/yard-bench-translate.XXXXXX)
 yard=$world/yard
-y() {
-  env -u YARD_CONFIG -u YARD_POLICY HOME="$world" XDG_RUNTIME_DIR="$world/run" \
-    XDG_STATE_HOME="$world/state" XDG_CONFIG_HOME="$world/config" "$yard" "$@"
-}
-cleanup() {
-  local rc=$?
-  y server stop >/dev/null 2>&1 || true
-  rm -rf -- "$world"
-  exit "$rc"
-}
-trap cleanup EXIT
+trap '"$yard" server stop >/dev/null 2>&1; rm -rf -- "$world"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-
 cp -- "$yard_src" "$yard"
 mkdir -p "$world"/{run,state,config/switchyard,cwd}
 printf 'cpus: 4096\nmemory: 64T\ngpus: 64\n' >"$world/config/switchyard/local.yaml"
-cd "$world/cwd"  # relative paths in the scripts resolve here
+# Every yard below runs in the world: its own HOME, socket, store and config.
+export HOME=$world XDG_RUNTIME_DIR=$world/run XDG_STATE_HOME=$world/state XDG_CONFIG_HOME=$world/config
+unset YARD_CONFIG YARD_POLICY
 while IFS='=' read -r name _; do
   case $name in SBATCH_* | SLURM_*) unset "$name" ;; esac
 done < <(env)
+cd "$world/cwd"  # relative paths in the scripts resolve here
 
 now() { local t=${EPOCHREALTIME/[.,]/}; echo "$t"; }  # microseconds
 rounds=$(((min_runs + n - 1) / n))
 log "yard: $("$yard" --version | head -1); $n scripts, $rounds rounds: $((rounds * n)) runs a command"
-y server start >/dev/null
+"$yard" server start >/dev/null
 
 declare -A times ok
 commands=("submit --test-only")
@@ -84,7 +76,7 @@ for ((r = 0; r < rounds; r++)); do
     for c in "${commands[@]}"; do
       read -r -a words <<<"$c"
       t0=$(now)
-      if y "${words[@]}" "$f" >/dev/null 2>&1; then ok[$c]=$((ok[$c] + 1)); fi
+      if "$yard" "${words[@]}" "$f" >/dev/null 2>&1; then ok[$c]=$((ok[$c] + 1)); fi
       t1=$(now)
       times[$c]+="$((t1 - t0))"$'\n'
     done

@@ -11,17 +11,8 @@
 #include "directives/directive_common.h"
 
 namespace yard {
-namespace {
 
-using directives::count;
-
-struct Sentinel {
-  std::string_view prefix, tag, rest;  // "# ", "flux:", " -N4"
-};
-
-// RFC 36's ^([^\w]*)((?:flux|FLUX):)(.*)$ ; a byte of a multi-byte character counts as a
-// letter (\w), so that only ASCII punctuation and blanks make a prefix.
-std::optional<Sentinel> sentinel(std::string_view line) {
+std::optional<FluxSentinel> flux_sentinel(std::string_view line) {
   std::size_t i = 0;
   while (i < line.size()) {
     const auto c = static_cast<unsigned char>(line[i]);
@@ -30,8 +21,13 @@ std::optional<Sentinel> sentinel(std::string_view line) {
   }
   const std::string_view tag = line.substr(i, 5);
   if (tag != "flux:" && tag != "FLUX:") return std::nullopt;
-  return Sentinel{line.substr(0, i), tag, line.substr(i + 5)};
+  return FluxSentinel{line.substr(0, i), tag, line.substr(i + 5)};
 }
+
+namespace {
+
+using directives::count;
+
 
 // Flux's options that take a value (flux batch's, and flux submit's names for the same).
 const std::set<std::string_view> kWithValue = {
@@ -211,7 +207,7 @@ class Translator {
 
 bool has_flux_directives(std::string_view script) {
   for (std::string_view line : split(script, '\n')) {
-    auto s = sentinel(line);
+    auto s = flux_sentinel(line);
     auto words = s ? split_directive_words(s->rest) : Result<std::vector<std::string>>(err(""));
     if (words && !words->empty() && (*words)[0][0] == '-') return true;
   }
@@ -224,7 +220,7 @@ Result<TranslatedDirectives> read_flux_directives(std::string_view script, std::
   auto lines = directives::script_lines(script, origin);
   if (!lines) return Error{lines.error()};
   Translator t(origin);
-  std::optional<Sentinel> first;
+  std::optional<FluxSentinel> first;
   int last = 0, closed_after = 0;  // the group of directives ended after this line
   bool runs_flux = false;
   std::string body;
@@ -232,7 +228,7 @@ Result<TranslatedDirectives> read_flux_directives(std::string_view script, std::
     const std::string_view line = (*lines)[i];
     const int number = static_cast<int>(i) + 1;
     t.m_.at(number);
-    auto s = sentinel(line);
+    auto s = flux_sentinel(line);
     if (!s) {
       std::string_view prefix = first ? first->prefix : std::string_view();
       while (!prefix.empty() && (prefix.back() == ' ' || prefix.back() == '\t')) prefix.remove_suffix(1);

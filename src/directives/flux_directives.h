@@ -37,11 +37,19 @@
 // singleton, begin-time, Flux's own job ids), output templates yard cannot expand.
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 #include "directives/sge_directives.h"
 
 namespace yard {
+
+// A line's sentinel, RFC 36's ^([^\w]*)((?:flux|FLUX):)(.*)$ (a byte of a multi-byte
+// character counts as a letter, so that only ASCII punctuation and blanks make a prefix).
+struct FluxSentinel {
+  std::string_view prefix, tag, rest;  // "# ", "flux:", " -N4"
+};
+std::optional<FluxSentinel> flux_sentinel(std::string_view line);
 
 // True if the script has a line with a Flux directive sentinel ("# flux:", "#FLUX:") and
 // an option after it (so that a comment or text that mentions "flux:" is not taken for one).

@@ -7,10 +7,8 @@
 namespace yard::translate {
 namespace {
 
-TEST(FluxWriter, AFullJob) {
-  const Job j = testing::full_job();
-  const Directives d = write_flux(j);
-  EXPECT_EQ(d.text,
+TEST(FluxWriter, AFullJobAndAnArray) {
+  testing::expect_directives(write_flux(testing::full_job()),
       "# flux: --job-name=alpha\n"
       "# flux: -N 2\n"
       "# flux: -n 8\n"
@@ -21,21 +19,16 @@ TEST(FluxWriter, AFullJob) {
       "# flux: --output=out-{{id}}.txt\n"
       "# flux: --error=err-{{id}}.txt\n"
       "# flux: --dependency=afterok:42\n"
-      "# flux: --dependency=afterany:43\n");
-  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{"0: --mem-per-cpu 1G: Flux has no memory request; left out"}));
-}
-
-TEST(FluxWriter, AnArray) {
-  const Job j = testing::array_job();
-  const Directives d = write_flux(j);
-  EXPECT_EQ(d.text,
+      "# flux: --dependency=afterany:43\n",
+      {"0: --mem-per-cpu 1G: Flux has no memory request; left out"});
+  testing::expect_directives(write_flux(testing::array_job()),
       "# flux: -c 4\n"
       "# flux: -t 10m\n"
       "# flux: --output=out-{{id}}_{{cc}}.out\n"
-      "# flux: --cc=1-10\n");
-  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{"0: --mem 8G: Flux has no memory request; left out",
-                 "0: --output out-%A_%a.out: %A: Flux's copies of a job (--cc) have no id in common; written as {{id}}, each one's",
-                 "0: --array %3: Flux has no limit on the copies running at once; left out"}));
+      "# flux: --cc=1-10\n",
+      {"0: --mem 8G: Flux has no memory request; left out",
+       "0: --output out-%A_%a.out: %A: Flux's copies of a job (--cc) have no id in common; written as {{id}}, each one's",
+       "0: --array %3: Flux has no limit on the copies running at once; left out"});
 }
 
 TEST(FluxWriter, GpusUrgencyEnvironmentAndExclusive) {
@@ -44,16 +37,15 @@ TEST(FluxWriter, GpusUrgencyEnvironmentAndExclusive) {
   j.spec.priority = 15;
   j.options = {{"exclusive", ""}};
   j.exports = "ALL,A=1 2";
-  const Directives d = write_flux(j);
-  EXPECT_EQ(d.text,
-            "# flux: -N 2\n"
-            "# flux: -n 3\n"
-            "# flux: --gpus-per-node=2\n"
-            "# flux: -t 90s\n"
-            "# flux: -x\n"
-            "# flux: --urgency=31\n"
-            "# flux: --env='A=1 2'\n");
-  EXPECT_TRUE(d.losses.empty());
+  testing::expect_directives(write_flux(j),
+      "# flux: -N 2\n"
+      "# flux: -n 3\n"
+      "# flux: --gpus-per-node=2\n"
+      "# flux: -t 90s\n"
+      "# flux: -x\n"
+      "# flux: --urgency=31\n"
+      "# flux: --env='A=1 2'\n",
+      {});
   j.exports = "NONE";
   j.spec.priority = 16;
   EXPECT_EQ(testing::losses(write_flux(j)),

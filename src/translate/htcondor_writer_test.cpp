@@ -7,10 +7,8 @@
 namespace yard::translate {
 namespace {
 
-TEST(HtCondorWriter, AFullJob) {
-  const Job j = testing::full_job();
-  const Directives d = write_htcondor(j, "job.sh");
-  EXPECT_EQ(d.text,
+TEST(HtCondorWriter, AFullJobAndAnArray) {
+  testing::expect_directives(write_htcondor(testing::full_job(), "job.sh"),
       "# HTCondor submit description: condor_submit FILE (written by yard translate)\n"
       "universe = vanilla\n"
       "executable = job.sh\n"
@@ -22,18 +20,13 @@ TEST(HtCondorWriter, AFullJob) {
       "error = err-$(Cluster).txt\n"
       "accounting_group = proj1\n"
       "getenv = true\n"
-      "queue\n");
-  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{"0: --nodes 2: an HTCondor job runs on one machine; left out",
-                 "0: --ntasks 8: an HTCondor job is one process tree: its 16 CPUs are request_cpus",
-                 "0: --partition short: HTCondor has no queues (it matches machines instead); left out",
-                 "0: --dependency afterok:42: HTCondor has no dependencies outside DAGMan; left out",
-                 "0: --dependency afterany:43: HTCondor has no dependencies outside DAGMan; left out"}));
-}
-
-TEST(HtCondorWriter, AnArray) {
-  const Job j = testing::array_job();
-  const Directives d = write_htcondor(j, "job.sh");
-  EXPECT_EQ(d.text,
+      "queue\n",
+      {"0: --nodes 2: an HTCondor job runs on one machine; left out",
+       "0: --ntasks 8: an HTCondor job is one process tree: its 16 CPUs are request_cpus",
+       "0: --partition short: HTCondor has no queues (it matches machines instead); left out",
+       "0: --dependency afterok:42: HTCondor has no dependencies outside DAGMan; left out",
+       "0: --dependency afterany:43: HTCondor has no dependencies outside DAGMan; left out"});
+  testing::expect_directives(write_htcondor(testing::array_job(), "job.sh"),
       "# HTCondor submit description: condor_submit FILE (written by yard translate)\n"
       "universe = vanilla\n"
       "executable = job.sh\n"
@@ -44,8 +37,8 @@ TEST(HtCondorWriter, AnArray) {
       "error = out-$(Cluster)_$(ArrayIndex).out\n"
       "getenv = true\n"
       "max_materialize = 3\n"
-      "queue ArrayIndex in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)\n");
-  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{}));
+      "queue ArrayIndex in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)\n",
+      {});
 }
 
 TEST(HtCondorWriter, ZeroBasedArraysEnvironmentAndMail) {
@@ -57,21 +50,20 @@ TEST(HtCondorWriter, ZeroBasedArraysEnvironmentAndMail) {
   j.options = {{"mail-type", "FAIL"}, {"mail-user", "me@x.org"}};
   j.exports = "ALL,A=1,B=x y";
   j.chdir = "/scratch";
-  const Directives d = write_htcondor(j, "../job.sh");
-  EXPECT_EQ(d.text,
-            "# HTCondor submit description: condor_submit FILE (written by yard translate)\n"
-            "universe = vanilla\n"
-            "executable = ../job.sh\n"
-            "output = o-$(Process)\n"
-            "error = e-$(Process)\n"
-            "initialdir = /scratch\n"
-            "getenv = true\n"
-            "environment = \"A=1 B='x y'\"\n"
-            "priority = 3\n"
-            "notification = Error\n"
-            "notify_user = me@x.org\n"
-            "queue 4\n");
-  EXPECT_TRUE(d.losses.empty());
+  testing::expect_directives(write_htcondor(j, "../job.sh"),
+      "# HTCondor submit description: condor_submit FILE (written by yard translate)\n"
+      "universe = vanilla\n"
+      "executable = ../job.sh\n"
+      "output = o-$(Process)\n"
+      "error = e-$(Process)\n"
+      "initialdir = /scratch\n"
+      "getenv = true\n"
+      "environment = \"A=1 B='x y'\"\n"
+      "priority = 3\n"
+      "notification = Error\n"
+      "notify_user = me@x.org\n"
+      "queue 4\n",
+      {});
 }
 
 }  // namespace

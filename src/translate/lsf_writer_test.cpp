@@ -7,10 +7,8 @@
 namespace yard::translate {
 namespace {
 
-TEST(LsfWriter, AFullJob) {
-  const Job j = testing::full_job();
-  const Directives d = write_lsf(j);
-  EXPECT_EQ(d.text,
+TEST(LsfWriter, AFullJobAndAnArray) {
+  testing::expect_directives(write_lsf(testing::full_job()),
       "#BSUB -J alpha\n"
       "#BSUB -n 16\n"
       "#BSUB -W 1:30\n"
@@ -19,20 +17,15 @@ TEST(LsfWriter, AFullJob) {
       "#BSUB -P proj1\n"
       "#BSUB -oo out-%J.txt\n"
       "#BSUB -eo err-%J.txt\n"
-      "#BSUB -w 'done(42) && ended(43)'\n");
-  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{"0: --cpus-per-task 2: LSF counts slots (-n): 8 tasks of 2 CPUs, written as -n 16"}));
-}
-
-TEST(LsfWriter, AnArray) {
-  const Job j = testing::array_job();
-  const Directives d = write_lsf(j);
-  EXPECT_EQ(d.text,
+      "#BSUB -w 'done(42) && ended(43)'\n",
+      {"0: --cpus-per-task 2: LSF counts slots (-n): 8 tasks of 2 CPUs, written as -n 16"});
+  testing::expect_directives(write_lsf(testing::array_job()),
       "#BSUB -J job.sh[1-10]%3\n"
       "#BSUB -n 4\n"
       "#BSUB -W 0:10\n"
       "#BSUB -R \"rusage[mem=8GB] span[hosts=1]\"\n"
-      "#BSUB -oo out-%J_%I.out\n");
-  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{"0: --cpus-per-task 4: LSF counts slots (-n): 1 task of 4 CPUs, written as -n 4"}));
+      "#BSUB -oo out-%J_%I.out\n",
+      {"0: --cpus-per-task 4: LSF counts slots (-n): 1 task of 4 CPUs, written as -n 4"});
 }
 
 TEST(LsfWriter, AppendSecondsMailExportsAndGpus) {
@@ -45,24 +38,22 @@ TEST(LsfWriter, AppendSecondsMailExportsAndGpus) {
   j.spec.priority = -3;
   j.exports = "NONE";
   j.lines["constraint"] = 9;
-  const Directives d = write_lsf(j);
-  EXPECT_EQ(d.text,
-            "#BSUB -n 4\n"
-            "#BSUB -gpu \"num=2\"\n"
-            "#BSUB -W 0:02\n"
-            "#BSUB -R \"span[hosts=1]\"\n"
-            "#BSUB -o o-.txt\n"
-            "#BSUB -w 'exit(5)'\n"
-            "#BSUB -x\n"
-            "#BSUB -B\n"
-            "#BSUB -N\n"
-            "#BSUB -K\n"
-            "#BSUB -env none\n");
-  EXPECT_EQ(testing::losses(d),
-            (std::vector<std::string>{"0: --time 61s: LSF's -W counts minutes; rounded up",
-                                      "0: --output o-%x.txt: %x has no equivalent in LSF's file names; left out of the path",
-                                      "0: --priority -3: LSF's priorities are positive; left out",
-                                      "9: --constraint=fast: LSF has no equivalent of sbatch's --constraint; left out"}));
+  testing::expect_directives(write_lsf(j),
+      "#BSUB -n 4\n"
+      "#BSUB -gpu \"num=2\"\n"
+      "#BSUB -W 0:02\n"
+      "#BSUB -R \"span[hosts=1]\"\n"
+      "#BSUB -o o-.txt\n"
+      "#BSUB -w 'exit(5)'\n"
+      "#BSUB -x\n"
+      "#BSUB -B\n"
+      "#BSUB -N\n"
+      "#BSUB -K\n"
+      "#BSUB -env none\n",
+      {"0: --time 61s: LSF's -W counts minutes; rounded up",
+       "0: --output o-%x.txt: %x has no equivalent in LSF's file names; left out of the path",
+       "0: --priority -3: LSF's priorities are positive; left out",
+       "9: --constraint=fast: LSF has no equivalent of sbatch's --constraint; left out"});
 }
 
 }  // namespace

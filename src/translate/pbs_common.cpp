@@ -35,15 +35,7 @@ void write_pbs_common(Writer& w, std::string_view array_index, std::vector<std::
   bool wait = false;
   job.option("wait", &wait);
   if (wait) w.add("-W block=true");
-  bool mail = false;
-  const std::string types = job.option("mail-type", &mail);
-  if (mail) {
-    const std::string letters = mail_letters(w, types);
-    if (!letters.empty()) w.add("-m " + letters);
-  }
-  const std::string user = job.option("mail-user", &mail);
-  if (mail) w.add("-M " + quoted(user));
-  if (s.requeue) w.add(std::string("-r ") + (*s.requeue ? "y" : "n"));
+  qsub_mail_and_rerun(w);
   if (s.priority >= -1024 && s.priority <= 1023 && s.priority != 0) w.add("-p " + std::to_string(s.priority));
   else if (s.priority != 0) w.lose("priority", "--priority " + std::to_string(s.priority), "PBS priorities run from -1024 to 1023; left out");
   const Exports e = exports_of(job.exports);

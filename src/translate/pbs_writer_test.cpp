@@ -7,10 +7,8 @@
 namespace yard::translate {
 namespace {
 
-TEST(PbsProWriter, AFullJob) {
-  const Job j = testing::full_job();
-  const Directives d = write_pbs(j);
-  EXPECT_EQ(d.text,
+TEST(PbsProWriter, AFullJobAndAnArray) {
+  testing::expect_directives(write_pbs(testing::full_job()),
       "#PBS -N alpha\n"
       "#PBS -l select=2:ncpus=8:mpiprocs=4:mem=8gb\n"
       "#PBS -l place=scatter\n"
@@ -20,21 +18,16 @@ TEST(PbsProWriter, AFullJob) {
       "#PBS -o out-${PBS_JOBID}.txt\n"
       "#PBS -e err-${PBS_JOBID}.txt\n"
       "#PBS -W depend=afterok:42,afterany:43\n"
-      "#PBS -V\n");
-  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{}));
-}
-
-TEST(PbsProWriter, AnArray) {
-  const Job j = testing::array_job();
-  const Directives d = write_pbs(j);
-  EXPECT_EQ(d.text,
+      "#PBS -V\n",
+      {});
+  testing::expect_directives(write_pbs(testing::array_job()),
       "#PBS -l select=1:ncpus=4:mem=8gb\n"
       "#PBS -l walltime=0:10:00\n"
       "#PBS -o out-${PBS_JOBID}_^array_index^.out\n"
       "#PBS -j oe\n"
       "#PBS -V\n"
-      "#PBS -J 1-10%3\n");
-  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{"0: --output out-%A_%a.out: %A: PBS has no variable for an array's id; written as ${PBS_JOBID}, an element's own"}));
+      "#PBS -J 1-10%3\n",
+      {"0: --output out-%A_%a.out: %A: PBS has no variable for an array's id; written as ${PBS_JOBID}, an element's own"});
 }
 
 TEST(PbsProWriter, UnevenTasksNodeMemoryExclusiveAndOddIndices) {
@@ -46,27 +39,24 @@ TEST(PbsProWriter, UnevenTasksNodeMemoryExclusiveAndOddIndices) {
   j.spec.priority = 5;
   j.exports = "ALL,A=1,B";
   j.chdir = "/scratch";
-  const Directives d = write_pbs(j);
-  EXPECT_EQ(d.text,
-            "#PBS -l select=3:ncpus=1:mem=2gb:ngpus=2\n"
-            "#PBS -l place=excl\n"
-            "#PBS -j oe\n"
-            "#PBS -W block=true\n"
-            "#PBS -m ba\n"
-            "#PBS -M me@x.org\n"
-            "#PBS -r y\n"
-            "#PBS -p 5\n"
-            "#PBS -V\n"
-            "#PBS -v A=1,B\n"
-            "#PBS -J 1-3\n");
-  EXPECT_EQ(testing::losses(d),
-            (std::vector<std::string>{
-                "0: --nodes 2: 3 tasks do not divide among the nodes, and PBS Pro's chunks are of one shape: one chunk a "
-                "task, the nodes PBS's choice",
-                "0: --gpus 4: does not divide among 3 chunks; each asks for the next whole number",
-                "0: --array 1,3,7: PBS Pro's -J takes one range with a step; written as 1-3",
-                "0: --chdir /scratch: PBS Pro starts a job in the home directory and has no option for another; left out "
-                "(cd in the script)"}));
+  testing::expect_directives(write_pbs(j),
+      "#PBS -l select=3:ncpus=1:mem=2gb:ngpus=2\n"
+      "#PBS -l place=excl\n"
+      "#PBS -j oe\n"
+      "#PBS -W block=true\n"
+      "#PBS -m ba\n"
+      "#PBS -M me@x.org\n"
+      "#PBS -r y\n"
+      "#PBS -p 5\n"
+      "#PBS -V\n"
+      "#PBS -v A=1,B\n"
+      "#PBS -J 1-3\n",
+      {"0: --nodes 2: 3 tasks do not divide among the nodes, and PBS Pro's chunks are of one shape: one chunk a "
+       "task, the nodes PBS's choice",
+       "0: --gpus 4: does not divide among 3 chunks; each asks for the next whole number",
+       "0: --array 1,3,7: PBS Pro's -J takes one range with a step; written as 1-3",
+       "0: --chdir /scratch: PBS Pro starts a job in the home directory and has no option for another; left out "
+       "(cd in the script)"});
 }
 
 }  // namespace

@@ -144,8 +144,8 @@ TEST(Translate, LossesAndTheReadersWarningsNameTheFileAndTheLine) {
 TEST(Translate, ABodyLineTheTargetWouldReadIsAnErrorAndAFluxGroupMayFollowCommands) {
   auto refused = translate({"#!/bin/sh\n#SBATCH -n 2\necho\n#$ -N other\n", "job.sh", "slurm", "sge", ""}, files({}), nullptr);
   ASSERT_FALSE(refused);
-  EXPECT_EQ(refused.error(), "job.sh:4: Grid Engine would read this line after the script's first command as a directive "
-                             "of its own, and the translation would not be the job (remove it, or translate with --from sge)");
+  EXPECT_EQ(refused.error(), "job.sh:4: Grid Engine would read this line as a directive of its own, and the translation "
+                             "would not be the job (remove it, or translate with --from sge)");
   const std::string flux = "#!/bin/sh\necho before\n# flux: -n 4\n# a comment in the group\n# flux: -t 5m\nflux run x\n";
   auto t = translate({flux, "job.sh", "", "slurm", ""}, files({}), nullptr);
   ASSERT_TRUE(t) << t.error();

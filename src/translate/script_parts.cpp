@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "core/text.h"
+#include "directives/flux_directives.h"
 
 namespace yard::translate {
 namespace {
@@ -26,30 +27,17 @@ bool lsf(std::string_view line) {
   return starts_with(t, "BSUB") && starts_with(trim(t.substr(4)), "-");
 }
 
-// RFC 36's sentinel (a prefix of punctuation and blanks, flux: or FLUX:) before an option.
+// Flux's sentinel before an option (a directive); any sentinel is one to flux batch.
 bool flux(std::string_view line) {
-  std::size_t i = 0;
-  while (i < line.size()) {
-    const auto c = static_cast<unsigned char>(line[i]);
-    if (std::isalnum(c) || c == '_' || c >= 0x80) break;
-    ++i;
-  }
-  const std::string_view tag = line.substr(i, 5);
-  return (tag == "flux:" || tag == "FLUX:") && starts_with(trim(line.substr(i + 5)), "-");
+  auto s = flux_sentinel(line);
+  return s && starts_with(trim(s->rest), "-");
 }
 
-// Any line flux batch takes for a sentinel, whatever follows it.
-bool flux_sentinel(std::string_view line) {
-  std::size_t i = 0;
-  while (i < line.size() && !std::isalnum(static_cast<unsigned char>(line[i])) && line[i] != '_' &&
-         static_cast<unsigned char>(line[i]) < 0x80)
-    ++i;
-  return line.substr(i, 5) == "flux:" || line.substr(i, 5) == "FLUX:";
-}
-
-bool is_command(std::string_view line) {
+// The end of the directives for sbatch: a line neither blank nor a comment; for qsub of
+// PBS, a line starting with ':' is not one either.
+bool is_command(std::string_view line, bool pbs_reads = false) {
   const std::string_view t = trim(line);
-  return !t.empty() && t[0] != '#';
+  return !t.empty() && t[0] != '#' && !(pbs_reads && line[0] == ':');
 }
 
 }  // namespace
@@ -79,7 +67,7 @@ ScriptParts split_script(std::string_view script, std::string_view kind) {
   // #PBS and #BSUB lines ending in a backslash go on with the next line.
   auto continues = [&](std::size_t i) { return (pbs(text(i)) || lsf(text(i))) && trim(text(i)).ends_with('\\'); };
   std::size_t end = first;
-  while (end < lines.size() && !is_command(text(end))) {
+  while (end < lines.size() && !is_command(text(end), kind == "pbs")) {
     bool more = continues(end++);
     for (; more && end < lines.size(); ++end) more = trim(text(end)).ends_with('\\');
   }
@@ -93,7 +81,7 @@ ScriptParts split_script(std::string_view script, std::string_view kind) {
       inserted = true;  // the target's directives go where the first one was
       continue;
     }
-    inserted = inserted || is_command(text(i));  // and before any command
+    inserted = inserted || is_command(text(i), kind == "pbs");  // and before any command
     (inserted ? p.after : p.before) += lines[i];
   }
   for (std::size_t i = end; i < lines.size(); ++i) p.body += lines[i];
@@ -105,11 +93,13 @@ ScriptParts split_script(std::string_view script, std::string_view kind) {
 
 std::vector<int> read_in_body(const ScriptParts& parts, std::string_view script, std::string_view target) {
   std::vector<int> out;
-  if (target != "sge" && target != "lsf" && target != "oar" && target != "flux") return out;
+  if (target != "sge" && target != "lsf" && target != "oar" && target != "flux" && target != "pbs") return out;
   int number = 1;
   for (char c : script.substr(0, script.size() - parts.body.size())) number += c == '\n';
+  bool read = true;  // qsub reads on past ':' lines (the body's first line is a command to sbatch)
   for (std::string_view line : split(parts.body, '\n')) {
-    if (target == "flux" ? flux_sentinel(line) : is_directive_line(line, target)) out.push_back(number);
+    read = read && (target != "pbs" || !is_command(line, true));
+    if (target == "flux" ? flux_sentinel(line).has_value() : read && is_directive_line(line, target)) out.push_back(number);
     ++number;
   }
   return out;

@@ -33,8 +33,8 @@ std::string assemble(const ScriptParts& parts, const std::string& directives, st
 bool is_directive_line(std::string_view line, std::string_view kind);
 
 // The lines of the body (numbered in the script) that `target` would read as directives
-// too: Grid Engine, LSF and OAR read them anywhere, and flux batch refuses a sentinel
-// line after the group of directives.
+// too: Grid Engine, LSF and OAR read them anywhere, flux batch refuses a sentinel line
+// after the group of directives, and qsub of PBS reads on past lines starting with ':'.
 std::vector<int> read_in_body(const ScriptParts& parts, std::string_view script, std::string_view target);
 
 }  // namespace yard::translate

@@ -94,15 +94,8 @@ Directives write_sge(const Job& job) {
   if (!list.empty()) w.add("-v " + quoted(list));
   if (s.priority >= -1023 && s.priority <= 1024 && s.priority != 0) w.add("-p " + std::to_string(s.priority));
   else if (s.priority != 0) w.lose("priority", "--priority " + std::to_string(s.priority), "Grid Engine's priorities run from -1023 to 1024; left out");
+  qsub_mail_and_rerun(w);
   bool given = false;
-  const std::string types = job.option("mail-type", &given);
-  if (given) {
-    const std::string letters = mail_letters(w, types);
-    if (!letters.empty()) w.add("-m " + letters);
-  }
-  const std::string user = job.option("mail-user", &given);
-  if (given) w.add("-M " + quoted(user));
-  if (s.requeue) w.add(std::string("-r ") + (*s.requeue ? "y" : "n"));
   job.option("wait", &given);
   if (given) w.add("-sync y");
   w.lose_unsaid({.requeue = true, .handled = {"mail-type", "mail-user", "wait"}});

@@ -7,10 +7,8 @@
 namespace yard::translate {
 namespace {
 
-TEST(GridEngineWriter, AFullJob) {
-  const Job j = testing::full_job();
-  const Directives d = write_sge(j);
-  EXPECT_EQ(d.text,
+TEST(GridEngineWriter, AFullJobAndAnArray) {
+  testing::expect_directives(write_sge(testing::full_job()),
       "#$ -N alpha\n"
       "#$ -pe mpi 16\n"
       "#$ -l h_vmem=1G\n"
@@ -21,16 +19,11 @@ TEST(GridEngineWriter, AFullJob) {
       "#$ -e err-$JOB_ID.txt\n"
       "#$ -hold_jid 42,43\n"
       "#$ -cwd\n"
-      "#$ -V\n");
-  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{"0: --cpus-per-task 2: a Grid Engine slot is one CPU: 8 tasks of 2 CPUs, written as -pe mpi 16",
-                 "0: --nodes 2: Grid Engine has no node count (the parallel environment spreads the slots); left out",
-                 "0: --dependency afterok:42: Grid Engine waits for a job's end however it ends (-hold_jid); written as afterany"}));
-}
-
-TEST(GridEngineWriter, AnArray) {
-  const Job j = testing::array_job();
-  const Directives d = write_sge(j);
-  EXPECT_EQ(d.text,
+      "#$ -V\n",
+      {"0: --cpus-per-task 2: a Grid Engine slot is one CPU: 8 tasks of 2 CPUs, written as -pe mpi 16",
+       "0: --nodes 2: Grid Engine has no node count (the parallel environment spreads the slots); left out",
+       "0: --dependency afterok:42: Grid Engine waits for a job's end however it ends (-hold_jid); written as afterany"});
+  testing::expect_directives(write_sge(testing::array_job()),
       "#$ -pe smp 4\n"
       "#$ -l h_vmem=2G\n"
       "#$ -l h_rt=0:10:00\n"
@@ -39,8 +32,8 @@ TEST(GridEngineWriter, AnArray) {
       "#$ -t 1-10\n"
       "#$ -tc 3\n"
       "#$ -cwd\n"
-      "#$ -V\n");
-  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{}));
+      "#$ -V\n",
+      {});
 }
 
 TEST(GridEngineWriter, GpusMemoryShareIndicesAndDirectory) {
@@ -53,21 +46,19 @@ TEST(GridEngineWriter, GpusMemoryShareIndicesAndDirectory) {
   j.chdir = "/scratch";
   j.exports = "A=1";
   j.lines["gpus"] = 4;
-  const Directives d = write_sge(j);
-  EXPECT_EQ(d.text,
-            "#$ -pe mpi 3\n"
-            "#$ -l h_vmem=349526K\n"
-            "#$ -j y\n"
-            "#$ -t 1-3\n"
-            "#$ -wd /scratch\n"
-            "#$ -v A=1\n"
-            "#$ -p -10\n"
-            "#$ -m abe\n"
-            "#$ -r y\n");
-  EXPECT_EQ(testing::losses(d),
-            (std::vector<std::string>{"0: --mem 1G: Grid Engine's memory is a slot's; 3 slots get 349526K each, rounded up",
-                                      "4: --gpus 2: Grid Engine has no GPU request; left out",
-                                      "0: --array 0-2: Grid Engine's -t takes one range with a step from 1; written as 1-3"}));
+  testing::expect_directives(write_sge(j),
+      "#$ -pe mpi 3\n"
+      "#$ -l h_vmem=349526K\n"
+      "#$ -j y\n"
+      "#$ -t 1-3\n"
+      "#$ -wd /scratch\n"
+      "#$ -v A=1\n"
+      "#$ -p -10\n"
+      "#$ -m abe\n"
+      "#$ -r y\n",
+      {"0: --mem 1G: Grid Engine's memory is a slot's; 3 slots get 349526K each, rounded up",
+       "4: --gpus 2: Grid Engine has no GPU request; left out",
+       "0: --array 0-2: Grid Engine's -t takes one range with a step from 1; written as 1-3"});
 }
 
 }  // namespace

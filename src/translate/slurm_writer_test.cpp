@@ -9,10 +9,8 @@
 namespace yard::translate {
 namespace {
 
-TEST(SlurmWriter, AFullJob) {
-  const Job j = testing::full_job();
-  const Directives d = write_slurm(j);
-  EXPECT_EQ(d.text,
+TEST(SlurmWriter, AFullJobAndAnArray) {
+  testing::expect_directives(write_slurm(testing::full_job()),
       "#SBATCH --job-name=alpha\n"
       "#SBATCH --nodes=2\n"
       "#SBATCH --ntasks=8\n"
@@ -23,20 +21,15 @@ TEST(SlurmWriter, AFullJob) {
       "#SBATCH --account=proj1\n"
       "#SBATCH --output=out-%j.txt\n"
       "#SBATCH --error=err-%j.txt\n"
-      "#SBATCH --dependency=afterok:42,afterany:43\n");
-  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{}));
-}
-
-TEST(SlurmWriter, AnArray) {
-  const Job j = testing::array_job();
-  const Directives d = write_slurm(j);
-  EXPECT_EQ(d.text,
+      "#SBATCH --dependency=afterok:42,afterany:43\n",
+      {});
+  testing::expect_directives(write_slurm(testing::array_job()),
       "#SBATCH --cpus-per-task=4\n"
       "#SBATCH --mem=8G\n"
       "#SBATCH --time=00:10:00\n"
       "#SBATCH --output=out-%A_%a.out\n"
-      "#SBATCH --array=1-10%3\n");
-  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{}));
+      "#SBATCH --array=1-10%3\n",
+      {});
 }
 
 TEST(SlurmWriter, QuotesOtherOptionsPriorityAndComponents) {
@@ -57,23 +50,22 @@ TEST(SlurmWriter, QuotesOtherOptionsPriorityAndComponents) {
   c.slurm_options = {{"constraint", "v100"}};
   j.spec.components.push_back(c);
   j.lines["job-type"] = 7;
-  const Directives d = write_slurm(j);
-  EXPECT_EQ(d.text,
-            "#SBATCH --job-name='my job #1'\n"
-            "#SBATCH --nodes=2-4\n"
-            "#SBATCH --open-mode=append\n"
-            "#SBATCH --chdir=/scratch/it\\'s\\ here\n"
-            "#SBATCH --export=NONE,A=1\n"
-            "#SBATCH --nice=100\n"
-            "#SBATCH --no-requeue\n"
-            "#SBATCH --exclusive\n"
-            "#SBATCH --constraint=a&b\n"
-            "#SBATCH --mail-type=END\n"
-            "#SBATCH hetjob\n"
-            "#SBATCH --ntasks=2\n"
-            "#SBATCH --partition=gpu\n"
-            "#SBATCH --constraint=v100\n");
-  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{"7: --job-type besteffort: Slurm has no kinds of job (OAR's -t); left out"}));
+  testing::expect_directives(write_slurm(j),
+      "#SBATCH --job-name='my job #1'\n"
+      "#SBATCH --nodes=2-4\n"
+      "#SBATCH --open-mode=append\n"
+      "#SBATCH --chdir=/scratch/it\\'s\\ here\n"
+      "#SBATCH --export=NONE,A=1\n"
+      "#SBATCH --nice=100\n"
+      "#SBATCH --no-requeue\n"
+      "#SBATCH --exclusive\n"
+      "#SBATCH --constraint=a&b\n"
+      "#SBATCH --mail-type=END\n"
+      "#SBATCH hetjob\n"
+      "#SBATCH --ntasks=2\n"
+      "#SBATCH --partition=gpu\n"
+      "#SBATCH --constraint=v100\n",
+      {"7: --job-type besteffort: Slurm has no kinds of job (OAR's -t); left out"});
   const auto flux = testing::losses(write_flux(j));
   EXPECT_NE(std::find(flux.begin(), flux.end(), "0: --nodes 2-4: Flux takes one node count; the least is written"), flux.end());
 }

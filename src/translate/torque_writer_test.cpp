@@ -7,10 +7,8 @@
 namespace yard::translate {
 namespace {
 
-TEST(TorqueWriter, AFullJob) {
-  const Job j = testing::full_job();
-  const Directives d = write_torque(j);
-  EXPECT_EQ(d.text,
+TEST(TorqueWriter, AFullJobAndAnArray) {
+  testing::expect_directives(write_torque(testing::full_job()),
       "#PBS -N alpha\n"
       "#PBS -l nodes=2:ppn=8\n"
       "#PBS -l pmem=1gb\n"
@@ -20,23 +18,18 @@ TEST(TorqueWriter, AFullJob) {
       "#PBS -o out-${PBS_JOBID}.txt\n"
       "#PBS -e err-${PBS_JOBID}.txt\n"
       "#PBS -W depend=afterok:42,afterany:43\n"
-      "#PBS -V\n");
-  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{"0: --cpus-per-task 2: Torque counts processors per node (ppn): 8 tasks of 2 CPUs, written as 16 processors"}));
-}
-
-TEST(TorqueWriter, AnArray) {
-  const Job j = testing::array_job();
-  const Directives d = write_torque(j);
-  EXPECT_EQ(d.text,
+      "#PBS -V\n",
+      {"0: --cpus-per-task 2: Torque counts processors per node (ppn): 8 tasks of 2 CPUs, written as 16 processors"});
+  testing::expect_directives(write_torque(testing::array_job()),
       "#PBS -l nodes=1:ppn=4\n"
       "#PBS -l mem=8gb\n"
       "#PBS -l walltime=0:10:00\n"
       "#PBS -o out-${PBS_JOBID}_${PBS_ARRAYID}.out\n"
       "#PBS -j oe\n"
       "#PBS -V\n"
-      "#PBS -t 1-10%3\n");
-  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{"0: --cpus-per-task 4: Torque counts processors per node (ppn): 1 task of 4 CPUs, written as 4 processors",
-                 "0: --output out-%A_%a.out: %A: PBS has no variable for an array's id; written as ${PBS_JOBID}, an element's own"}));
+      "#PBS -t 1-10%3\n",
+      {"0: --cpus-per-task 4: Torque counts processors per node (ppn): 1 task of 4 CPUs, written as 4 processors",
+       "0: --output out-%A_%a.out: %A: PBS has no variable for an array's id; written as ${PBS_JOBID}, an element's own"});
 }
 
 TEST(TorqueWriter, UnevenProcessorsDirectoryExclusiveAndSteps) {
@@ -46,16 +39,15 @@ TEST(TorqueWriter, UnevenProcessorsDirectoryExclusiveAndSteps) {
   j.spec.array = ArraySpec{{1, 3, 5, 6, 7}, 2};
   j.chdir = "/scratch";
   j.exports = "NONE";
-  const Directives d = write_torque(j);
-  EXPECT_EQ(d.text,
-            "#PBS -l nodes=1:ppn=3+1:ppn=2\n"
-            "#PBS -l mem=4gb\n"
-            "#PBS -n\n"
-            "#PBS -j oe\n"
-            "#PBS -t 1,3,5-7%2\n"
-            "#PBS -d /scratch\n");
-  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{"0: --export NONE: qsub passes no variables without -V or -v "
-                                                          "but its own PBS_O_ ones; none written"}));
+  testing::expect_directives(write_torque(j),
+      "#PBS -l nodes=1:ppn=3+1:ppn=2\n"
+      "#PBS -l mem=4gb\n"
+      "#PBS -n\n"
+      "#PBS -j oe\n"
+      "#PBS -t 1,3,5-7%2\n"
+      "#PBS -d /scratch\n",
+      {"0: --export NONE: qsub passes no variables without -V or -v "
+       "but its own PBS_O_ ones; none written"});
 }
 
 }  // namespace

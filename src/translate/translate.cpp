@@ -54,11 +54,14 @@ Result<Translation> translate(const Request& request, const Loader& load, bool (
   const std::string family = request.to == "torque" ? "pbs" : request.to;
   const std::string source = t.from == "torque" ? "pbs" : t.from;
   const ScriptParts parts = split_script(t.job.spec.script, source == "htcondor" ? "" : source);
-  if (family != source)
+  // The source's own reader read its lines in the body too, but for OAR's in a script that
+  // does not start with a comment (oarsub then reads none; the translation starts with one).
+  const bool read_by_source = family == source && (source != "oar" || t.job.spec.script.starts_with("#"));
+  if (!read_by_source)
     if (auto lines = read_in_body(parts, t.job.spec.script, family); !lines.empty())
       return err(t.job.script_path + ":" + std::to_string(lines[0]) + ": " + std::string(kind_title(request.to)) +
-                 " would read this line after the script's first command as a directive of its own, and the "
-                 "translation would not be the job (remove it, or translate with --from " + family + ")");
+                 " would read this line as a directive of its own, and the translation would not be the job (remove it" +
+                 (family != source ? ", or translate with --from " + family + ")" : ")"));
   Directives d = write_directives(request.to, t.job, executable_for(t.job.script_path, request.output));
   for (const auto& loss : d.losses) warn(loss.line, loss.what + ": " + loss.why);
   const std::string& var = t.job.submit_dir_variable;

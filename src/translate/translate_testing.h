@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "translate/job.h"
 #include "translate/writer.h"
 
@@ -47,6 +49,12 @@ inline std::vector<std::string> losses(const Directives& d) {
   std::vector<std::string> out;
   for (const auto& l : d.losses) out.push_back(std::to_string(l.line) + ": " + l.what + ": " + l.why);
   return out;
+}
+
+// `d` is `text`, and loses `lost` ("LINE: what: why").
+inline void expect_directives(const Directives& d, const std::string& text, const std::vector<std::string>& lost) {
+  EXPECT_EQ(d.text, text);
+  EXPECT_EQ(losses(d), lost);
 }
 
 }  // namespace yard::translate::testing

@@ -229,6 +229,16 @@ std::vector<std::string> listable(Writer& w, const Exports& e) {
   return out;
 }
 
+void qsub_mail_and_rerun(Writer& w) {
+  bool given = false;
+  const std::string types = w.job.option("mail-type", &given);
+  if (given)
+    if (const std::string letters = mail_letters(w, types); !letters.empty()) w.add("-m " + letters);
+  const std::string user = w.job.option("mail-user", &given);
+  if (given) w.add("-M " + quoted(user));
+  if (const auto& requeue = w.job.spec.requeue) w.add(std::string("-r ") + (*requeue ? "y" : "n"));
+}
+
 Exports exports_of(std::string_view text) {
   Exports e;
   e.all = false;

@@ -98,6 +98,9 @@ std::string target_path(Writer& w, std::string_view option, std::string_view pat
 // a abort (FAIL), "n" for NONE; a type neither has is a loss.
 std::string mail_letters(Writer& w, std::string_view types);
 
+// qsub's -m LETTERS, -M USERS and -r y|n, which PBS and Grid Engine both take.
+void qsub_mail_and_rerun(Writer& w);
+
 // --export as a list of NAME[=VALUE] without ALL, and whether ALL began it; nullopt for NONE.
 struct Exports {
   bool all = true, none = false;
