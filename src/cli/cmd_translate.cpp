@@ -97,17 +97,13 @@ void add_translate_command(CLI::App& app, int& rc) {
   auto o = std::make_shared<TranslateOptions>();
   CLI::App* cmd = app.add_subcommand(
       "translate",
-      "Write a batch script for another scheduler: its directives rewritten, its body untouched\n"
-      "The script's directives (#SBATCH, #PBS, #BSUB, #$, #OAR, # flux:, or an HTCondor submit\n"
-      "description) are read as yard submit reads them, then written in the target's words; every\n"
-      "line after the directives is copied byte for byte. What the target cannot say is one warning\n"
-      "line each on stderr (FILE:LINE: OPTION VALUE: why), or with --strict an error (exit 2, nothing\n"
-      "written). For --to htcondor the output is a submit description whose executable is the script\n"
-      "itself, unchanged (HTCondor has no directives in scripts; the others' are comments to it):\n"
-      "  yard translate --to htcondor job.sh | condor_submit -\n"
-      "  yard translate --to htcondor -o job.sub job.sh && condor_submit job.sub");
+      "Write a batch script for another scheduler: its directives (#SBATCH, #PBS, #BSUB, #$, #OAR, # flux:, or an "
+      "HTCondor submit description) read as yard submit reads them and written in the target's words, every line "
+      "after them copied byte for byte; what the target cannot say is one warning line each on stderr "
+      "(FILE:LINE: OPTION VALUE: why), an error with --strict");
   cmd->add_option("--to", o->to, "The scheduler to write for: slurm, pbs (PBS Pro, OpenPBS), torque, lsf, sge (Grid Engine), "
-                                 "oar, htcondor or flux")
+                                 "oar, flux, or htcondor: a submit description whose executable is the script itself, "
+                                 "unchanged (HTCondor has no directives in scripts; the others' are comments to it)")
       ->required()
       ->check(CLI::IsMember({"slurm", "pbs", "torque", "lsf", "sge", "oar", "htcondor", "flux"}));
   cmd->add_option("--from", o->from, "The directives to read when the script has several kinds (default: the one it has; "
@@ -119,7 +115,12 @@ void add_translate_command(CLI::App& app, int& rc) {
                 "resolves them");
   cmd->add_option("-o,--output", o->output, "Write the result to FILE (executable when the script is) instead of stdout");
   cmd->add_option("script", o->script, "The batch script (or HTCondor submit description) to translate")->required();
-  cmd->footer("Exit status: 0 written; 1 the output file could not be written; 2 a bad script, an unknown kind, or with\n"
+  cmd->footer("Examples:\n"
+              "  yard translate --to pbs job.sh > job.pbs        # an sbatch script for qsub\n"
+              "  yard translate --to slurm --from pbs -o job.slurm job.pbs\n"
+              "  yard translate --to htcondor job.sh | condor_submit -\n"
+              "  yard translate --to htcondor -o job.sub job.sh && condor_submit job.sub   # job.sub names job.sh\n"
+              "Exit status: 0 written; 1 the output file could not be written; 2 a bad script, an unknown kind, or with\n"
               "--strict something the target cannot say.");
   cmd->callback([o, &rc] { rc = run_translate(*o); });
 }

@@ -1,6 +1,6 @@
 // Writes a job as #BSUB lines (bsub reads a script's directives, lsf_directives.h):
 //   name and array  -J NAME or -J "NAME[1-10:2,15]%MAX" (an array needs a name: the
-//     script's file name when none was given)
+//     script's file name when none was given; indices from 0 are moved up to start at 1)
 //   the job's shape  -n SLOTS (LSF counts slots: T tasks of C CPUs are T*C, a loss when
 //     C > 1), -R "span[hosts=1]" on one node, span[ptile=SLOTS/N] on N
 //   memory  -R "rusage[mem=X]" (a host's: --mem) or rusage[mem=X/task] (--mem-per-cpu)
@@ -90,6 +90,11 @@ Directives write_lsf(const Job& job) {
   if (s.array) {
     ArraySpec indices = *s.array;
     indices.max_running = 0;
+    if (const std::int64_t shift = 1 - indices.indices.front(); shift > 0) {  // LSF numbers elements from 1
+      for (auto& i : indices.indices) i += shift;
+      w.lose("array", "--array " + idset(s.array->indices), "LSF numbers an array's elements from 1; each index is " +
+             std::to_string(shift) + " more");
+    }
     w.add("-J " + quoted(name + "[" + slurm_array_text(indices) + "]" +
                          (s.array->max_running > 0 ? "%" + std::to_string(s.array->max_running) : "")));
   } else if (job.name_given && !name.empty()) {

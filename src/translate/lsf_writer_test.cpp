@@ -56,5 +56,15 @@ TEST(LsfWriter, AppendSecondsMailExportsAndGpus) {
        "9: --constraint=fast: LSF has no equivalent of sbatch's --constraint; left out"});
 }
 
+TEST(LsfWriter, AnArrayFromZeroAndANameWithBrackets) {
+  Job j;
+  j.name_given = true;
+  j.spec.name = "run[x]";
+  j.spec.array = ArraySpec{{0, 2, 4}, 0};
+  testing::expect_directives(write_lsf(j), "#BSUB -J runx[1-5:2]\n",
+      {"0: --job-name run[x]: LSF's -J takes brackets for an array's indices; written without them",
+       "0: --array 0,2,4: LSF numbers an array's elements from 1; each index is 1 more"});
+}
+
 }  // namespace
 }  // namespace yard::translate

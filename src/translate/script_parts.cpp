@@ -118,7 +118,9 @@ std::string assemble(const ScriptParts& parts, const std::string& directives, st
   std::string out = ended(parts.shebang + kept(parts.before));
   // oarsub -S reads #OAR lines from the second line on, when the first is a comment.
   if (target == "oar" && !starts_with(out, "#")) out = "# OAR job (oarsub -S reads the #OAR lines below)\n" + out;
-  return out + directives + ended(kept(parts.after)) + parts.body;
+  out += directives + ended(kept(parts.after)) + parts.body;
+  // A script of directives alone that the target has no words for: still a script.
+  return out.empty() ? "# (nothing to run)\n" : out;
 }
 
 }  // namespace yard::translate

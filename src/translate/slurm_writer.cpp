@@ -1,6 +1,7 @@
 // Writes a job as #SBATCH lines (sbatch 22.05), every value in sbatch's own words:
 //   name (when the source gave one)  --job-name     nodes, tasks, CPUs  --nodes (N or MIN-MAX) --ntasks --cpus-per-task
-//   memory  --mem or --mem-per-cpu (K, M, G, T)  GPUs  --gpus   time limit  --time ([D-]HH:MM:SS)
+//   memory  --mem or --mem-per-cpu (K, M, G, T)  GPUs  --gpus, other generic resources --gres
+//   time limit  --time ([D-]HH:MM:SS)
 //   files   --output --error (yard's patterns are Slurm's) --open-mode
 //   queue, account, QOS  --partition --account --qos     array  --array (ranges, steps, %throttle)
 //   dependencies  --dependency=afterok:1:2,afterany:3    directory  --chdir    --export (when not ALL)
@@ -28,6 +29,7 @@ void resources(Writer& w, const Resources& r, const std::string& partition, bool
   if (r.mem_bytes) option(w, "mem", size_in(r.mem_bytes, units));
   if (r.mem_per_cpu_bytes) option(w, "mem-per-cpu", size_in(r.mem_per_cpu_bytes, units));
   if (r.gpus) option(w, "gpus", std::to_string(r.gpus));
+  if (!r.other_gres.empty()) option(w, "gres", r.other_gres);
   if (r.walltime_s) option(w, "time", format_walltime(r.walltime_s));
   if (!partition.empty()) option(w, "partition", partition);
 }
@@ -62,7 +64,8 @@ Directives write_slurm(const Job& job) {
     resources(w, c.res, c.partition, true);
     for (const auto& [name, value] : c.slurm_options) w.add(value.empty() ? "--" + name : "--" + name + "=" + quoted(value));
   }
-  w.lose_unsaid({.qos = true, .components = true, .append = true, .requeue = true, .node_range = true, .handled = handled});
+  w.lose_unsaid({.qos = true, .components = true, .append = true, .requeue = true, .node_range = true, .gres = true,
+                 .handled = handled});
   return std::move(w).done();
 }
 

@@ -48,6 +48,7 @@ TEST(SlurmWriter, QuotesOtherOptionsPriorityAndComponents) {
   c.res.ntasks = 2;
   c.partition = "gpu";
   c.slurm_options = {{"constraint", "v100"}};
+  c.res.other_gres = "nvme:1";
   j.spec.components.push_back(c);
   j.lines["job-type"] = 7;
   testing::expect_directives(write_slurm(j),
@@ -63,6 +64,7 @@ TEST(SlurmWriter, QuotesOtherOptionsPriorityAndComponents) {
       "#SBATCH --mail-type=END\n"
       "#SBATCH hetjob\n"
       "#SBATCH --ntasks=2\n"
+      "#SBATCH --gres=nvme:1\n"
       "#SBATCH --partition=gpu\n"
       "#SBATCH --constraint=v100\n",
       {"7: --job-type besteffort: Slurm has no kinds of job (OAR's -t); left out"});

@@ -78,6 +78,8 @@ Directives Writer::done() && { return std::move(out_); }
 void Writer::lose_unsaid(const Says& says) {
   const JobSpec& s = job.spec;
   if (!says.qos && !s.qos.empty()) lack("qos", "--qos " + s.qos, "QOS");
+  if (!says.gres && !s.res.other_gres.empty())
+    lack("gres", "--gres " + s.res.other_gres, "generic resources but GPUs");
   if (!says.node_range && s.res.max_nodes > 0)
     lose("nodes", "--nodes " + std::to_string(s.res.nodes) + "-" + std::to_string(s.res.max_nodes),
          std::string(title_) + " takes one node count; the least is written");

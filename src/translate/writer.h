@@ -40,7 +40,7 @@ class Writer {
   // options this writer wrote (exclusive, mail-type, ...).
   struct Says {
     bool qos = false, job_types = false, components = false, append = false, requeue = false, priority = true,
-         node_range = false;
+         node_range = false, gres = false;
     std::vector<std::string_view> handled;
   };
   void lose_unsaid(const Says& says);

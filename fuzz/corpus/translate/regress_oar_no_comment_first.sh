@@ -1,0 +1,3 @@
+x
+#OAR -I o.%x
+#OAR -l /R -n x
