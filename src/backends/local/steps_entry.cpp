@@ -9,13 +9,13 @@ const StepsEntry::Steps& StepsEntry::backends() const {
   return hosted_ ? hosted_->backends() : none;
 }
 
-Result<LocalBackend*> StepsEntry::target_for(const JobSpec& spec) const {
+Result<LocalBackend*> StepsEntry::target_for(const JobSpec& spec, ErrorKind no_allocation) const {
   const auto& steps = backends();
   if (steps.empty())
     return Error{"backend " + settings_.name + " runs jobs inside " + settings_.allocation_kind +
                      ", and this daemon has none: " + settings_.how_to_get +
                      (problem_.empty() ? std::string() : " (" + problem_ + ")"),
-                 ErrorKind::Unsatisfiable};
+                 no_allocation};
   if (keeper_ && !keeper_->problem().empty())
     return err("backend " + settings_.name + " has no allocation: " + keeper_->problem());
   const int k = std::max(0, spec.het_group);
@@ -28,13 +28,14 @@ Result<LocalBackend*> StepsEntry::target_for(const JobSpec& spec) const {
 }
 
 Result<std::vector<std::int64_t>> StepsEntry::submit(JobSpec spec, double) {
-  auto target = target_for(spec);
+  auto target = target_for(spec, ErrorKind::Invalid);
   if (!target) return Error{target.failure()};
   return (*target)->submit(std::move(spec));
 }
 
 Status StepsEntry::check(const JobSpec& spec, double) const {
-  auto target = target_for(spec);
+  // --test-only: a valid job this daemon cannot run now, as sbatch's allocation failures.
+  auto target = target_for(spec, ErrorKind::Unsatisfiable);
   if (!target) return Error{target.failure()};
   return (*target)->check(spec);
 }
@@ -59,10 +60,12 @@ double StepsEntry::next_wakeup_s(double now) const {
 nlohmann::json StepsEntry::describe() const {
   std::string key = settings_.name;
   std::replace(key.begin(), key.end(), '-', '_');
-  return {{key, steps_status()},
-          {"pilot", keeper_ ? nlohmann::json{{"name", keeper_->name()}, {"job_id", keeper_->job_id()},
-                                             {"state", keeper_->state()}, {"problem", keeper_->problem()}}
-                            : nlohmann::json(nullptr)}};
+  nlohmann::json j = {{key, steps_status()}};
+  // Only a backend with a pilot says "pilot": the daemon's status merges every backend's.
+  if (keeper_)
+    j["pilot"] = {{"name", keeper_->name()}, {"job_id", keeper_->job_id()}, {"state", keeper_->state()},
+                  {"problem", keeper_->problem()}};
+  return j;
 }
 
 std::string StepsEntry::announce() const {

@@ -71,7 +71,7 @@ class StepsEntry final : public Backend {
   void cancel_all_running() override {
     if (hosted_) hosted_->cancel_all_running();
   }
-  // {"<name>" (dashes as underscores): the steps' figures, "pilot": the keeper's}.
+  // {"<name>" (dashes as underscores): the steps' figures, and "pilot": the keeper's if any}.
   nlohmann::json describe() const override;
   void stop() override {
     if (keeper_) keeper_->cancel(settings_.command_timeout_s);
@@ -81,8 +81,9 @@ class StepsEntry final : public Backend {
  private:
   using Steps = std::vector<std::unique_ptr<LocalBackend>>;
   const Steps& backends() const;
-  // The backend that runs `spec` (by its --het-group), or why none does.
-  Result<LocalBackend*> target_for(const JobSpec& spec) const;
+  // The backend that runs `spec` (by its --het-group), or why none does (of kind
+  // `no_allocation` when there is no allocation at all).
+  Result<LocalBackend*> target_for(const JobSpec& spec, ErrorKind no_allocation) const;
   nlohmann::json steps_status() const;
 
   StepsEntrySettings settings_;
