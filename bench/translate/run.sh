@@ -96,4 +96,4 @@ for c in "${commands[@]}"; do
   echo "| yard $c | $runs | ${ok[$c]} | $mean | $p95 |"
 done
 echo
-echo "$n scripts ($(ls "$root"/tests/fixtures/sbatch-corpus/*.sh | wc -l) of the sbatch corpus, $(ls "$root"/fuzz/corpus/directives/*.sh | wc -l) directive samples), each run $rounds times a command; yard $("$yard" --version | head -1)."
+echo "$n scripts ($(ls "$root"/tests/fixtures/sbatch-corpus/*.sh | wc -l) of the sbatch corpus, $(ls "$root"/fuzz/corpus/directives/*.sh | wc -l) directive samples), each run $rounds times a command; $("$yard" --version | head -1)."

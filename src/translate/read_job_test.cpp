@@ -171,5 +171,16 @@ TEST(Translate, WhatYardSubmitActsOnItselfIsWrittenToo) {
                             "written as 999999999");
 }
 
+TEST(Translate, TheReadersWordOnTheBodyOnlyWhenTheSchedulerChanges) {
+  const std::string pbs = "#!/bin/sh\n#PBS -N x\necho $PBS_JOBID\n";
+  auto same = translate({pbs, "job.sh", "", "torque", ""}, files({}), nullptr);
+  ASSERT_TRUE(same) << same.error();
+  EXPECT_TRUE(same->warnings.empty());
+  auto other = translate({pbs, "job.sh", "", "slurm", ""}, files({}), nullptr);
+  ASSERT_TRUE(other) << other.error();
+  ASSERT_EQ(other->warnings.size(), 1u);
+  EXPECT_EQ(other->warnings[0].rfind("job.sh: the script reads $PBS_JOBID, which yard does not set", 0), 0u);
+}
+
 }  // namespace
 }  // namespace yard::translate

@@ -53,6 +53,10 @@ Result<Translation> translate(const Request& request, const Loader& load, bool (
   };
   const std::string family = request.to == "torque" ? "pbs" : request.to;
   const std::string source = t.from == "torque" ? "pbs" : t.from;
+  // The reader's word on the body (it reads $PBS_JOBID, which yard does not set) is no
+  // news for a script that stays with its scheduler.
+  if (family == source)
+    std::erase_if(t.warnings, [&](const std::string& w) { return w.starts_with(origin + ": "); });
   const ScriptParts parts = split_script(t.job.spec.script, source == "htcondor" ? "" : source);
   // The source's own reader read its lines in the body too, but for OAR's in a script that
   // does not start with a comment (oarsub then reads none; the translation starts with one).
