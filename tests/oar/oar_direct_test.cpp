@@ -61,8 +61,9 @@ TEST_F(OarDirect, ACancelledOrTimedOutJobEndsOnTheNode) {
   const std::string marker = "ard-direct-" + std::to_string(::getpid());
   long cancelled = submit({"--backend", "oar-steps", "--", "sh", "-c", "sleep 301; : y" + marker + "-c"});
   long late = submit({"--backend", "oar-steps", "-t", "0:02", "--", "sh", "-c", "sleep 302; : y" + marker + "-t"});
-  // Its processes here (sh, oarsh) and there (the node's shells) all carry the marker.
-  ASSERT_TRUE(wait_until([&] { return sh("pgrep -f '[y]" + marker + "-c' >/dev/null && echo on") == "on\n"; }, 60))
+  // The job's own shell on the node (its processes here, sh and oarsh, carry the marker
+  // too, inside longer command lines): the job runs there before it is cancelled.
+  ASSERT_TRUE(wait_until([&] { return sh("pgrep -f '^sh -c sleep 301; : [y]" + marker + "-c' >/dev/null && echo on") == "on\n"; }, 60))
       << diag();
   EXPECT_EQ(yard({"cancel", std::to_string(cancelled)}).rc, 0);
   EXPECT_EQ(wait({cancelled, late}), 1);
