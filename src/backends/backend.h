@@ -65,6 +65,13 @@ class Backend {
     (void)now;
     return spec.validate();
   }
+  // What it will not do for a valid job, one line each for the user (the local backend
+  // without sendmail for the job's --mail-type); nothing that would change the result,
+  // which check() refuses.
+  virtual std::vector<std::string> warnings(const JobSpec& spec) const {
+    (void)spec;
+    return {};
+  }
   // Cancels those of `ids` that are its own (each id exists: the caller checked);
   // the ids it acted on.
   virtual Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids, double now) = 0;

@@ -51,17 +51,21 @@ Result<Backend*> Backends::route(JobSpec& spec, const std::string& job_class) co
   return target;
 }
 
-Result<std::vector<std::int64_t>> Backends::submit(JobSpec spec, const std::string& job_class, double now) const {
+Result<std::vector<std::int64_t>> Backends::submit(JobSpec spec, const std::string& job_class, double now,
+                                                   std::vector<std::string>* warnings) const {
   auto target = route(spec, job_class);
   if (!target) return Error{target.failure()};
+  if (warnings) *warnings = (*target)->warnings(spec);
   return (*target)->submit(std::move(spec), now);
 }
 
-Result<JobSpec> Backends::check(JobSpec spec, const std::string& job_class, double now) const {
+Result<JobSpec> Backends::check(JobSpec spec, const std::string& job_class, double now,
+                                std::vector<std::string>* warnings) const {
   auto target = route(spec, job_class);
   if (!target) return Error{target.failure()};
   spec.backend = (*target)->name();
   if (auto s = (*target)->check(spec, now); !s) return s.failure();
+  if (warnings) *warnings = (*target)->warnings(spec);
   return spec;
 }
 

@@ -49,10 +49,13 @@ class Backends {
   std::string names() const;
 
   // `spec` (in `job_class`, if not empty) to the backend it names.
-  Result<std::vector<std::int64_t>> submit(JobSpec spec, const std::string& job_class, double now) const;
+  // With `warnings`, what the chosen backend will not do for the job (Backend::warnings).
+  Result<std::vector<std::int64_t>> submit(JobSpec spec, const std::string& job_class, double now,
+                                           std::vector<std::string>* warnings = nullptr) const;
   // What submit() would do, storing nothing: the spec as it would be submitted (class
   // defaults applied, backend named), or why it would be refused.
-  Result<JobSpec> check(JobSpec spec, const std::string& job_class, double now) const;
+  Result<JobSpec> check(JobSpec spec, const std::string& job_class, double now,
+                        std::vector<std::string>* warnings = nullptr) const;
   // Checks that every id is a job (array ids included), then has every backend cancel
   // its own; the ids acted on.
   Result<std::vector<std::int64_t>> cancel(Store& store, const std::vector<std::int64_t>& ids, double now) const;

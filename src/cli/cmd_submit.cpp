@@ -47,7 +47,11 @@ void warn_unhonoured(const JobSpec& spec) {
               << " has no generic resources but GPUs; ignored\n";
   for (auto& [name, value] : spec.slurm_options) {
     const SbatchOption* o = find_sbatch_option(name);
-    const bool honoured = name == "ntasks-per-node" || name == "tasks-per-node" || (name == "signal" && backend == "local");
+    // The local backend's own: --signal, --exclusive, and mail (it warns itself when the
+    // machine has no sendmail).
+    const bool local_own = backend == "local" && (name == "signal" || name == "exclusive" || name == "mail-type" ||
+                                                  name == "mail-user");
+    const bool honoured = name == "ntasks-per-node" || name == "tasks-per-node" || local_own;
     if (o && o->use == SbatchUse::Pass && !honoured)
       std::cerr << "yard submit: warning: --" << name << (value.empty() ? "" : "=" + value) << ": backend " << backend
                 << " does not honour it; ignored\n";
@@ -82,6 +86,7 @@ int cmd_submit(const std::vector<std::string>& args, const std::vector<std::stri
     // larger than anything the backend has (1, as sbatch).
     return exit_code_for(reply.kind());
   }
+  for (const auto& w : reply->warnings) std::cerr << "yard submit: warning: " << w << "\n";
   if (flags->test_only) return print_checked(*reply, json);
   const auto& ids = reply->ids;
   if (json)

@@ -8,6 +8,7 @@
 #include "core/gpus.h"
 #include "core/duration.h"
 #include "core/size.h"
+#include "core/mail_request.h"
 #include "core/warning_signal.h"
 
 namespace yard {
@@ -74,6 +75,9 @@ Status apply_sbatch_options(const SubmitFlags& f, JobSpec& s, std::string& wrap)
     } else if (name == "signal") {
       if (auto w = parse_warning_signal(value); !w) return Error{w.error()};
       s.slurm_options.emplace_back(name, value);  // Slurm's as given; the local backend's too
+    } else if (name == "mail-type") {
+      if (auto m = parse_mail_types(value); !m) return Error{m.error()};
+      s.slurm_options.emplace_back(name, value);
     } else if (name == "wait") {
       continue;  // yard submit waits itself (cmd_submit.cpp)
     } else if (name == "nice") {

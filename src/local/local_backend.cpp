@@ -82,13 +82,27 @@ std::string LocalBackend::account_of(std::int64_t spec_id) {
   return scheduler_.account_of(spec ? (*spec)->account : std::string());
 }
 
+// sbatch's bare --exclusive: the job is given every CPU and GPU of its node, and only the
+// memory it asked for (sbatch(1)); on this one machine nothing else runs beside it. Its
+// `=user` and `=mcs` forms share the node with the same user's jobs: all of them here.
+// Inside an allocation (the steps backends) a step's CPUs are its own already.
+bool LocalBackend::whole_machine(std::int64_t spec_id) {
+  if (name_ != "local") return false;
+  auto spec = spec_for(spec_id);
+  if (!spec || !*spec) return false;
+  for (auto& [name, value] : (*spec)->slurm_options)
+    if (name == "exclusive" && value.empty()) return true;
+  return false;
+}
+
 QueuedJob LocalBackend::queued(const JobRecord& r) {
+  const bool whole = whole_machine(r.spec_id);
   return QueuedJob{r.id,
                    r.priority,
                    r.submit_time,
-                   r.cpus,
+                   whole ? std::max(r.cpus, machine_.cpus) : r.cpus,
                    static_cast<std::uint64_t>(r.mem_bytes),
-                   r.gpus,
+                   whole ? std::max(r.gpus, machine_.gpus) : r.gpus,
                    r.array_job_id.value_or(0),
                    r.array_max_running,
                    account_of(r.spec_id),
@@ -188,7 +202,9 @@ void LocalBackend::cancel_doomed(std::int64_t id) {
   t.reason = "DependencyNeverSatisfied";
   t.end_time = clock_.wall();
   set_state(id, JobState::Cancelled, t);
+  const std::int64_t spec_id = pending_[id].spec_id;
   pending_.erase(id);
+  mail_about(id, spec_id, JobState::Cancelled, 0);
 }
 
 Result<std::vector<std::int64_t>> LocalBackend::cancel(const std::vector<std::int64_t>& ids) {
@@ -213,11 +229,13 @@ Result<std::vector<std::int64_t>> LocalBackend::cancel(const std::vector<std::in
     } else if (pending_.count(j.id)) {
       queue_.remove(j.id);
       deps_.remove(j.id);
+      const std::int64_t spec_id = pending_[j.id].spec_id;
       pending_.erase(j.id);
       Transition t;
       t.reason = "cancelled while pending";
       t.end_time = clock_.wall();
       set_state(j.id, JobState::Cancelled, t);
+      mail_about(j.id, spec_id, JobState::Cancelled, 0);
       resolve_dependents(j.id, JobState::Cancelled);
       acted.push_back(j.id);
     }
@@ -295,6 +313,7 @@ LocalBackend::Planned LocalBackend::plan_for(const QueuedJob& q, const Allocatio
   t.stdout_path = p.plan.stdout_path;
   t.stderr_path = p.plan.stderr_path;
   set_state(q.id, JobState::Running, t);
+  mail_about(q.id, q.spec_id, JobState::Running, start - q.submit_time);
   return p;
 }
 

@@ -22,12 +22,14 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/clock.h"
 #include "core/job_spec.h"
 #include "local/dependency_tracker.h"
 #include "local/host_protocol.h"
+#include "local/job_mail.h"
 #include "local/job_queue.h"
 #include "local/job_runner.h"
 #include "local/launch_plan.h"
@@ -77,6 +79,8 @@ class LocalBackend {
   Result<std::vector<std::int64_t>> submit(JobSpec spec);
   // What submit() checks of `spec` (its backend set), storing nothing.
   Status check(const JobSpec& spec) const;
+  // What this backend will not do for a valid job, a line each (no sendmail for its mail).
+  std::vector<std::string> warnings(const JobSpec& spec) const;
   // Cancels pending jobs at once and has the host stop running ones.
   // Returns the ids it acted on.
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids);
@@ -153,11 +157,17 @@ class LocalBackend {
   QueuedJob queued(const JobRecord& r);
   bool mine(const JobRecord& r);  // of this backend's component (see serve_as)
   std::string account_of(std::int64_t spec_id);
+  bool whole_machine(std::int64_t spec_id);  // --exclusive
   void enqueue_pending(const JobRecord& r);
   // A pending job's parents and their states: queued if they allow it already, cancelled
   // (DependencyNeverSatisfied, and its dependents after it) if they never will.
   void add_dependencies(std::int64_t id, const std::vector<std::pair<Dependency, JobState>>& parents);
-  void cancel_doomed(std::int64_t id);  // a pending job whose dependency can never be met
+  void cancel_doomed(std::int64_t id);
+  // The mail its --mail-type asks for as job `id` moves to `to` (local_mail.cpp);
+  // `seconds`: how long it waited (to RUNNING) or ran (otherwise).
+  void mail_about(std::int64_t id, std::int64_t spec_id, JobState to, double seconds, std::int64_t exit_code = 0);
+  // Whether a preempted job goes back to the queue: unless it said --no-requeue.
+  bool requeue_allowed(std::int64_t spec_id);  // a pending job whose dependency can never be met
   void finalize(std::int64_t id, const RunRecord& rec);
   // Plans hand-offs: when the queue's first job cannot start now, it is given to the host
   // behind a running job of the same array, to start on its CPUs the moment it ends.
@@ -197,6 +207,8 @@ class LocalBackend {
   std::map<std::int64_t, std::shared_ptr<const JobSpec>> specs_;
   std::vector<Planned> planned_;
   double handoff_wait_s_ = machine_.handoff_wait_s;  // 0: no hand-offs
+  Mailer mailer_{machine_.sendmail};
+  std::unordered_set<std::int64_t> mailed_arrays_;  // arrays whose start was mailed about
   std::unordered_map<std::int64_t, double> element_run_s_;  // array -> its last element's run time
   JobRunner* host_ = nullptr;
   // When to try again jobs that could not be launched for want of disk space (0: none).

@@ -134,6 +134,24 @@ void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
   if (ran && rec.start_time > 0) t.start_time = rec.start_time;
   JobState to;
   const bool never_started = !rec.outcome && rec.supervisor_pid == 0;
+  // A preempted job that asked not to run again (--no-requeue) ends there, as Slurm
+  // ends a job that cannot be requeued when a preemption requeues the others.
+  const bool preempted = ran && rec.outcome && rec.outcome->state == JobState::Pending;
+  if (preempted && !requeue_allowed(run.spec_id)) {
+    t.reason = "preempted; not submitted again (--no-requeue)";
+    t.end_time = rec.outcome->end_time > 0 ? rec.outcome->end_time : clock_.wall();
+    t.exit_code = rec.outcome->exit_code;
+    t.signal = rec.outcome->signal;
+    t.cpu_seconds = rec.outcome->cpu_seconds;
+    t.max_rss_bytes = rec.outcome->max_rss_bytes;
+    const UsageCharge used = charge(run.view, *t.end_time);
+    set_state(id, JobState::Cancelled, t, &used);
+    if (release) pool_.release(run.alloc);
+    if (run.array_job_id) queue_.element_ended(run.array_job_id);
+    mail_about(id, run.spec_id, JobState::Cancelled, *t.end_time - run.view.start_time, *t.exit_code);
+    resolve_dependents(id, JobState::Cancelled);
+    return;
+  }
   if (never_started || (rec.outcome && rec.outcome->state == JobState::Pending)) {
     // Preempted: charged what it ran, and back in the queue with its id and submit time.
     // Never started (its host ended before taking it, or a hand-off handed back): back in
@@ -146,8 +164,10 @@ void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
       t.reason = "preempted: requeued";
       t.exit_code = rec.outcome->exit_code;
       t.signal = rec.outcome->signal;
-      const UsageCharge used = charge(run.view, rec.outcome->end_time > 0 ? rec.outcome->end_time : clock_.wall());
+      const double end = rec.outcome->end_time > 0 ? rec.outcome->end_time : clock_.wall();
+      const UsageCharge used = charge(run.view, end);
       set_state(id, JobState::Pending, t, &used);
+      mail_about(id, run.spec_id, JobState::Pending, end - run.view.start_time);
     }
     if (release) pool_.release(run.alloc);
     if (run.array_job_id) queue_.element_ended(run.array_job_id);
@@ -179,7 +199,14 @@ void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
   set_state(id, to, t, ran ? &used : nullptr);
   if (release) pool_.release(run.alloc);
   if (run.array_job_id) queue_.element_ended(run.array_job_id);
+  mail_about(id, run.spec_id, to, ran ? t.end_time.value_or(clock_.wall()) - run.view.start_time : 0,
+             t.exit_code.value_or(0));
   resolve_dependents(id, to);
+}
+
+bool LocalBackend::requeue_allowed(std::int64_t spec_id) {
+  auto spec = spec_for(spec_id);
+  return !spec || !*spec || (*spec)->requeue.value_or(true);
 }
 
 }  // namespace yard

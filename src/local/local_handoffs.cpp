@@ -111,6 +111,7 @@ bool LocalBackend::cpus_covered() const {
 }
 
 void LocalBackend::tick(double now) {
+  mailer_.reap();
   if (launch_retry_at_ > 0 && now >= launch_retry_at_) launch_retry_at_ = 0;
   for (auto& [id, r] : running_)
     if (r.predecessor && !r.revoking && now - r.handed_at >= handoff_wait_s_ && waits_for_running(r)) {

@@ -79,12 +79,17 @@ Result<Machine> load_machine(const std::string& config_path) {
       if (!mem) return err(yaml_where(config_path, c["memory"]) + ": memory: " + mem.error());
       m->mem_bytes = *mem;
     }
+    if (c["sendmail"]) {
+      m->sendmail = c["sendmail"].as<std::string>();
+      if (!m->sendmail.empty() && m->sendmail[0] != '/')
+        return err(yaml_where(config_path, c["sendmail"]) + ": sendmail: '" + m->sendmail + "' is not an absolute path");
+    }
     for (auto it = c.begin(); it != c.end(); ++it) {
       auto k = it->first.as<std::string>();
       if (k != "cpus" && k != "gpus" && k != "memory" && k != "job_limit" && k != "kill_grace" &&
-          k != "memory_limit" && k != "handoff_wait")
+          k != "memory_limit" && k != "handoff_wait" && k != "sendmail")
         return err(yaml_where(config_path, it->first) + ": unknown setting '" + k +
-                   "' (accepted: cpus, memory, gpus, job_limit, kill_grace, memory_limit, handoff_wait)");
+                   "' (accepted: cpus, memory, gpus, job_limit, kill_grace, memory_limit, handoff_wait, sendmail)");
     }
   } catch (const YAML::Exception& e) {
     return err(yaml_error(config_path, e));

@@ -12,6 +12,7 @@
 //   memory_limit: cgroup  # how --mem is enforced: cgroup (when one is writable, else
 //                         # poll), or poll (the resident memory of the job's processes,
 //                         # every 200 ms, for systems whose cgroups are someone else's)
+//   sendmail: /usr/sbin/sendmail  # what sends the mail of --mail-type ("": no mail)
 #pragma once
 
 #include <cstdint>
@@ -34,6 +35,7 @@ struct Machine {
   int kill_grace_s = 10;
   bool memory_poll = false;  // memory_limit: poll
   double handoff_wait_s = 0.5;
+  std::string sendmail = "/usr/sbin/sendmail";
   std::vector<int> pus;  // OS indices of the real processing units, for pinning
   // The node's short hostname: %N in output patterns. Every Machine is this host (direct
   // mode's steps too, whose output files are opened here).

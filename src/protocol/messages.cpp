@@ -90,6 +90,7 @@ Result<Request> decode_request(std::string_view line) {
 std::string encode_reply(const SubmitReply& r) {
   nlohmann::json j{{"ok", true}, {"ids", r.ids}};
   if (r.job) j["job"] = *r.job;
+  if (!r.warnings.empty()) j["warnings"] = r.warnings;
   return line_of(j);
 }
 std::string encode_reply(const CancelReply& r) { return line_of({{"ok", true}, {"ids", r.ids}}); }
@@ -115,8 +116,9 @@ std::string encode_error(const Error& e) {
 
 Result<SubmitReply> decode_submit_reply(std::string_view line) {
   return decode_with<SubmitReply>(line, [](const nlohmann::json& j) {
-    SubmitReply r{j.at("ids").get<std::vector<std::int64_t>>(), std::nullopt};
+    SubmitReply r{j.at("ids").get<std::vector<std::int64_t>>(), std::nullopt, {}};
     if (auto job = j.find("job"); job != j.end()) r.job = job->get<JobSpec>();
+    if (auto w = j.find("warnings"); w != j.end()) r.warnings = w->get<std::vector<std::string>>();
     return r;
   });
 }

@@ -39,6 +39,7 @@ struct SubmitReply {
   // For a test_only request: the job as it would be submitted (class defaults applied,
   // its backend named).
   std::optional<JobSpec> job;
+  std::vector<std::string> warnings;  // what the backend will not do for the job
 };
 
 struct CancelRequest {

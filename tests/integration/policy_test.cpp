@@ -97,6 +97,22 @@ TEST_F(Policy, ABestEffortJobIsPreemptedRequeuedAndRunsAgain) {
     }
 }
 
+// --no-requeue: a preempted job is not run again; it ends there, charged what it ran.
+TEST_F(Policy, APreemptedJobThatSaidNoRequeueEnds) {
+  configure("cpus: 2\nkill_grace: 1\n");
+  policy(kTiers);
+  const long scav = submit({"--no-requeue", "-c", "2", "-A", "x", "--", "sh", "-c",
+                            "echo run >> runs; while :; do sleep 0.05; done"});
+  ASSERT_TRUE(wait_until([&] { return running(scav) && read("runs") == "run\n"; }, 20));
+  const long gold = submit({"-c", "2", "-A", "g", "--", "true"});
+  ASSERT_EQ(wait({gold}), 0);
+  auto s = job(scav);
+  EXPECT_EQ(s["state"], "CANCELLED");
+  EXPECT_EQ(s["reason"], "preempted; not submitted again (--no-requeue)");
+  EXPECT_LE(seconds(s["end_time"]), seconds(job(gold)["start_time"]) + 0.01);
+  EXPECT_EQ(read("runs"), "run\n");  // once
+}
+
 TEST_F(Policy, AccountsShowChargedUsage) {
   configure("cpus: 4\nkill_grace: 1\n");
   policy(kTiers);

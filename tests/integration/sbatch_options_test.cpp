@@ -1,7 +1,12 @@
 // A Slurm user's scripts as they are: every sbatch option is read (abbreviated, with '='
 // or a space, on #SBATCH lines or the command line); on the local backend what changes
 // nothing in the result gets one warning line, what would is refused (exit 2, nothing
-// stored), and --wrap, --wait, --nice, --ntasks-per-node and --signal are honoured.
+// stored), and --wrap, --wait, --nice, --ntasks-per-node, --signal, --exclusive and mail
+// (through the machine's sendmail: here a stand-in that keeps each message) are honoured.
+#include <filesystem>
+#include <set>
+#include <sys/stat.h>
+
 #include "harness.h"
 
 namespace yard::test {
@@ -10,7 +15,7 @@ namespace {
 class SbatchOptions : public YardWorld {};
 
 TEST_F(SbatchOptions, AScriptFullOfSlurmOptionsRunsLocallyWithOneWarningEach) {
-  configure("cpus: 4\n");
+  configure("cpus: 4\nsendmail: \"\"\n");
   write("job.sh",
         "#!/bin/bash\n"
         "#SBATCH --mail-type=END,FAIL\n"
@@ -21,9 +26,11 @@ TEST_F(SbatchOptions, AScriptFullOfSlurmOptionsRunsLocallyWithOneWarningEach) {
         "echo \"tasks=$YARD_NTASKS\"\n");
   Output o = yard({"submit", "--json", "job.sh"});
   ASSERT_EQ(o.rc, 0) << o.err;
-  for (const char* w : {"--mail-type=END,FAIL", "--mail-user=someone@example.org", "--constraint=haswell", "--exclusive:",
-                        "--exclude=node7"})
+  for (const char* w : {"--mail-type=END,FAIL: no sendmail on this machine (none configured); no mail will be sent",
+                        "--constraint=haswell: backend local does not honour it", "--exclude=node7"})
     EXPECT_NE(o.err.find(std::string("warning: ") + w), std::string::npos) << w << "\n" << o.err;
+  EXPECT_EQ(o.err.find("--exclusive"), std::string::npos) << o.err;  // honoured (below)
+  EXPECT_EQ(o.err.find("--mail-user"), std::string::npos) << o.err;  // said with --mail-type
   EXPECT_EQ(o.err.find("--signal"), std::string::npos) << o.err;  // honoured (below)
   EXPECT_NE(o.err.find("warning: --gres=nvme:1: backend local has no generic resources but GPUs; ignored"),
             std::string::npos) << o.err;
@@ -92,6 +99,59 @@ TEST_F(SbatchOptions, SignalWarnsTheJobBeforeItsTimeLimit) {
   EXPECT_EQ(wait({warned, batch}), 0) << job(warned).dump() << job(batch).dump();
   EXPECT_EQ(yard({"logs", std::to_string(warned)}).out, "warned\n");
   EXPECT_EQ(yard({"logs", std::to_string(batch)}).out, "shell-warned\n");
+}
+
+// --exclusive: the job has every CPU of the machine (and what it runs sees them), and
+// nothing starts beside it, however few CPUs it asked for.
+TEST_F(SbatchOptions, AnExclusiveJobHasTheWholeMachine) {
+  configure("cpus: 4\n");
+  const long alone = submit({"--exclusive", "-c", "1", "--", "sh", "-c",
+                             "echo cpus=$YARD_CPUS; while [ ! -e go ]; do sleep 0.05; done"});
+  ASSERT_TRUE(wait_until([&] { return job(alone)["state"] == "RUNNING"; }, 20));
+  const long beside = submit({"-c", "1", "--", "true"});
+  const long user_shared = submit({"--exclusive=user", "-c", "1", "--", "sh", "-c", "echo cpus=$YARD_CPUS"});
+  EXPECT_EQ(job(beside)["state"], "PENDING");  // 3 CPUs are idle, and yet
+  write("go", "");
+  ASSERT_EQ(wait({alone, beside, user_shared}), 0);
+  EXPECT_EQ(read("yard-" + std::to_string(alone) + ".out"), "cpus=4\n");
+  EXPECT_EQ(read("yard-" + std::to_string(user_shared) + ".out"), "cpus=1\n");  // shares with the same user: all here
+  EXPECT_GE(seconds(job(beside)["start_time"]) + 0.01, seconds(job(alone)["end_time"]));
+}
+
+// --mail-type/--mail-user: a message through sendmail at each moment asked for, in
+// Slurm's words, to the user named (else the job's owner); none for what was not asked.
+TEST_F(SbatchOptions, MailGoesThroughTheMachinesSendmail) {
+  write("sendmail", "#!/bin/sh\nf=$(mktemp \"$(dirname \"$0\")/mail.XXXXXX.tmp\")\n"
+                    "{ echo \"to: $3\"; cat; } > \"$f\" && mv \"$f\" \"${f%.tmp}\"\n");
+  ::chmod((dir_ + "/sendmail").c_str(), 0755);
+  configure("cpus: 2\nsendmail: " + dir_ + "/sendmail\n");
+  auto mails = [&] {
+    std::set<std::string> out;
+    for (auto& e : std::filesystem::directory_iterator(dir_))
+      if (e.path().filename().string().rfind("mail.", 0) == 0 && e.path().extension() != ".tmp")
+        out.insert(read(e.path().filename().string()));
+    return out;
+  };
+  Output quiet = yard({"submit", "--mail-type=FAIL", "-J", "fine", "--", "true"});  // no failure: no mail
+  ASSERT_EQ(quiet.rc, 0) << quiet.err;
+  EXPECT_EQ(quiet.err, "");  // sendmail is there: nothing to warn about
+  ASSERT_EQ(wait({std::stol(quiet.out)}), 0);
+  const long both = submit({"--mail-type=BEGIN,END", "--mail-user=someone@example.org", "-J", "both", "--", "true"});
+  const long failing = submit({"--mail-type=FAIL", "-J", "broken", "--", "sh", "-c", "exit 3"});
+  wait({both, failing});
+  ASSERT_TRUE(wait_until([&] { return mails().size() >= 3; }, 20)) << mails().size();
+  const std::string user = sh("id -un | tr -d '\\n'");
+  const std::string b = std::to_string(both), f = std::to_string(failing);
+  EXPECT_EQ(mails(), (std::set<std::string>{
+                         "to: someone@example.org\nTo: someone@example.org\nSubject: Yard Job_id=" + b +
+                             " Name=both Began, Queued time 00:00:00\n\n",
+                         "to: someone@example.org\nTo: someone@example.org\nSubject: Yard Job_id=" + b +
+                             " Name=both Ended, Run time 00:00:00, COMPLETED, ExitCode 0\n\n",
+                         "to: " + user + "\nTo: " + user + "\nSubject: Yard Job_id=" + f +
+                             " Name=broken Failed, Run time 00:00:00, FAILED, ExitCode 3\n\n"}));
+  Output bad = yard({"submit", "--mail-type=END,SOMETIMES", "--", "true"});
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_NE(bad.err.find("--mail-type: invalid value 'SOMETIMES'"), std::string::npos) << bad.err;
 }
 
 }  // namespace
