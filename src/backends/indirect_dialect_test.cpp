@@ -61,6 +61,41 @@ TEST_F(IndirectTest, AnAfterOkTheSchedulerCannotExpressWaitsForTheParentToEndThe
   for (auto& c : queue_.posted) EXPECT_NE(c.argv[0], "fsub");
 }
 
+// --dependency=after: the child is submitted once the parent is seen running, not before.
+TEST_F(IndirectTest, AnAfterTheSchedulerCannotExpressIsMetOnceTheParentRuns) {
+  dialect_.after_any_only = true;
+  auto parent = submit(spec("parent"));
+  auto s = spec("after-child");
+  s.dependencies = {{DependencyKind::After, parent}};
+  auto child = submit(s);
+  step();
+  ASSERT_EQ(queue_.posted.size(), 1u);  // only the parent
+  queue_.answer("10\n");
+  step();
+  std::vector<std::string> submitted;
+  auto answer_with = [&](const std::string& parent_state) {
+    return [&, parent_state](const Command& c) {
+      if (c.argv[0] == "fsub") {
+        submitted.push_back(c.argv[1]);
+        return std::string("11\n");
+      }
+      return "10|" + parent_state + "|None|x\n";
+    };
+  };
+  drain(queue_, answer_with("PENDING"), [&] { step(); });
+  EXPECT_TRUE(submitted.empty());
+  EXPECT_NE(job(child).reason.find("waiting for job " + std::to_string(parent) + " to start (after:"), std::string::npos)
+      << job(child).reason;
+  now_ += 10;
+  step();
+  drain(queue_, answer_with("RUNNING"), [&] { step(); });
+  EXPECT_EQ(job(parent).state, JobState::Running);
+  step();
+  drain(queue_, answer_with("RUNNING"), [&] { step(); });
+  ASSERT_EQ(submitted.size(), 1u);
+  EXPECT_EQ(job(child).native_id, "11");
+}
+
 TEST_F(IndirectTest, ArrayElementIdsAreTheDialectsOwn) {
   dialect_.dotted_elements = true;
   auto s = spec();

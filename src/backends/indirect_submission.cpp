@@ -30,8 +30,14 @@ Result<SubmitContext> IndirectBackend::context_for(const Unit& u, const JobSpec&
     const auto pm = members_.find(d.job_id);
     const bool active = (pu != units_.end() && !pu->second.members.empty()) || pm != members_.end();
     if (active && !dialect_.expresses(d.kind)) {
-      wait = "waiting for job " + std::to_string(d.job_id) + " to end (" + std::string(to_string(d.kind)) +
-             ": " + std::string(dialect_.name()) + " cannot hold a job on that itself)";
+      if (d.kind == DependencyKind::After) {  // met once the parent runs: held here till then
+        auto parent = store_.job(d.job_id);
+        if (!parent) return Error{parent.error()};
+        if (parent->has_value() && (*parent)->state == JobState::Running) continue;
+      }
+      wait = "waiting for job " + std::to_string(d.job_id) + (d.kind == DependencyKind::After ? " to start" : " to end") +
+             " (" + std::string(to_string(d.kind)) + ": " + std::string(dialect_.name()) +
+             " cannot hold a job on that itself)";
       return ctx;
     }
     if (!active) {

@@ -11,6 +11,8 @@ std::string_view to_string(DependencyKind k) {
     case DependencyKind::AfterOk: return "afterok";
     case DependencyKind::AfterAny: return "afterany";
     case DependencyKind::AfterNotOk: return "afternotok";
+    case DependencyKind::After: return "after";
+    case DependencyKind::Singleton: return "singleton";
   }
   return "afterany";
 }
@@ -19,14 +21,19 @@ Result<DependencyKind> parse_dependency_kind(std::string_view text) {
   if (text == "afterok") return DependencyKind::AfterOk;
   if (text == "afterany") return DependencyKind::AfterAny;
   if (text == "afternotok") return DependencyKind::AfterNotOk;
-  return err("unknown dependency type '" + std::string(text) + "' (accepted: afterok, afterany, afternotok)");
+  if (text == "after") return DependencyKind::After;
+  if (text == "singleton") return DependencyKind::Singleton;
+  if (text == "aftercorr" || text == "afterburstbuffer" || text == "expand")
+    return err("dependency type '" + std::string(text) + "' is not supported");
+  return err("unknown dependency type '" + std::string(text) + "' (accepted: after, afterok, afterany, afternotok, singleton)");
 }
 
 Result<std::vector<Dependency>> parse_dependencies(std::string_view text) {
   std::vector<Dependency> out;
   auto bad = [&](const std::string& why) {
     return err("invalid dependency '" + std::string(text) + "': " + why +
-               " (accepted: TYPE:ID[:ID...][,TYPE:ID...] with TYPE afterok, afterany or afternotok)");
+               " (accepted: TYPE:ID[:ID...][,TYPE:ID...] with TYPE after, afterok, afterany or afternotok, "
+               "and singleton)");
   };
   if (trim(text).empty()) return bad("empty");
   if (text.find('?') != std::string_view::npos) return bad("'?' (any of) is not supported");
@@ -34,10 +41,17 @@ Result<std::vector<Dependency>> parse_dependencies(std::string_view text) {
     auto fields = split(clause, ':');
     auto kind = parse_dependency_kind(fields[0]);
     if (!kind) return bad(kind.error());
+    if (*kind == DependencyKind::Singleton) {
+      if (fields.size() > 1) return bad("singleton names no job");
+      out.push_back({*kind, 0});
+      continue;
+    }
     if (fields.size() < 2) return bad("'" + std::string(clause) + "' names no job");
     for (std::size_t i = 1; i < fields.size(); ++i) {
       std::int64_t id = 0;
       auto f = fields[i];
+      if (*kind == DependencyKind::After && f.find('+') != std::string_view::npos)
+        return bad("'" + std::string(f) + "': a delay after the start (+MINUTES) is not supported");
       auto [p, ec] = std::from_chars(f.data(), f.data() + f.size(), id);
       if (f.empty() || ec != std::errc() || p != f.data() + f.size() || id <= 0)
         return bad("'" + std::string(f) + "' is not a job id");
@@ -48,10 +62,14 @@ Result<std::vector<Dependency>> parse_dependencies(std::string_view text) {
 }
 
 DependencyVerdict evaluate(DependencyKind kind, JobState parent) {
+  if (kind == DependencyKind::After && parent == JobState::Running) return DependencyVerdict::Satisfied;
   if (!is_terminal(parent)) return DependencyVerdict::Waiting;
   const bool ok = parent == JobState::Completed;
   switch (kind) {
-    case DependencyKind::AfterAny: return DependencyVerdict::Satisfied;
+    case DependencyKind::AfterAny:
+    case DependencyKind::After:  // ended without having started (cancelled): as Slurm
+      return DependencyVerdict::Satisfied;
+    case DependencyKind::Singleton: return DependencyVerdict::Waiting;  // resolved before
     case DependencyKind::AfterOk: return ok ? DependencyVerdict::Satisfied : DependencyVerdict::NeverSatisfied;
     case DependencyKind::AfterNotOk: return ok ? DependencyVerdict::NeverSatisfied : DependencyVerdict::Satisfied;
   }

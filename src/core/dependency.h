@@ -1,5 +1,8 @@
 // Job dependencies in Slurm's --dependency syntax: "afterok:12:13,afterany:14".
-// All listed conditions must hold (Slurm's ',' = AND).
+// All listed conditions must hold (Slurm's ',' = AND). `after` waits for the parent to
+// start (or to end without starting); `singleton` for every earlier job of the same name
+// to end: the daemon turns it into afterany on those jobs when the job is submitted
+// (resolve_singleton), so only a spec not submitted yet carries it (job id 0).
 #pragma once
 
 #include <cstdint>
@@ -12,7 +15,7 @@
 
 namespace yard {
 
-enum class DependencyKind { AfterOk, AfterAny, AfterNotOk };
+enum class DependencyKind { AfterOk, AfterAny, AfterNotOk, After, Singleton };
 
 struct Dependency {
   DependencyKind kind;

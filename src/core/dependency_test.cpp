@@ -10,10 +10,20 @@ TEST(Dependency, ParsesSlurmSyntax) {
   ASSERT_EQ(d->size(), 3u);
   EXPECT_EQ((*d)[0], (Dependency{DependencyKind::AfterOk, 12}));
   EXPECT_EQ((*d)[2], (Dependency{DependencyKind::AfterAny, 14}));
+  auto more = parse_dependencies("after:5,singleton");
+  ASSERT_TRUE(more.ok()) << more.error();
+  EXPECT_EQ(*more, (std::vector<Dependency>{{DependencyKind::After, 5}, {DependencyKind::Singleton, 0}}));
 }
 
 TEST(Dependency, RejectsBadInput) {
-  EXPECT_FALSE(parse_dependencies("after:1").ok());
+  EXPECT_FALSE(parse_dependencies("after").ok());
+  EXPECT_FALSE(parse_dependencies("singleton:3").ok());
+  auto delayed = parse_dependencies("after:1+10");
+  ASSERT_FALSE(delayed.ok());
+  EXPECT_NE(delayed.error().find("'1+10': a delay after the start (+MINUTES) is not supported"), std::string::npos);
+  auto corr = parse_dependencies("aftercorr:4");
+  ASSERT_FALSE(corr.ok());
+  EXPECT_NE(corr.error().find("dependency type 'aftercorr' is not supported"), std::string::npos) << corr.error();
   EXPECT_FALSE(parse_dependencies("afterok").ok());
   EXPECT_FALSE(parse_dependencies("afterok:x").ok());
   EXPECT_FALSE(parse_dependencies("afterok:1?afterany:2").ok());
@@ -26,6 +36,9 @@ TEST(Dependency, Verdicts) {
   EXPECT_EQ(evaluate(DependencyKind::AfterNotOk, JobState::Timeout), DependencyVerdict::Satisfied);
   EXPECT_EQ(evaluate(DependencyKind::AfterNotOk, JobState::Completed), DependencyVerdict::NeverSatisfied);
   EXPECT_EQ(evaluate(DependencyKind::AfterAny, JobState::Cancelled), DependencyVerdict::Satisfied);
+  EXPECT_EQ(evaluate(DependencyKind::After, JobState::Pending), DependencyVerdict::Waiting);
+  EXPECT_EQ(evaluate(DependencyKind::After, JobState::Running), DependencyVerdict::Satisfied);  // started
+  EXPECT_EQ(evaluate(DependencyKind::After, JobState::Cancelled), DependencyVerdict::Satisfied);  // never will
 }
 
 }  // namespace yard

@@ -132,8 +132,8 @@ Result<std::string> dependency(std::string_view text) {
   for (std::string_view clause : split(text, ',')) {
     auto fields = split(clause, ':');
     const std::string_view type = fields[0];
-    if (type != "afterok" && type != "afterany" && type != "afternotok")
-      return err("'" + std::string(type) + "': yard holds a job only until others end (afterok, afterany, afternotok)");
+    if (type != "after" && type != "afterok" && type != "afterany" && type != "afternotok")
+      return err("'" + std::string(type) + "': yard holds a job only until others start (after) or end (afterok, afterany, afternotok)");
     if (fields.size() < 2) return err("'" + std::string(clause) + "' names no job");
     out += (out.empty() ? "" : ",") + std::string(type);
     for (std::size_t k = 1; k < fields.size(); ++k) {

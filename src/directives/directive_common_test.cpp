@@ -39,7 +39,8 @@ TEST(DirectiveCommon, PathsDependenciesAndVariables) {
   EXPECT_EQ(output_file("logs/", "logs/", "%j.out", nullptr), "logs/%j.out");
   EXPECT_EQ(output_file("o", "o", "%j.out", nullptr), "o");
   EXPECT_EQ(*dependency("afterok:12.srv:13,afternotok:14"), "afterok:12:13,afternotok:14");
-  EXPECT_FALSE(dependency("after:12"));
+  EXPECT_EQ(*dependency("after:12"), "after:12");  // PBS's and Flux's: once 12 has started
+  EXPECT_FALSE(dependency("beforeok:12"));
   EXPECT_FALSE(dependency("afterok"));
   EXPECT_EQ(*variable_list(" A=1, B ,C='x y'"), (std::vector<std::string>{"A=1", "B", "C=x y"}));
   EXPECT_EQ(variable_list("C='x,y'").error(), "a value holding a comma cannot be passed on");

@@ -287,10 +287,14 @@ class Translator {
         kind = trim(term.substr(0, paren));
         term = trim(term.substr(paren + 1, term.size() - paren - 2));
       }
-      const std::string type = kind == "done" ? "afterok" : kind == "ended" ? "afterany" : kind == "exit" ? "afternotok" : "";
+      const std::string type = kind == "done"      ? "afterok"
+                               : kind == "ended"   ? "afterany"
+                               : kind == "exit"    ? "afternotok"
+                               : kind == "started" ? "after"
+                                                   : "";
       if (type.empty() || count(term) <= 0)
-        return m_.fail("-w " + v + ": '" + kind + "(" + term + ")': yard holds a job on job ids ending " +
-                       "(done, ended, exit; ||, ! and job names are not supported)");
+        return m_.fail("-w " + v + ": '" + kind + "(" + term + ")': yard holds a job on job ids starting or ending " +
+                       "(started, done, ended, exit; ||, ! and job names are not supported)");
       ids[type] += ":" + term;
     }
     std::string dep;

@@ -42,12 +42,12 @@ TEST_F(LsfDirectives, EveryCommonOptionSaidInSbatchsWords) {
       "#BSUB -W 1:30\n"
       "#BSUB -q normal -P proj\n"
       "#BSUB -o out.%J -e err.%J\n"
-      "#BSUB -w 'done(12) && ended(13) && exit(14) && 15'\n"
+      "#BSUB -w 'done(12) && ended(13) && exit(14) && 15 && started(16)'\n"
       "#BSUB -x -B -N -u me@x.org\n"
       "echo\n";
   EXPECT_EQ(words(script),
             (W{"--job-name=sim", "--time=0-01:30:00", "--partition=normal", "--account=proj",
-               "--dependency=afterany:13,afternotok:14,afterok:12:15", "--exclusive", "--mail-user=me@x.org",
+               "--dependency=after:16,afterany:13,afternotok:14,afterok:12:15", "--exclusive", "--mail-user=me@x.org",
                "--ntasks=4", "--nodes=1", "--mem=2048000K", "--output=out.%j", "--error=err.%j", "--open-mode=append",
                "--mail-type=BEGIN,END"}));
 }
@@ -125,7 +125,7 @@ TEST_F(LsfDirectives, WhatWouldChangeTheResultIsRefusedNamingTheLineAndValue) {
   EXPECT_NE(refusal("#BSUB -E ./pre.sh\n").find("-E: pre-execution commands"), std::string::npos);
   EXPECT_NE(refusal("#BSUB -w 'done(1) || done(2)'\n").find("-w done(1) || done(2): "), std::string::npos);
   EXPECT_NE(refusal("#BSUB -w 'done(\"prep\")'\n").find("job names are not supported"), std::string::npos);
-  EXPECT_NE(refusal("#BSUB -w 'started(3)'\n").find("'started(3)'"), std::string::npos);
+  EXPECT_NE(refusal("#BSUB -w 'post_done(3)'\n").find("'post_done(3)'"), std::string::npos);
   EXPECT_NE(refusal("#BSUB -M lots\n").find("-M lots: expected a size such as 4000 (MB) or 4G"), std::string::npos);
   EXPECT_NE(refusal("#BSUB -n 0\n").find("-n 0: expected a number of tasks"), std::string::npos);
   EXPECT_NE(refusal("#BSUB -R \"{select[a]}+{select[b]}\"\n").find("compound resource requirements"), std::string::npos);

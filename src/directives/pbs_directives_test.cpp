@@ -149,7 +149,7 @@ TEST(PbsDirectives, WhatWouldChangeTheResultIsRefusedNamingTheLineAndValue) {
             "job.sh:1: in #PBS directives: -l walltime=soon: expected [[hours:]minutes:]seconds");
   EXPECT_NE(refusal("#PBS -a 1200\n").find("-a 1200: a job starting at a given time"), std::string::npos);
   EXPECT_NE(refusal("#PBS -I\n").find("-I: interactive jobs"), std::string::npos);
-  EXPECT_NE(refusal("#PBS -W depend=before:1\n").find("'before': yard holds a job only until others end"), std::string::npos);
+  EXPECT_NE(refusal("#PBS -W depend=before:1\n").find("'before': yard holds a job only until others start (after) or end"), std::string::npos);
   EXPECT_NE(refusal("#PBS -W depend=afterok:first\n").find("'first' is not a job id"), std::string::npos);
   EXPECT_NE(refusal("#PBS -W stagein=a@h:b\n").find("-W stagein: staging"), std::string::npos);
   EXPECT_NE(refusal("#PBS -l mem=4x\n").find("-l mem=4x: expected a size"), std::string::npos);

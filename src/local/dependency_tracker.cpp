@@ -44,6 +44,25 @@ DependencyTracker::Verdicts DependencyTracker::parent_ended(std::int64_t parent,
   return v;
 }
 
+DependencyTracker::Verdicts DependencyTracker::parent_started(std::int64_t parent) {
+  Verdicts v;
+  auto [it, last] = children_.equal_range(parent);
+  while (it != last) {
+    if (it->second.second != DependencyKind::After) {
+      ++it;
+      continue;
+    }
+    const std::int64_t child = it->second.first;
+    it = children_.erase(it);
+    auto r = remaining_.find(child);
+    if (r != remaining_.end() && --r->second == 0) {
+      remaining_.erase(r);
+      v.ready.push_back(child);
+    }
+  }
+  return v;
+}
+
 void DependencyTracker::remove(std::int64_t job) { remaining_.erase(job); }
 
 }  // namespace yard

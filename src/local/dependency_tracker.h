@@ -25,6 +25,8 @@ class DependencyTracker {
 
   // A parent reached a terminal state: returns the jobs this decides.
   Verdicts parent_ended(std::int64_t parent, JobState state);
+  // A parent started: its `after` dependents have what they waited for.
+  Verdicts parent_started(std::int64_t parent);
 
   // Forgets a job (e.g. cancelled while waiting).
   void remove(std::int64_t job);

@@ -19,6 +19,17 @@ TEST(DependencyTracker, ReadyWhenAllSatisfiedDoomedWhenOneCannotBe) {
   EXPECT_EQ(t.size(), 0u);
 }
 
+TEST(DependencyTracker, AfterIsMetByTheStartAndOnlyOnce) {
+  DependencyTracker t;
+  t.add(20, {{{DependencyKind::After, 1}, JobState::Pending}, {{DependencyKind::AfterOk, 1}, JobState::Pending}});
+  t.add(21, {{{DependencyKind::After, 1}, JobState::Pending}});
+  EXPECT_EQ(t.parent_started(1).ready, V{21});  // 20 still waits for its afterok
+  EXPECT_TRUE(t.parent_started(1).ready.empty());
+  EXPECT_EQ(t.parent_ended(1, JobState::Completed).ready, V{20});
+  EXPECT_EQ(t.add(22, {{{DependencyKind::After, 1}, JobState::Running}}).ready, V{22});
+  EXPECT_EQ(t.size(), 0u);
+}
+
 TEST(DependencyTracker, ImmediateVerdicts) {
   DependencyTracker t;
   EXPECT_EQ(t.add(5, {{{DependencyKind::AfterOk, 1}, JobState::Completed}}).ready, V{5});

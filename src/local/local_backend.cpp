@@ -314,6 +314,8 @@ LocalBackend::Planned LocalBackend::plan_for(const QueuedJob& q, const Allocatio
   t.stderr_path = p.plan.stderr_path;
   set_state(q.id, JobState::Running, t);
   mail_about(q.id, q.spec_id, JobState::Running, start - q.submit_time);
+  for (auto r : deps_.parent_started(q.id).ready)  // --dependency=after
+    if (auto it = pending_.find(r); it != pending_.end()) queue_.push(it->second);
   return p;
 }
 

@@ -2,7 +2,26 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 namespace yard {
+namespace {
+
+// --dependency=singleton: after every job of the same name (this daemon's user's) that
+// has not ended; as afterany on each of them, so every backend holds the job the same
+// way, and a later singleton of the name waits for this one in turn.
+Status resolve_singleton(Store& store, JobSpec& spec) {
+  const auto singleton = [](const Dependency& d) { return d.kind == DependencyKind::Singleton; };
+  if (std::none_of(spec.dependencies.begin(), spec.dependencies.end(), singleton)) return {};
+  std::erase_if(spec.dependencies, singleton);
+  auto active = store.active_jobs();
+  if (!active) return active.failure();
+  for (const JobRecord& j : *active)
+    if (j.name == spec.name) spec.dependencies.push_back({DependencyKind::AfterAny, j.id});
+  return {};
+}
+
+}  // namespace
 
 Result<SubmitReply> handle(DaemonState& d, SubmitRequest r, double now) {
   // A submission carries the client's key: a client that lost its connection sends it
@@ -13,6 +32,7 @@ Result<SubmitReply> handle(DaemonState& d, SubmitRequest r, double now) {
     if (*earlier) return SubmitReply{**earlier, std::nullopt, {}};
   }
   if (d.draining) return Error{"the daemon is shutting down", ErrorKind::Unavailable};
+  if (auto s = resolve_singleton(d.store, r.spec); !s) return s.failure();
   std::vector<std::string> warnings;
   if (r.test_only) {
     auto job = d.backends.check(std::move(r.spec), r.job_class, now, &warnings);

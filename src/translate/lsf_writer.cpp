@@ -71,7 +71,10 @@ std::string conditions(const std::vector<Dependency>& deps) {
   std::string out;
   for (const auto& d : deps)
     out += std::string(out.empty() ? "" : " && ") +
-           (d.kind == DependencyKind::AfterOk ? "done(" : d.kind == DependencyKind::AfterAny ? "ended(" : "exit(") +
+           (d.kind == DependencyKind::AfterOk    ? "done("
+            : d.kind == DependencyKind::AfterAny ? "ended("
+            : d.kind == DependencyKind::After    ? "started("
+                                                 : "exit(") +
            std::to_string(d.job_id) + ")";
   return out;
 }

@@ -27,6 +27,11 @@ Job bounded(const Job& job, std::vector<Loss>& losses) {
     s.res.cpus_per_task = 1;
   }
   std::erase_if(s.dependencies, [&](const Dependency& d) {
+    if (d.kind == DependencyKind::Singleton) {
+      losses.push_back({job.line("dependency"), "--dependency singleton",
+                        "only Slurm holds a job for the others of its name; left out"});
+      return true;
+    }
     if (d.job_id <= kMost) return false;
     losses.push_back({job.line("dependency"), "--dependency " + std::string(to_string(d.kind)) + ":" + std::to_string(d.job_id),
                       "a job id of more than nine digits, which the target's readers do not take; left out"});
@@ -168,6 +173,7 @@ std::string dependency_text(const std::vector<Dependency>& deps) {
   std::string out;
   for (const auto& [kind, ids] : dependencies_by_kind(deps)) {
     out += (out.empty() ? "" : ",") + std::string(to_string(kind));
+    if (kind == DependencyKind::Singleton) continue;  // names no job
     for (auto id : ids) out += ":" + std::to_string(id);
   }
   return out;

@@ -142,6 +142,30 @@ TEST_F(Scheduling, DependenciesOrderJobsAndDoomedOnesAreCancelled) {
   EXPECT_EQ(job(e)["state"], "COMPLETED");
 }
 
+// after: once the parent runs (not when it ends); singleton: once the earlier jobs of the
+// same name have ended, and only those.
+TEST_F(Scheduling, AfterWaitsForTheStartAndSingletonForTheSameName) {
+  configure("cpus: 4\n");
+  const char* gate = "while [ ! -e go ]; do sleep 0.05; done";
+  const long parent = submit({"-J", "one", "--dependency=singleton", "--", "sh", "-c", gate});
+  const long after = submit({"-d", "after:" + std::to_string(parent), "--", "true"});
+  const long second = submit({"-J", "one", "-d", "singleton", "--", "true"});
+  const long other = submit({"-J", "two", "-d", "singleton", "--", "true"});
+  Output checked = yard({"submit", "--test-only", "--json", "-J", "one", "-d", "singleton", "--", "true"});
+  ASSERT_EQ(checked.rc, 0) << checked.err;
+  const auto deps = nlohmann::json::parse(checked.out)["job"]["dependencies"];
+  EXPECT_EQ(deps.size(), 2u) << deps.dump();  // after the first and the second "one"
+  ASSERT_EQ(wait({after, other}), 0);  // while the parent still runs
+  EXPECT_EQ(job(parent)["state"], "RUNNING");
+  EXPECT_EQ(job(second)["state"], "PENDING");
+  write("go", "");
+  ASSERT_EQ(wait({parent, second}), 0);
+  EXPECT_GE(seconds(job(second)["start_time"]) + 0.01, seconds(job(parent)["end_time"]));
+  Output delayed = yard({"submit", "-d", "after:" + std::to_string(parent) + "+5", "--", "true"});
+  EXPECT_EQ(delayed.rc, 2);
+  EXPECT_NE(delayed.err.find("a delay after the start (+MINUTES) is not supported"), std::string::npos) << delayed.err;
+}
+
 TEST_F(Scheduling, JsonStatusHasTheDocumentedFields) {
   long id = submit({"-J", "fields", "--mem", "10M", "--", "sh", "-c", "exit 0"});
   ASSERT_EQ(wait({id}), 0);
