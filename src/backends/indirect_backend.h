@@ -191,6 +191,7 @@ class IndirectBackend {
   void retry_later(Unit& u, double now);
   // The context for submitting `u`; or why it waits (`wait`), or why it can never run (`doomed`).
   Result<SubmitContext> context_for(const Unit& u, const JobSpec& spec, std::string& wait, std::string& doomed);
+  Result<SubmitContext> any_dependency(const JobSpec& spec, SubmitContext ctx, std::string& wait, std::string& doomed);
   std::string script_path(const Unit& u) const;
 
   Store& store_;

@@ -96,6 +96,42 @@ TEST_F(IndirectTest, AnAfterTheSchedulerCannotExpressIsMetOnceTheParentRuns) {
   EXPECT_EQ(job(child).native_id, "11");
 }
 
+// '?' (any one): judged by yard whatever the scheduler; the child goes, with no dependency
+// of the scheduler's, once one of them is met (here: the parent's start).
+TEST_F(IndirectTest, AnyOneOfTheDependenciesIsJudgedHere) {
+  auto parent = submit(spec("parent"));
+  auto s = spec("after-child");
+  s.dependencies = {{DependencyKind::AfterOk, parent}, {DependencyKind::After, parent}};
+  s.dependency_any = true;
+  auto child = submit(s);
+  step();
+  ASSERT_EQ(queue_.posted.size(), 1u);  // only the parent
+  queue_.answer("10\n");
+  step();
+  std::vector<std::string> submitted;
+  auto answer_with = [&](const std::string& parent_state) {
+    return [&, parent_state](const Command& c) {
+      if (c.argv[0] == "fsub") {
+        submitted.push_back(c.argv[1]);
+        return std::string("11\n");
+      }
+      return "10|" + parent_state + "|None|x\n";
+    };
+  };
+  drain(queue_, answer_with("PENDING"), [&] { step(); });
+  EXPECT_TRUE(submitted.empty());
+  EXPECT_NE(job(child).reason.find("waiting for one of jobs " + std::to_string(parent) + ", " + std::to_string(parent) + " (--dependency with '?')"), std::string::npos)
+      << job(child).reason;
+  now_ += 10;
+  step();
+  drain(queue_, answer_with("RUNNING"), [&] { step(); });
+  EXPECT_EQ(job(parent).state, JobState::Running);
+  step();
+  drain(queue_, answer_with("RUNNING"), [&] { step(); });
+  ASSERT_EQ(submitted.size(), 1u);
+  EXPECT_EQ(job(child).native_id, "11");
+}
+
 TEST_F(IndirectTest, ArrayElementIdsAreTheDialectsOwn) {
   dialect_.dotted_elements = true;
   auto s = spec();

@@ -24,6 +24,7 @@ Result<SubmitContext> IndirectBackend::context_for(const Unit& u, const JobSpec&
   auto paths = output_paths(spec, u.head, u.is_array, user_);
   ctx.stdout_path = paths.native_out;
   ctx.stderr_path = paths.native_err;
+  if (spec.dependency_any && !spec.dependencies.empty()) return any_dependency(spec, ctx, wait, doomed);
   for (auto& d : spec.dependencies) {
     std::string native;
     const auto pu = units_.find(d.job_id);
@@ -74,6 +75,29 @@ Result<SubmitContext> IndirectBackend::context_for(const Unit& u, const JobSpec&
     }
     ctx.dependencies.push_back({d.kind, native});
   }
+  return ctx;
+}
+
+// sbatch's '?' (any one of the dependencies): judged here whatever the scheduler, as few
+// can say it. The job is submitted, with no dependency of the scheduler's, once one
+// parent has what it waits for (its start, its end, its success); doomed when none can.
+Result<SubmitContext> IndirectBackend::any_dependency(const JobSpec& spec, SubmitContext ctx, std::string& wait,
+                                                      std::string& doomed) {
+  bool none_can = true;
+  std::string ids;
+  for (auto& d : spec.dependencies) {
+    auto parent = store_.job(d.job_id);
+    if (!parent) return Error{parent.error()};
+    if (!parent->has_value()) return err("dependency on unknown job " + std::to_string(d.job_id));
+    const DependencyVerdict v = evaluate(d.kind, (*parent)->state);
+    if (v == DependencyVerdict::Satisfied) return ctx;
+    none_can = none_can && v == DependencyVerdict::NeverSatisfied;
+    ids += (ids.empty() ? "" : ", ") + std::to_string(d.job_id);
+  }
+  if (none_can)
+    doomed = "DependencyNeverSatisfied";
+  else
+    wait = "waiting for one of jobs " + ids + " (--dependency with '?')";
   return ctx;
 }
 

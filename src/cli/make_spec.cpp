@@ -119,7 +119,7 @@ Result<JobSpec> make_spec(const SubmitFlags& f, const std::vector<std::string>& 
   }
   s.priority = f.priority;
   if (!f.dependency.empty()) {
-    auto d = parse_dependencies(f.dependency);
+    auto d = parse_dependencies(f.dependency, &s.dependency_any);
     if (!d) return err("--dependency: " + d.error());
     s.dependencies = *d;
   }

@@ -28,7 +28,7 @@ Result<DependencyKind> parse_dependency_kind(std::string_view text) {
   return err("unknown dependency type '" + std::string(text) + "' (accepted: after, afterok, afterany, afternotok, singleton)");
 }
 
-Result<std::vector<Dependency>> parse_dependencies(std::string_view text) {
+Result<std::vector<Dependency>> parse_dependencies(std::string_view text, bool* any) {
   std::vector<Dependency> out;
   auto bad = [&](const std::string& why) {
     return err("invalid dependency '" + std::string(text) + "': " + why +
@@ -36,12 +36,17 @@ Result<std::vector<Dependency>> parse_dependencies(std::string_view text) {
                "and singleton)");
   };
   if (trim(text).empty()) return bad("empty");
-  if (text.find('?') != std::string_view::npos) return bad("'?' (any of) is not supported");
-  for (std::string_view clause : split(trim(text), ',')) {
+  const bool or_list = text.find('?') != std::string_view::npos;
+  if (or_list && !any) return bad("'?' (any of) is not supported");
+  if (or_list && text.find(',') != std::string_view::npos)
+    return bad("',' (all of) and '?' (any of) together; a list uses one of them");
+  if (any) *any = or_list;
+  for (std::string_view clause : split(trim(text), or_list ? '?' : ',')) {
     auto fields = split(clause, ':');
     auto kind = parse_dependency_kind(fields[0]);
     if (!kind) return bad(kind.error());
     if (*kind == DependencyKind::Singleton) {
+      if (or_list) return bad("singleton in a '?' list");
       if (fields.size() > 1) return bad("singleton names no job");
       out.push_back({*kind, 0});
       continue;

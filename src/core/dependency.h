@@ -23,7 +23,10 @@ struct Dependency {
   bool operator==(const Dependency&) const = default;
 };
 
-Result<std::vector<Dependency>> parse_dependencies(std::string_view text);
+// With `any`, "afterok:1?afterany:2" (Slurm's '?': any one of them suffices) is taken
+// and *any says which separator the list used; without, '?' is an error. A list uses one
+// separator, as in sbatch.
+Result<std::vector<Dependency>> parse_dependencies(std::string_view text, bool* any = nullptr);
 std::string_view to_string(DependencyKind k);
 Result<DependencyKind> parse_dependency_kind(std::string_view text);
 

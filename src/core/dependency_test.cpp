@@ -26,7 +26,17 @@ TEST(Dependency, RejectsBadInput) {
   EXPECT_NE(corr.error().find("dependency type 'aftercorr' is not supported"), std::string::npos) << corr.error();
   EXPECT_FALSE(parse_dependencies("afterok").ok());
   EXPECT_FALSE(parse_dependencies("afterok:x").ok());
-  EXPECT_FALSE(parse_dependencies("afterok:1?afterany:2").ok());
+  EXPECT_FALSE(parse_dependencies("afterok:1?afterany:2").ok());  // '?' only where it is understood
+  bool any = false;
+  auto either = parse_dependencies("afterok:1?afterany:2:3", &any);
+  ASSERT_TRUE(either.ok()) << either.error();
+  EXPECT_TRUE(any);
+  EXPECT_EQ(either->size(), 3u);
+  auto mixed = parse_dependencies("afterok:1?afterany:2,afterok:3", &any);
+  ASSERT_FALSE(mixed.ok());
+  EXPECT_NE(mixed.error().find("a list uses one of them"), std::string::npos) << mixed.error();
+  ASSERT_TRUE(parse_dependencies("afterok:1,afterany:2", &any).ok());
+  EXPECT_FALSE(any);
 }
 
 TEST(Dependency, Verdicts) {

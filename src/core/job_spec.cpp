@@ -221,6 +221,7 @@ void to_json(nlohmann::json& j, const JobSpec& s) {
   auto deps = nlohmann::json::array();
   for (auto& d : s.dependencies) deps.push_back({{"type", to_string(d.kind)}, {"job", d.job_id}});
   j["dependencies"] = deps;
+  if (s.dependency_any) j["dependency_any"] = true;
   if (s.array) j["array"] = {{"indices", s.array->indices}, {"max_running", s.array->max_running}};
 }
 
@@ -260,6 +261,7 @@ void from_json(const nlohmann::json& j, JobSpec& s) {
       if (!kind) throw nlohmann::json::other_error::create(501, kind.error(), &j);
       s.dependencies.push_back({*kind, d.at("job").get<std::int64_t>()});
     }
+  s.dependency_any = j.value("dependency_any", false);
   if (j.contains("array"))
     s.array = ArraySpec{j["array"].at("indices").get<std::vector<std::int64_t>>(),
                         j["array"].value("max_running", 0)};

@@ -88,6 +88,7 @@ struct JobSpec {
   // Slurm job gets them unchanged; other backends warn about or refuse them.
   SbatchSettings slurm_options;
   std::vector<Dependency> dependencies;
+  bool dependency_any = false;  // '?': any one of the dependencies suffices (else all)
   std::optional<ArraySpec> array;
 
   // Checks everything a backend relies on; the message names the field and the value.

@@ -278,8 +278,13 @@ class Translator {
   // -w 'done(1) && ended(2)': conditions joined by &&, each on one job id.
   Status dependency(const std::string& v, std::vector<std::string>& out) {
     std::map<std::string, std::string> ids;  // afterok -> ":1:2"
+    // All of them (&&) or any one (||, sbatch's '?'); not both in one condition.
+    const bool any = v.find("||") != std::string::npos;
+    if (any && v.find("&&") != std::string::npos)
+      return m_.fail("-w " + v + ": && and || together: yard holds a job on all of its dependencies or on any one");
+    const std::string_view joint = any ? "||" : "&&";
     for (std::size_t from = 0; from <= v.size();) {
-      const auto amp = std::min(v.find("&&", from), v.size());
+      const auto amp = std::min(v.find(joint, from), v.size());
       std::string term(trim(std::string_view(v).substr(from, amp - from)));
       from = amp + 2;
       std::string kind = "done";
@@ -294,11 +299,11 @@ class Translator {
                                                    : "";
       if (type.empty() || count(term) <= 0)
         return m_.fail("-w " + v + ": '" + kind + "(" + term + ")': yard holds a job on job ids starting or ending " +
-                       "(started, done, ended, exit; ||, ! and job names are not supported)");
+                       "(started, done, ended, exit; ! and job names are not supported)");
       ids[type] += ":" + term;
     }
     std::string dep;
-    for (const auto& [type, list] : ids) dep += (dep.empty() ? "" : ",") + type + list;
+    for (const auto& [type, list] : ids) dep += (dep.empty() ? "" : any ? "?" : ",") + type + list;
     return push(out, "--dependency=" + dep);
   }
 

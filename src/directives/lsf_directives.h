@@ -24,6 +24,7 @@
 //   -oo F, -eo F (overwrite)     --output=F, --error=F   (%J: %j, or %A in an array; %I: %a;
 //                                a directory gets LSF's JOBID.out / JOBID.err in it)
 //   -w 'done(1) && ended(2) && exit(3) && started(4)'  --dependency=afterok:1,afterany:2,afternotok:3,after:4
+//   -w 'done(1) || ended(2)'       --dependency=afterok:1?afterany:2
 //   -gpu "num=G[/task|/host]" (-gpu -: 1)  --gpus=G (times tasks for /task, hosts for /host)
 //   -x                           --exclusive
 //   -B, -N, -u USER              --mail-type=BEGIN,END, --mail-user=USER
@@ -39,7 +40,7 @@
 // models, -We, -G, -g, -app, -m, -L, limits (-C -c -D -F -p -S -v -T), variables of LSF's
 // that the script reads and yard does not set ($LSB_JOBID, $LSB_JOBINDEX, $LSB_HOSTS, ...).
 // Refused, as they would change the result: -H, -b, -t, -I*, -i, -is, -E, -Ep, -f, -data,
-// -pack, -clusters, dependencies yard cannot hold (on names, ||, !, post_*, exit codes).
+// -pack, -clusters, dependencies yard cannot hold (on names, !, post_*, exit codes, && with ||).
 #pragma once
 
 #include <string>

@@ -52,6 +52,10 @@ TEST_F(LsfDirectives, EveryCommonOptionSaidInSbatchsWords) {
                "--mail-type=BEGIN,END"}));
 }
 
+TEST_F(LsfDirectives, AnyOneOfTheDependenciesIsSbatchsQuestionMark) {
+  EXPECT_EQ(words("#BSUB -w 'done(1) || ended(2)'\n"), (W{"--dependency=afterany:2?afterok:1"}));
+}
+
 TEST_F(LsfDirectives, ArraysInTheJobsNameAndFilesThatOverwrite) {
   EXPECT_EQ(words("#BSUB -J \"arr[1-10:2,15]%3\"\n#BSUB -oo o.%J.%I\n"),
             (W{"--job-name=arr", "--array=1-10:2,15%3", "--output=o.%A.%a"}));
@@ -123,7 +127,7 @@ TEST_F(LsfDirectives, WhatWouldChangeTheResultIsRefusedNamingTheLineAndValue) {
   EXPECT_NE(refusal("#BSUB -b 20:00\n").find("-b: a job starting at a given time"), std::string::npos);
   EXPECT_NE(refusal("#BSUB -Is bash\n").find("-Is: interactive jobs"), std::string::npos);
   EXPECT_NE(refusal("#BSUB -E ./pre.sh\n").find("-E: pre-execution commands"), std::string::npos);
-  EXPECT_NE(refusal("#BSUB -w 'done(1) || done(2)'\n").find("-w done(1) || done(2): "), std::string::npos);
+  EXPECT_NE(refusal("#BSUB -w 'done(1) || done(2) && done(3)'\n").find("&& and || together"), std::string::npos);
   EXPECT_NE(refusal("#BSUB -w 'done(\"prep\")'\n").find("job names are not supported"), std::string::npos);
   EXPECT_NE(refusal("#BSUB -w 'post_done(3)'\n").find("'post_done(3)'"), std::string::npos);
   EXPECT_NE(refusal("#BSUB -M lots\n").find("-M lots: expected a size such as 4000 (MB) or 4G"), std::string::npos);

@@ -30,6 +30,24 @@ TEST(DependencyTracker, AfterIsMetByTheStartAndOnlyOnce) {
   EXPECT_EQ(t.size(), 0u);
 }
 
+TEST(DependencyTracker, AnyOneSufficesAndOnlyAllFailingDooms) {
+  DependencyTracker t;
+  t.add(30, {{{DependencyKind::AfterOk, 1}, JobState::Pending}, {{DependencyKind::AfterOk, 2}, JobState::Pending}}, true);
+  EXPECT_TRUE(t.parent_ended(1, JobState::Failed).doomed.empty());  // the other may still do
+  EXPECT_EQ(t.parent_ended(2, JobState::Completed).ready, V{30});
+  t.add(31, {{{DependencyKind::AfterOk, 3}, JobState::Pending}, {{DependencyKind::After, 4}, JobState::Pending}}, true);
+  EXPECT_EQ(t.parent_started(4).ready, V{31});
+  EXPECT_TRUE(t.parent_ended(3, JobState::Completed).ready.empty());  // decided already
+  t.add(32, {{{DependencyKind::AfterOk, 5}, JobState::Pending}, {{DependencyKind::AfterNotOk, 6}, JobState::Pending}}, true);
+  EXPECT_TRUE(t.parent_ended(5, JobState::Failed).doomed.empty());
+  EXPECT_EQ(t.parent_ended(6, JobState::Completed).doomed, V{32});
+  EXPECT_EQ(t.add(33, {{{DependencyKind::AfterOk, 7}, JobState::Failed}, {{DependencyKind::AfterOk, 8}, JobState::Completed}}, true).ready,
+            V{33});
+  EXPECT_EQ(t.add(34, {{{DependencyKind::AfterOk, 7}, JobState::Failed}, {{DependencyKind::AfterOk, 9}, JobState::Failed}}, true).doomed,
+            V{34});
+  EXPECT_EQ(t.size(), 0u);
+}
+
 TEST(DependencyTracker, ImmediateVerdicts) {
   DependencyTracker t;
   EXPECT_EQ(t.add(5, {{{DependencyKind::AfterOk, 1}, JobState::Completed}}).ready, V{5});

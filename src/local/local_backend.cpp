@@ -181,15 +181,16 @@ Result<std::vector<std::int64_t>> LocalBackend::submit(JobSpec spec) {
   if (!records) return Error{records.error()};
   for (const JobRecord& element : *records) {
     enqueue_pending(element);
-    add_dependencies(element.id, dep_states);
+    add_dependencies(element.id, dep_states, spec.dependency_any);
   }
   return ids;
 }
 
 void LocalBackend::enqueue_pending(const JobRecord& r) { pending_[r.id] = queued(r); }
 
-void LocalBackend::add_dependencies(std::int64_t id, const std::vector<std::pair<Dependency, JobState>>& parents) {
-  auto v = deps_.add(id, parents);
+void LocalBackend::add_dependencies(std::int64_t id, const std::vector<std::pair<Dependency, JobState>>& parents,
+                                    bool any) {
+  auto v = deps_.add(id, parents, any);
   for (auto r : v.ready) queue_.push(pending_[r]);
   for (auto d : v.doomed) {
     cancel_doomed(d);

@@ -161,7 +161,7 @@ class LocalBackend {
   void enqueue_pending(const JobRecord& r);
   // A pending job's parents and their states: queued if they allow it already, cancelled
   // (DependencyNeverSatisfied, and its dependents after it) if they never will.
-  void add_dependencies(std::int64_t id, const std::vector<std::pair<Dependency, JobState>>& parents);
+  void add_dependencies(std::int64_t id, const std::vector<std::pair<Dependency, JobState>>& parents, bool any);
   void cancel_doomed(std::int64_t id);
   // The mail its --mail-type asks for as job `id` moves to `to` (local_mail.cpp);
   // `seconds`: how long it waited (to RUNNING) or ran (otherwise).

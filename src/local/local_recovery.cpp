@@ -147,7 +147,8 @@ Status LocalBackend::recover() {
   for (auto& r : *again) {
     if (r.state != JobState::Pending || !mine(r)) continue;
     if (!pending_.count(r.id)) enqueue_pending(r);
-    add_dependencies(r.id, deps[r.id]);
+    auto spec = spec_for(r.spec_id);
+    add_dependencies(r.id, deps[r.id], spec && *spec && (*spec)->dependency_any);
   }
   return {};
 }

@@ -74,6 +74,7 @@ Directives write_flux(const Job& job) {
     if (s.array->max_running > 0)
       w.lack("array", "--array %" + std::to_string(s.array->max_running), "limit on the copies running at once");
   }
+  all_for_any(w);
   for (const auto& d : s.dependencies) w.add("--dependency=" + std::string(to_string(d.kind)) + ":" + std::to_string(d.job_id));
   bool exclusive = false;
   job.option("exclusive", &exclusive);

@@ -67,10 +67,10 @@ void files(Writer& w) {
   if (!s.stderr_path.empty()) w.add((append ? "-e " : "-eo ") + quoted(target_path(w, "error", s.stderr_path, tokens)));
 }
 
-std::string conditions(const std::vector<Dependency>& deps) {
+std::string conditions(const std::vector<Dependency>& deps, bool any) {
   std::string out;
   for (const auto& d : deps)
-    out += std::string(out.empty() ? "" : " && ") +
+    out += std::string(out.empty() ? "" : any ? " || " : " && ") +
            (d.kind == DependencyKind::AfterOk    ? "done("
             : d.kind == DependencyKind::AfterAny ? "ended("
             : d.kind == DependencyKind::After    ? "started("
@@ -110,7 +110,7 @@ Directives write_lsf(const Job& job) {
   if (!s.account.empty()) w.add("-P " + quoted(s.account));
   if (!job.chdir.empty()) w.add("-cwd " + quoted(job.chdir));
   files(w);
-  if (!s.dependencies.empty()) w.add("-w '" + conditions(s.dependencies) + "'");
+  if (!s.dependencies.empty()) w.add("-w '" + conditions(s.dependencies, s.dependency_any) + "'");
   bool given = false;
   job.option("exclusive", &given);
   if (given) w.add("-x");

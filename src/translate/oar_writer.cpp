@@ -90,6 +90,7 @@ Directives write_oar(const Job& job) {
       w.lack("array", "--array %" + std::to_string(s.array->max_running), "limit on an array's running elements");
     w.add("--array " + std::to_string(ix.size()));
   }
+  all_for_any(w);
   for (const auto& d : s.dependencies) {
     if (d.kind != DependencyKind::AfterAny)
       w.lose("dependency", "--dependency " + std::string(to_string(d.kind)) + ":" + std::to_string(d.job_id),

@@ -31,6 +31,7 @@ void write_pbs_common(Writer& w, std::string_view array_index, std::vector<std::
   if (!s.stdout_path.empty()) w.add("-o " + quoted(path("output", s.stdout_path)));
   if (!s.stderr_path.empty()) w.add("-e " + quoted(path("error", s.stderr_path)));
   if (s.stderr_path.empty()) w.add("-j oe");  // stderr with stdout, as yard's default
+  all_for_any(w);
   if (!s.dependencies.empty()) w.add("-W depend=" + dependency_text(s.dependencies));
   bool wait = false;
   job.option("wait", &wait);

@@ -79,6 +79,7 @@ Directives write_sge(const Job& job) {
   else w.add("-j y");
   if (s.array) array(w);
   std::string holds;
+  all_for_any(w);
   for (const auto& d : s.dependencies) {
     holds += (holds.empty() ? "" : ",") + std::to_string(d.job_id);
     if (d.kind != DependencyKind::AfterAny)

@@ -47,7 +47,7 @@ Directives write_slurm(const Job& job) {
   if (!s.stderr_path.empty()) option(w, "error", s.stderr_path);
   if (auto mode = s.open_mode()) option(w, "open-mode", *mode == OpenMode::Append ? "append" : "truncate");
   if (s.array) option(w, "array", slurm_array_text(*s.array));
-  if (!s.dependencies.empty()) option(w, "dependency", dependency_text(s.dependencies));
+  if (!s.dependencies.empty()) option(w, "dependency", dependency_text(s.dependencies, s.dependency_any));
   if (!job.chdir.empty()) option(w, "chdir", job.chdir);
   if (job.exports != "ALL") option(w, "export", job.exports);
   if (s.priority < 0 && s.priority >= -2147483645) option(w, "nice", std::to_string(-static_cast<long long>(s.priority)));

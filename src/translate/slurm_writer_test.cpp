@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "translate/translate_testing.h"
+#include "translate/writer.h"
 #include "translate/writers.h"
 
 namespace yard::translate {
@@ -30,6 +31,29 @@ TEST(SlurmWriter, AFullJobAndAnArray) {
       "#SBATCH --output=out-%A_%a.out\n"
       "#SBATCH --array=1-10%3\n",
       {});
+}
+
+TEST(SlurmWriter, AnyOneOfTheDependenciesAfterAndSingleton) {
+  Job any = testing::full_job();
+  any.spec.dependency_any = true;
+  EXPECT_NE(write_slurm(any).text.find("#SBATCH --dependency=afterok:42?afterany:43\n"), std::string::npos);
+  Job more = testing::array_job();
+  more.spec.dependencies = {{DependencyKind::After, 5}, {DependencyKind::Singleton, 0}};
+  EXPECT_NE(write_slurm(more).text.find("#SBATCH --dependency=after:5,singleton\n"), std::string::npos);
+  // Elsewhere: singleton is left out (a loss), after is the target's own where it has one.
+  std::vector<Loss> losses;
+  const Job b = bounded(more, losses);
+  ASSERT_EQ(losses.size(), 1u);
+  EXPECT_EQ(losses[0].what, "--dependency singleton");
+  EXPECT_NE(write_pbs(b).text.find("#PBS -W depend=after:5\n"), std::string::npos);
+  EXPECT_NE(write_lsf(b).text.find("-w 'started(5)'"), std::string::npos);
+  EXPECT_NE(write_flux(b).text.find("--dependency=after:5"), std::string::npos);
+  // '?' where the target has only "all of them": a loss that says so.
+  const Directives pbs = write_pbs(any);
+  ASSERT_FALSE(pbs.losses.empty());
+  EXPECT_EQ(pbs.losses[0].what, "--dependency afterok:42?afterany:43");
+  EXPECT_NE(pbs.losses[0].why.find("written as all of them"), std::string::npos);
+  EXPECT_NE(write_lsf(any).text.find("-w 'done(42) || ended(43)'"), std::string::npos);
 }
 
 TEST(SlurmWriter, QuotesOtherOptionsPriorityAndComponents) {

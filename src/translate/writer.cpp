@@ -169,10 +169,17 @@ std::vector<std::pair<DependencyKind, std::vector<std::int64_t>>> dependencies_b
   return out;
 }
 
-std::string dependency_text(const std::vector<Dependency>& deps) {
+void all_for_any(Writer& w) {
+  const JobSpec& s = w.job.spec;
+  if (!s.dependency_any || s.dependencies.size() < 2) return;
+  w.lose("dependency", "--dependency " + dependency_text(s.dependencies, true),
+         "the target holds a job until all of its dependencies are met, not any one; written as all of them");
+}
+
+std::string dependency_text(const std::vector<Dependency>& deps, bool any) {
   std::string out;
   for (const auto& [kind, ids] : dependencies_by_kind(deps)) {
-    out += (out.empty() ? "" : ",") + std::string(to_string(kind));
+    out += (out.empty() ? "" : any ? "?" : ",") + std::string(to_string(kind));
     if (kind == DependencyKind::Singleton) continue;  // names no job
     for (auto id : ids) out += ":" + std::to_string(id);
   }

@@ -84,7 +84,11 @@ std::string idset(const std::vector<std::int64_t>& indices);
 // The job's dependencies grouped by kind in the order first given: afterok -> {1, 2}.
 std::vector<std::pair<DependencyKind, std::vector<std::int64_t>>> dependencies_by_kind(const std::vector<Dependency>& deps);
 // As sbatch and qsub -W depend take them: "afterok:1:2,afterany:3".
-std::string dependency_text(const std::vector<Dependency>& deps);
+// Joined with '?' for `any` (sbatch's "any one of them").
+std::string dependency_text(const std::vector<Dependency>& deps, bool any = false);
+
+// A '?' list (any one suffices) where the target holds a job until all are met: a loss.
+void all_for_any(Writer& w);
 
 // A yard output path (core/output_pattern.h) in the target's words: each %-sequence as
 // `token` says for its letter (nullopt: the target has none; it is left out, a loss; a

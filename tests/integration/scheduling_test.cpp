@@ -166,6 +166,23 @@ TEST_F(Scheduling, AfterWaitsForTheStartAndSingletonForTheSameName) {
   EXPECT_NE(delayed.err.find("a delay after the start (+MINUTES) is not supported"), std::string::npos) << delayed.err;
 }
 
+// '?': any one of the dependencies suffices; the job is doomed only when none can be met.
+TEST_F(Scheduling, AnyOneOfTheDependenciesSuffices) {
+  const long failed = submit({"--", "sh", "-c", "exit 1"});
+  const long fine = submit({"--", "sh", "-c", "sleep 0.2"});
+  const std::string f = std::to_string(failed), g = std::to_string(fine);
+  const long either = submit({"-d", "afterok:" + f + "?afterok:" + g, "--", "true"});
+  const long neither = submit({"-d", "afterok:" + f + "?afternotok:" + g, "--", "true"});
+  wait({failed, fine, either, neither});
+  EXPECT_EQ(job(either)["state"], "COMPLETED");
+  EXPECT_GE(seconds(job(either)["start_time"]) + 0.01, seconds(job(fine)["end_time"]));
+  EXPECT_EQ(job(neither)["state"], "CANCELLED");
+  EXPECT_EQ(job(neither)["reason"], "DependencyNeverSatisfied");
+  Output mixed = yard({"submit", "-d", "afterok:" + f + "?afterok:" + g + ",afterany:" + f, "--", "true"});
+  EXPECT_EQ(mixed.rc, 2);
+  EXPECT_NE(mixed.err.find("a list uses one of them"), std::string::npos) << mixed.err;
+}
+
 TEST_F(Scheduling, JsonStatusHasTheDocumentedFields) {
   long id = submit({"-J", "fields", "--mem", "10M", "--", "sh", "-c", "exit 0"});
   ASSERT_EQ(wait({id}), 0);
