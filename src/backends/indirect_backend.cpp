@@ -99,6 +99,11 @@ Status IndirectBackend::check(JobSpec spec) const {
     if ((*parent)->backend != spec.backend)
       return err("job " + std::to_string(d.job_id) + " runs on backend '" + (*parent)->backend +
                  "': dependencies across backends are not supported (this job is for '" + spec.backend + "')");
+    // Element by element needs the scheduler's own (Slurm's aftercorr): judged here it
+    // would wait for the whole parent array.
+    if (d.kind == DependencyKind::AfterCorr && !dialect_.expresses(d.kind))
+      return err("--dependency aftercorr:" + std::to_string(d.job_id) + ": backend " + spec.backend +
+                 " cannot hold an array's elements one by one on another array's");
   }
   // Everything the batch script needs is checked now, so bad input fails the submit
   // command instead of a job later.

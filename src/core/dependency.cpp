@@ -13,6 +13,7 @@ std::string_view to_string(DependencyKind k) {
     case DependencyKind::AfterNotOk: return "afternotok";
     case DependencyKind::After: return "after";
     case DependencyKind::Singleton: return "singleton";
+    case DependencyKind::AfterCorr: return "aftercorr";
   }
   return "afterany";
 }
@@ -23,16 +24,17 @@ Result<DependencyKind> parse_dependency_kind(std::string_view text) {
   if (text == "afternotok") return DependencyKind::AfterNotOk;
   if (text == "after") return DependencyKind::After;
   if (text == "singleton") return DependencyKind::Singleton;
-  if (text == "aftercorr" || text == "afterburstbuffer" || text == "expand")
+  if (text == "aftercorr") return DependencyKind::AfterCorr;
+  if (text == "afterburstbuffer" || text == "expand")
     return err("dependency type '" + std::string(text) + "' is not supported");
-  return err("unknown dependency type '" + std::string(text) + "' (accepted: after, afterok, afterany, afternotok, singleton)");
+  return err("unknown dependency type '" + std::string(text) + "' (accepted: after, afterok, afterany, afternotok, aftercorr, singleton)");
 }
 
 Result<std::vector<Dependency>> parse_dependencies(std::string_view text, bool* any) {
   std::vector<Dependency> out;
   auto bad = [&](const std::string& why) {
     return err("invalid dependency '" + std::string(text) + "': " + why +
-               " (accepted: TYPE:ID[:ID...][,TYPE:ID...] with TYPE after, afterok, afterany or afternotok, "
+               " (accepted: TYPE:ID[:ID...][,TYPE:ID...] with TYPE after, afterok, afterany, afternotok or aftercorr, "
                "and singleton)");
   };
   if (trim(text).empty()) return bad("empty");
@@ -75,7 +77,9 @@ DependencyVerdict evaluate(DependencyKind kind, JobState parent) {
     case DependencyKind::After:  // ended without having started (cancelled): as Slurm
       return DependencyVerdict::Satisfied;
     case DependencyKind::Singleton: return DependencyVerdict::Waiting;  // resolved before
-    case DependencyKind::AfterOk: return ok ? DependencyVerdict::Satisfied : DependencyVerdict::NeverSatisfied;
+    case DependencyKind::AfterOk:
+    case DependencyKind::AfterCorr:
+      return ok ? DependencyVerdict::Satisfied : DependencyVerdict::NeverSatisfied;
     case DependencyKind::AfterNotOk: return ok ? DependencyVerdict::NeverSatisfied : DependencyVerdict::Satisfied;
   }
   return DependencyVerdict::Waiting;

@@ -15,7 +15,9 @@
 
 namespace yard {
 
-enum class DependencyKind { AfterOk, AfterAny, AfterNotOk, After, Singleton };
+// AfterCorr: each element of an array after the element of the same index of another
+// array has succeeded (a backend resolves it element by element; judged whole, afterok).
+enum class DependencyKind { AfterOk, AfterAny, AfterNotOk, After, Singleton, AfterCorr };
 
 struct Dependency {
   DependencyKind kind;

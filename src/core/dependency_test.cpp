@@ -10,9 +10,10 @@ TEST(Dependency, ParsesSlurmSyntax) {
   ASSERT_EQ(d->size(), 3u);
   EXPECT_EQ((*d)[0], (Dependency{DependencyKind::AfterOk, 12}));
   EXPECT_EQ((*d)[2], (Dependency{DependencyKind::AfterAny, 14}));
-  auto more = parse_dependencies("after:5,singleton");
+  auto more = parse_dependencies("after:5,singleton,aftercorr:7");
   ASSERT_TRUE(more.ok()) << more.error();
-  EXPECT_EQ(*more, (std::vector<Dependency>{{DependencyKind::After, 5}, {DependencyKind::Singleton, 0}}));
+  EXPECT_EQ(*more, (std::vector<Dependency>{{DependencyKind::After, 5}, {DependencyKind::Singleton, 0},
+                                            {DependencyKind::AfterCorr, 7}}));
 }
 
 TEST(Dependency, RejectsBadInput) {
@@ -21,9 +22,9 @@ TEST(Dependency, RejectsBadInput) {
   auto delayed = parse_dependencies("after:1+10");
   ASSERT_FALSE(delayed.ok());
   EXPECT_NE(delayed.error().find("'1+10': a delay after the start (+MINUTES) is not supported"), std::string::npos);
-  auto corr = parse_dependencies("aftercorr:4");
-  ASSERT_FALSE(corr.ok());
-  EXPECT_NE(corr.error().find("dependency type 'aftercorr' is not supported"), std::string::npos) << corr.error();
+  auto burst = parse_dependencies("afterburstbuffer:4");
+  ASSERT_FALSE(burst.ok());
+  EXPECT_NE(burst.error().find("dependency type 'afterburstbuffer' is not supported"), std::string::npos) << burst.error();
   EXPECT_FALSE(parse_dependencies("afterok").ok());
   EXPECT_FALSE(parse_dependencies("afterok:x").ok());
   EXPECT_FALSE(parse_dependencies("afterok:1?afterany:2").ok());  // '?' only where it is understood

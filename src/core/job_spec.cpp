@@ -124,9 +124,13 @@ Status JobSpec::validate() const {
   if (script.empty() && argv[0].empty()) return err("the command is empty");
   if (workdir.empty() || workdir[0] != '/') return err("working directory must be an absolute path, got '" + workdir + "'");
   if (name.find('\n') != std::string::npos) return err("job name must not contain a newline");
-  for (auto& d : dependencies)
+  for (auto& d : dependencies) {
     if (d.job_id <= 0 && d.kind != DependencyKind::Singleton)
       return err("dependency on invalid job id " + std::to_string(d.job_id));
+    if (d.kind == DependencyKind::AfterCorr && !array)
+      return err("--dependency aftercorr:" + std::to_string(d.job_id) +
+                 ": element by element is for an array job (--array); this job is not one");
+  }
   if (array && array->indices.empty()) return err("array has no indices");
   for (auto& [option, value] : slurm_options)
     if (!find_sbatch_option(option) || value.find('\n') != std::string::npos)

@@ -170,7 +170,7 @@ Result<std::vector<std::int64_t>> LocalBackend::submit(JobSpec spec) {
   specs_[rec.spec_id] = std::make_shared<const JobSpec>(spec);
 
   // Parent states, looked up once for the whole array.
-  std::vector<std::pair<Dependency, JobState>> dep_states;
+  ParentStates dep_states;
   for (auto& d : spec.dependencies) {
     auto p = store_.job(d.job_id);
     dep_states.push_back({d, p && p->has_value() ? (*p)->state : JobState::Unknown});
@@ -179,34 +179,15 @@ Result<std::vector<std::int64_t>> LocalBackend::submit(JobSpec spec) {
   auto records = ids->size() == 1 ? Result<std::vector<JobRecord>>(std::vector<JobRecord>{rec})
                                    : store_.jobs({ids->front()});
   if (!records) return Error{records.error()};
+  ParentElements elements;
   for (const JobRecord& element : *records) {
     enqueue_pending(element);
-    add_dependencies(element.id, dep_states, spec.dependency_any);
+    add_dependencies(element.id, for_element(dep_states, element.array_index, elements), spec.dependency_any);
   }
   return ids;
 }
 
 void LocalBackend::enqueue_pending(const JobRecord& r) { pending_[r.id] = queued(r); }
-
-void LocalBackend::add_dependencies(std::int64_t id, const std::vector<std::pair<Dependency, JobState>>& parents,
-                                    bool any) {
-  auto v = deps_.add(id, parents, any);
-  for (auto r : v.ready) queue_.push(pending_[r]);
-  for (auto d : v.doomed) {
-    cancel_doomed(d);
-    resolve_dependents(d, JobState::Cancelled);
-  }
-}
-
-void LocalBackend::cancel_doomed(std::int64_t id) {
-  Transition t;
-  t.reason = "DependencyNeverSatisfied";
-  t.end_time = clock_.wall();
-  set_state(id, JobState::Cancelled, t);
-  const std::int64_t spec_id = pending_[id].spec_id;
-  pending_.erase(id);
-  mail_about(id, spec_id, JobState::Cancelled, 0);
-}
 
 Result<std::vector<std::int64_t>> LocalBackend::cancel(const std::vector<std::int64_t>& ids) {
   auto jobs = store_.jobs(ids);
@@ -242,21 +223,6 @@ Result<std::vector<std::int64_t>> LocalBackend::cancel(const std::vector<std::in
     }
   }
   return acted;
-}
-
-void LocalBackend::resolve_dependents(std::int64_t id, JobState state) {
-  std::vector<std::pair<std::int64_t, JobState>> work{{id, state}};
-  while (!work.empty()) {
-    auto [parent, st] = work.back();
-    work.pop_back();
-    auto v = deps_.parent_ended(parent, st);
-    for (auto r : v.ready)
-      if (auto it = pending_.find(r); it != pending_.end()) queue_.push(it->second);
-    for (auto d : v.doomed) {
-      cancel_doomed(d);
-      work.push_back({d, JobState::Cancelled});
-    }
-  }
 }
 
 void LocalBackend::plan_starts() {

@@ -161,7 +161,13 @@ class LocalBackend {
   void enqueue_pending(const JobRecord& r);
   // A pending job's parents and their states: queued if they allow it already, cancelled
   // (DependencyNeverSatisfied, and its dependents after it) if they never will.
-  void add_dependencies(std::int64_t id, const std::vector<std::pair<Dependency, JobState>>& parents, bool any);
+  using ParentStates = std::vector<std::pair<Dependency, JobState>>;
+  void add_dependencies(std::int64_t id, const ParentStates& parents, bool any);
+  // An element's parents: each aftercorr made afterok on the parent's element of the same
+  // `index` (`elements` keeps each parent array's elements by index, read once).
+  using ParentElements =
+      std::unordered_map<std::int64_t, std::unordered_map<std::int64_t, std::pair<std::int64_t, JobState>>>;
+  ParentStates for_element(const ParentStates& whole, std::optional<std::int64_t> index, ParentElements& elements);
   void cancel_doomed(std::int64_t id);
   // The mail its --mail-type asks for as job `id` moves to `to` (local_mail.cpp);
   // `seconds`: how long it waited (to RUNNING) or ran (otherwise).

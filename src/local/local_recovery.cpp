@@ -144,11 +144,12 @@ Status LocalBackend::recover() {
   }
   auto again = store_.active_jobs_of(name_);
   if (!again) return Error{again.error()};
+  ParentElements elements;
   for (auto& r : *again) {
     if (r.state != JobState::Pending || !mine(r)) continue;
     if (!pending_.count(r.id)) enqueue_pending(r);
     auto spec = spec_for(r.spec_id);
-    add_dependencies(r.id, deps[r.id], spec && *spec && (*spec)->dependency_any);
+    add_dependencies(r.id, for_element(deps[r.id], r.array_index, elements), spec && *spec && (*spec)->dependency_any);
   }
   return {};
 }

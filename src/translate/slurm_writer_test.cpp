@@ -38,15 +38,17 @@ TEST(SlurmWriter, AnyOneOfTheDependenciesAfterAndSingleton) {
   any.spec.dependency_any = true;
   EXPECT_NE(write_slurm(any).text.find("#SBATCH --dependency=afterok:42?afterany:43\n"), std::string::npos);
   Job more = testing::array_job();
-  more.spec.dependencies = {{DependencyKind::After, 5}, {DependencyKind::Singleton, 0}};
-  EXPECT_NE(write_slurm(more).text.find("#SBATCH --dependency=after:5,singleton\n"), std::string::npos);
-  // Elsewhere: singleton is left out (a loss), after is the target's own where it has one.
+  more.spec.dependencies = {{DependencyKind::After, 5}, {DependencyKind::Singleton, 0}, {DependencyKind::AfterCorr, 6}};
+  EXPECT_NE(write_slurm(more).text.find("#SBATCH --dependency=after:5,singleton,aftercorr:6\n"), std::string::npos);
+  // Elsewhere: singleton is left out and aftercorr is afterok on the whole array (losses),
+  // after is the target's own where it has one.
   std::vector<Loss> losses;
   const Job b = bounded(more, losses);
-  ASSERT_EQ(losses.size(), 1u);
-  EXPECT_EQ(losses[0].what, "--dependency singleton");
-  EXPECT_NE(write_pbs(b).text.find("#PBS -W depend=after:5\n"), std::string::npos);
-  EXPECT_NE(write_lsf(b).text.find("-w 'started(5)'"), std::string::npos);
+  ASSERT_EQ(losses.size(), 2u);
+  EXPECT_EQ(losses[0].what, "--dependency aftercorr:6");
+  EXPECT_EQ(losses[1].what, "--dependency singleton");
+  EXPECT_NE(write_pbs(b).text.find("#PBS -W depend=after:5,afterok:6\n"), std::string::npos);
+  EXPECT_NE(write_lsf(b).text.find("-w 'started(5) && done(6)'"), std::string::npos);
   EXPECT_NE(write_flux(b).text.find("--dependency=after:5"), std::string::npos);
   // '?' where the target has only "all of them": a loss that says so.
   const Directives pbs = write_pbs(any);

@@ -26,6 +26,12 @@ Job bounded(const Job& job, std::vector<Loss>& losses) {
                       "more CPUs in all than the target's directives count; one CPU a task"});
     s.res.cpus_per_task = 1;
   }
+  for (Dependency& d : s.dependencies)
+    if (d.kind == DependencyKind::AfterCorr) {
+      losses.push_back({job.line("dependency"), "--dependency aftercorr:" + std::to_string(d.job_id),
+                        "element by element is Slurm's alone; written as afterok on the whole array"});
+      d.kind = DependencyKind::AfterOk;
+    }
   std::erase_if(s.dependencies, [&](const Dependency& d) {
     if (d.kind == DependencyKind::Singleton) {
       losses.push_back({job.line("dependency"), "--dependency singleton",

@@ -183,6 +183,24 @@ TEST_F(Scheduling, AnyOneOfTheDependenciesSuffices) {
   EXPECT_NE(mixed.err.find("a list uses one of them"), std::string::npos) << mixed.err;
 }
 
+// aftercorr: each element after the parent array's element of the same index succeeded;
+// the one whose counterpart failed never runs, the others do not wait for it.
+TEST_F(Scheduling, AftercorrHoldsEachElementOnItsCounterpart) {
+  configure("cpus: 4\n");
+  const long parent = submit({"--array=1-3", "--", "sh", "-c", "[ $YARD_ARRAY_TASK_ID != 2 ]"});
+  const long child = submit({"--array=1-3", "-d", "aftercorr:" + std::to_string(parent), "--", "true"});
+  wait({parent, parent + 1, parent + 2, child, child + 1, child + 2});
+  EXPECT_EQ(job(parent + 1)["state"], "FAILED");
+  EXPECT_EQ(job(child)["state"], "COMPLETED");
+  EXPECT_EQ(job(child + 1)["state"], "CANCELLED");
+  EXPECT_EQ(job(child + 1)["reason"], "DependencyNeverSatisfied");
+  EXPECT_EQ(job(child + 2)["state"], "COMPLETED");
+  for (long i : {0, 2}) EXPECT_GE(seconds(job(child + i)["start_time"]) + 0.01, seconds(job(parent + i)["end_time"]));
+  Output single = yard({"submit", "-d", "aftercorr:" + std::to_string(parent), "--", "true"});
+  EXPECT_EQ(single.rc, 2);
+  EXPECT_NE(single.err.find("element by element is for an array job (--array)"), std::string::npos) << single.err;
+}
+
 TEST_F(Scheduling, JsonStatusHasTheDocumentedFields) {
   long id = submit({"-J", "fields", "--mem", "10M", "--", "sh", "-c", "exit 0"});
   ASSERT_EQ(wait({id}), 0);

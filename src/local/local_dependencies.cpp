@@ -1,0 +1,70 @@
+// LocalBackend, part: dependencies. Which pending jobs wait on which, what a parent's
+// start or end decides, and aftercorr resolved element by element.
+#include "local/local_backend.h"
+
+namespace yard {
+
+LocalBackend::ParentStates LocalBackend::for_element(const ParentStates& whole, std::optional<std::int64_t> index,
+                                                     ParentElements& elements) {
+  ParentStates out;
+  out.reserve(whole.size());
+  for (const auto& [d, state] : whole) {
+    if (d.kind != DependencyKind::AfterCorr) {
+      out.push_back({d, state});
+      continue;
+    }
+    auto known = elements.find(d.job_id);
+    if (known == elements.end()) {
+      // The parent's elements by index, read once for the array (a job that is no
+      // array stands for all of its index).
+      std::unordered_map<std::int64_t, std::pair<std::int64_t, JobState>> by_index;
+      auto records = store_.jobs({d.job_id});
+      if (records)
+        for (const JobRecord& r : *records) by_index[r.array_index.value_or(-1)] = {r.id, r.state};
+      known = elements.emplace(d.job_id, std::move(by_index)).first;
+    }
+    const auto& by_index = known->second;
+    auto it = index ? by_index.find(*index) : by_index.end();
+    if (it == by_index.end()) it = by_index.find(-1);
+    // No element of that index: nothing to wait for, as Slurm.
+    if (it != by_index.end()) out.push_back({Dependency{DependencyKind::AfterOk, it->second.first}, it->second.second});
+  }
+  return out;
+}
+
+void LocalBackend::add_dependencies(std::int64_t id, const std::vector<std::pair<Dependency, JobState>>& parents,
+                                    bool any) {
+  auto v = deps_.add(id, parents, any);
+  for (auto r : v.ready) queue_.push(pending_[r]);
+  for (auto d : v.doomed) {
+    cancel_doomed(d);
+    resolve_dependents(d, JobState::Cancelled);
+  }
+}
+
+void LocalBackend::cancel_doomed(std::int64_t id) {
+  Transition t;
+  t.reason = "DependencyNeverSatisfied";
+  t.end_time = clock_.wall();
+  set_state(id, JobState::Cancelled, t);
+  const std::int64_t spec_id = pending_[id].spec_id;
+  pending_.erase(id);
+  mail_about(id, spec_id, JobState::Cancelled, 0);
+}
+
+void LocalBackend::resolve_dependents(std::int64_t id, JobState state) {
+  std::vector<std::pair<std::int64_t, JobState>> work{{id, state}};
+  while (!work.empty()) {
+    auto [parent, st] = work.back();
+    work.pop_back();
+    auto v = deps_.parent_ended(parent, st);
+    for (auto r : v.ready)
+      if (auto it = pending_.find(r); it != pending_.end()) queue_.push(it->second);
+    for (auto d : v.doomed) {
+      cancel_doomed(d);
+      work.push_back({d, JobState::Cancelled});
+    }
+  }
+}
+
+}  // namespace yard
