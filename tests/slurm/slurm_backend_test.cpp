@@ -60,6 +60,35 @@ TEST_F(SlurmWorld, ArraysAndDependenciesBetweenYardJobsBecomeNativeOnes) {
   EXPECT_NE(text.find("#SBATCH --array=1-4%2"), std::string::npos) << text;
 }
 
+// after, aftercorr and '?' on the real Slurm: after and aftercorr are Slurm's own (the
+// batch script says them with Slurm's ids); '?' is judged by yard.
+TEST_F(SlurmWorld, AfterAftercorrAndAnyOneOfThemOnTheRealSlurm) {
+  long gate = slurm_submit({"--", "sh", "-c", "while [ ! -e go ]; do sleep 0.1; done"});
+  long after = slurm_submit({"-d", "after:" + std::to_string(gate), "--", "touch", "go"});  // opens the gate
+  ASSERT_EQ(wait({gate, after}), 0) << diag();
+  // The parent's second element fails once the child's first has run: Slurm 22.05 holds
+  // an array's elements not yet started as one record, which a failed counterpart of any
+  // of them would keep from running.
+  long parent = slurm_submit({"-a", "1-2", "--", "sh", "-c",
+                              "[ $SLURM_ARRAY_TASK_ID = 1 ] || { while [ ! -e child-1 ]; do sleep 0.1; done; exit 1; }"});
+  long child = slurm_submit({"-a", "1-2", "-d", "aftercorr:" + std::to_string(parent), "--", "sh", "-c",
+                             "touch child-$SLURM_ARRAY_TASK_ID"});
+  long either = slurm_submit({"-d", "afterok:" + std::to_string(parent + 1) + "?afterok:" + std::to_string(parent),
+                              "--", "true"});
+  wait({parent, parent + 1, child, child + 1, either});
+  EXPECT_EQ(job(parent + 1)["state"], "FAILED");
+  EXPECT_EQ(job(child)["state"], "COMPLETED") << diag();
+  EXPECT_EQ(job(child + 1)["state"], "CANCELLED");
+  EXPECT_EQ(job(child + 1)["reason"], "DependencyNeverSatisfied");
+  EXPECT_EQ(job(either)["state"], "COMPLETED");
+  auto script = dir_ + "/state/switchyard/slurm/" + job(child)["uid"].get<std::string>() + ".sh";
+  std::ifstream f(script);
+  std::string text((std::istreambuf_iterator<char>(f)), {});
+  const std::string native = job(parent)["native_id"].get<std::string>();
+  EXPECT_NE(text.find("#SBATCH --dependency=aftercorr:" + native.substr(0, native.find('_')) + "\n"), std::string::npos)
+      << text;
+}
+
 TEST_F(SlurmWorld, ADependencyThatCanNeverBeSatisfiedCancelsTheJob) {
   long parent = slurm_submit({"--", "false"});
   long child = slurm_submit({"-d", "afterok:" + std::to_string(parent), "--", "true"});
