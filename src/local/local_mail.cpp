@@ -11,7 +11,7 @@ namespace yard {
 std::vector<std::string> LocalBackend::warnings(const JobSpec& spec) const {
   std::vector<std::string> out;
   const MailRequest m = mail_request(spec.slurm_options);
-  if (m.events == 0 || mailer_.available()) return out;
+  if (name_ != "local" || m.events == 0 || mailer_.available()) return out;
   for (auto& [name, value] : spec.slurm_options)
     if (name == "mail-type")
       out.push_back("--mail-type=" + value + ": no sendmail on this machine (" +
@@ -23,6 +23,7 @@ std::vector<std::string> LocalBackend::warnings(const JobSpec& spec) const {
 }
 
 void LocalBackend::mail_about(std::int64_t id, std::int64_t spec_id, JobState to, double seconds, std::int64_t exit_code) {
+  if (name_ != "local") return;  // a step of an allocation: its scheduler mails about the allocation
   auto spec = spec_for(spec_id);
   if (!spec || !*spec) return;
   const MailRequest m = mail_request((*spec)->slurm_options);
