@@ -110,6 +110,8 @@ class Translator {
       warn("-l {" + std::string(hierarchy.substr(1, close - 1)) + "}", "resource properties are not matched; ignored");
       hierarchy = hierarchy.substr(close + 1);
     }
+    // Each level is counted within the one before: /nodes=2/gpu=2/core=4 is 4 cores of
+    // each of 2 GPUs of each of 2 nodes (16 cores, 4 GPUs), as OAR reads it.
     long long hosts = 1, per_host = 1, gpus_per_host = 0;
     bool host_level = false, cores_given = false;
     for (std::string_view level : split(hierarchy, '/')) {
@@ -123,7 +125,7 @@ class Translator {
         hosts = n;
         host_level = true;
       } else if (name == "cpu" || name == "core" || name == "resource_id" || name == "thread") {
-        per_host *= n;
+        per_host *= n * (cores_given || gpus_per_host == 0 ? 1 : gpus_per_host);  // the cores of each GPU
         cores_given = true;
       } else if (name == "gpu" || name == "gpudevice") {
         gpus_per_host = n;

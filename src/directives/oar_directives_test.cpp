@@ -27,7 +27,9 @@ TEST(OarDirectives, TheResourceHierarchyBecomesNodesTasksGpusAndTime) {
   EXPECT_EQ(words("#!/bin/bash\n#OAR -l /nodes=2/core=4,walltime=1:30:00\n"),
             (W{"--nodes=2", "--ntasks=8", "--time=0-01:30:00"}));
   EXPECT_EQ(words("#!/bin/bash\n#OAR -l /host=1/gpu=2/core=1,walltime=2\n"),
-            (W{"--nodes=1", "--ntasks=1", "--gpus=2", "--time=0-02:00:00"}));
+            (W{"--nodes=1", "--ntasks=2", "--gpus=2", "--time=0-02:00:00"}));
+  // Cores under GPUs are each GPU's (as yard's OAR writer and backend ask for them).
+  EXPECT_EQ(words("#!/bin/bash\n#OAR -l /nodes=2/gpu=2/core=4\n"), (W{"--nodes=2", "--ntasks=16", "--gpus=4"}));
   EXPECT_EQ(words("#!/bin/bash\n#OAR -l /core=4\n"), (W{"--ntasks=4"}));
   EXPECT_EQ(words("#!/bin/bash\n#OAR -l walltime=0:10\n"), (W{"--time=0-00:10:00"}));
 }
