@@ -54,7 +54,10 @@ void add_submit_flags(CLI::App& app, SubmitFlags& f) {
       ->check(needs_value("a directory"));
   app.add_option("--export", f.exports, "Environment: ALL, NONE, or NAME[=value],... (default ALL)")
       ->check(needs_value("ALL, NONE or NAME[=value],..."));
-  app.add_option("-d,--dependency", f.dependency, "afterok|afterany|afternotok:ID[:ID...][,...]")
+  app.add_option("-d,--dependency", f.dependency,
+                 "TYPE:ID[:ID...] joined by ',' (all of them) or '?' (any one); TYPE after (started), afterok, "
+                 "afterany, afternotok, aftercorr (array element by element); or singleton (after the others of "
+                 "this name)")
       ->check(needs_value("e.g. afterok:12"));
   app.add_option("--priority", f.priority, "Priority (higher runs first)");
   app.add_option("-a,--array", f.array, "Array indices, e.g. 0-15, 1,3,5-9:2, 1-1000%50")
