@@ -44,7 +44,10 @@ TEST_F(OarWorld, ArraysWithTheirOwnIndicesAndDependenciesOfEveryKind) {
   ASSERT_EQ(elems.size(), 3u);
   std::set<std::string> natives;
   for (auto& e : elems) {
-    EXPECT_EQ(e["state"], "COMPLETED") << e.dump();
+    // Failing, what OAR itself says of the job (its record, and its log's lines on it).
+    const std::string native = e["native_id"].get<std::string>();
+    EXPECT_EQ(e["state"], "COMPLETED") << e.dump() << "\noarstat -fJ:\n" << sh("oarstat -fJ -j " + native + " 2>&1")
+                                       << "oar.log:\n" << sh("grep -w " + native + " /var/log/oar.log | tail -40");
     natives.insert(e["native_id"].get<std::string>());
   }
   EXPECT_EQ(natives.size(), 3u);  // each element is an OAR job of its own
