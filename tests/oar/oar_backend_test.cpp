@@ -178,11 +178,12 @@ TEST_F(OarCrashWorld, AnArrayThatEndedWhileYardWasDownIsFoundInOarsDatabase) {
   crash_once_submitted();
   auto uid = job(id)["uid"].get<std::string>();
   ASSERT_TRUE(job(id)["native_id"].is_null());
-  // OAR runs both and they leave its current jobs; its database keeps them.
+  // OAR runs both and they leave its current jobs; its database keeps them. Both must be
+  // Terminated there (not one, the other still finishing) before yard comes back.
   ASSERT_TRUE(wait_until([&] {
-    return sh("oarstat -J --sql \"job_name LIKE '%" + uid + "%' AND state = 'Terminated'\" 2>/dev/null")
-               .find("\"Terminated\"") != std::string::npos &&
-           read("runs.txt") == "ran\nran\n";
+    const auto ended = nlohmann::json::parse(
+        sh("oarstat -J --sql \"job_name LIKE '%" + uid + "%' AND state = 'Terminated'\" 2>/dev/null"), nullptr, false);
+    return ended.is_object() && ended.size() == 2 && read("runs.txt") == "ran\nran\n";
   }, 90)) << diag();
   ASSERT_EQ(yard({"server", "start"}).rc, 0);
   EXPECT_EQ(wait({id}), 1);
