@@ -37,7 +37,7 @@ std::string CommandResult::summary() const {
   return first.empty() ? what : what + ": " + first;
 }
 
-CommandResult run_command(const std::vector<std::string>& argv, double timeout_s) {
+CommandResult run_command(const std::vector<std::string>& argv, double timeout_s, const std::string& cwd) {
   CommandResult r;
   const double start = monotonic_now();
   if (argv.empty()) {
@@ -62,6 +62,7 @@ CommandResult run_command(const std::vector<std::string>& argv, double timeout_s
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&fa, out[1], 1);
   posix_spawn_file_actions_adddup2(&fa, err[1], 2);
+  if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&fa, cwd.c_str());
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   // Its own process group, so a time-out kills whatever it started too; default signal
@@ -85,7 +86,7 @@ CommandResult run_command(const std::vector<std::string>& argv, double timeout_s
   if (rc != 0) {
     ::close(out[0]), ::close(err[0]);
     r.not_started = true;
-    r.err = "cannot run '" + argv[0] + "': " + std::strerror(rc);
+    r.err = "cannot run '" + argv[0] + "'" + (cwd.empty() ? "" : " in " + cwd) + ": " + std::strerror(rc);
     r.seconds = monotonic_now() - start;
     return r;
   }
@@ -177,7 +178,7 @@ void CommandWorker::loop() {
       c = std::move(queue_.front());
       queue_.pop_front();
     }
-    CommandResult r = run_command(c.argv, c.timeout_s);
+    CommandResult r = run_command(c.argv, c.timeout_s, c.cwd);
     {
       std::lock_guard<std::mutex> lock(mu_);
       done_.push_back({std::move(c), std::move(r)});

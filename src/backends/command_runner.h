@@ -31,14 +31,18 @@ struct CommandResult {
   std::string summary() const;
 };
 
-// Runs `argv` (looked up in PATH) with stdin from /dev/null; blocks until it ends or the
-// time-out passes.
-CommandResult run_command(const std::vector<std::string>& argv, double timeout_s);
+// Runs `argv` (looked up in PATH) with stdin from /dev/null, in `cwd` ("": the daemon's,
+// which is /); blocks until it ends or the time-out passes.
+CommandResult run_command(const std::vector<std::string>& argv, double timeout_s, const std::string& cwd = "");
 
 struct Command {
   std::uint64_t tag = 0;  // the poster's, returned with the result
   std::vector<std::string> argv;
   double timeout_s = 30;
+  // Where it runs: a submission in its job's directory, which schedulers take for the
+  // job's own (sbatch's default --chdir, oarsub's launching directory, qsub -cwd); ""
+  // for the daemon's.
+  std::string cwd;
 };
 
 struct CompletedCommand {

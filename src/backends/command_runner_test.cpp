@@ -26,6 +26,15 @@ TEST(CommandRunner, ArgumentsAreNeverInterpretedByAShell) {
   EXPECT_EQ(r.out, "$(echo no)|a;b|`x`|");
 }
 
+TEST(CommandRunner, ACommandRunsInTheDirectoryItIsGiven) {
+  // A submission runs in its job's directory (OAR takes it for the job's), the rest where
+  // the daemon is.
+  EXPECT_EQ(run_command({"pwd"}, 10, "/usr").out, "/usr\n");
+  auto gone = run_command({"pwd"}, 10, "/no/such/dir");
+  EXPECT_TRUE(gone.not_started);
+  EXPECT_NE(gone.err.find("cannot run 'pwd' in /no/such/dir"), std::string::npos) << gone.err;
+}
+
 TEST(CommandRunner, ATimeOutKillsTheWholeProcessGroup) {
   auto t0 = std::chrono::steady_clock::now();
   // The grandchild keeps the pipe open: only killing the group ends the call.
@@ -56,8 +65,8 @@ std::vector<CompletedCommand> collect(CommandWorker& w, std::size_t n) {
 
 TEST(CommandWorker, OneThreadRunsPostedCommandsInOrderAndSignalsTheEventFd) {
   CommandWorker w(1);
-  w.post({1, {"echo", "one"}, 5});
-  w.post({2, {"echo", "two"}, 5});
+  w.post({1, {"echo", "one"}, 5, ""});
+  w.post({2, {"echo", "two"}, 5, ""});
   auto got = collect(w, 2);
   ASSERT_EQ(got.size(), 2u);
   EXPECT_EQ(got[0].command.tag, 1u);
@@ -70,8 +79,8 @@ TEST(CommandWorker, SeveralThreadsRunCommandsSideBySideEachResultWithItsTag) {
   // The first waits until the second has run: only side by side can both end.
   const std::string flag = "/tmp/yard-worker-test-" + std::to_string(::getpid());
   ::unlink(flag.c_str());
-  w.post({1, {"sh", "-c", "while [ ! -e " + flag + " ]; do sleep 0.01; done; echo one"}, 20});
-  w.post({2, {"sh", "-c", "touch " + flag + "; echo two"}, 20});
+  w.post({1, {"sh", "-c", "while [ ! -e " + flag + " ]; do sleep 0.01; done; echo one"}, 20, ""});
+  w.post({2, {"sh", "-c", "touch " + flag + "; echo two"}, 20, ""});
   auto got = collect(w, 2);
   ::unlink(flag.c_str());
   ASSERT_EQ(got.size(), 2u);

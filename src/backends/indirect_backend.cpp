@@ -83,7 +83,7 @@ void IndirectBackend::track(const JobRecord& r) {
 
 Status IndirectBackend::recover(double now) {
   auto active = store_.active_jobs_of(dialect_.name());
-  if (!active) return Error{active.error()};
+  if (!active) return active.failure();
   for (auto& r : *active) track(r);
   next_poll_ = now;
   return {};
@@ -94,7 +94,7 @@ Status IndirectBackend::check(JobSpec spec) const {
   if (auto s = spec.validate(); !s) return s;
   for (auto& d : spec.dependencies) {
     auto parent = store_.job(d.job_id);
-    if (!parent) return Error{parent.error()};
+    if (!parent) return parent.failure();
     if (!parent->has_value()) return err("dependency on unknown job " + std::to_string(d.job_id));
     if ((*parent)->backend != spec.backend)
       return err("job " + std::to_string(d.job_id) + " runs on backend '" + (*parent)->backend +
@@ -110,7 +110,7 @@ Status IndirectBackend::check(JobSpec spec) const {
   SubmitContext probe;
   probe.uid = "yd0000000000000000";
   probe.stdout_path = "/dev/null";
-  if (auto s = dialect_.batch_script(spec, probe); !s) return Error{s.error()};
+  if (auto s = dialect_.batch_script(spec, probe); !s) return s.failure();
   return {};
 }
 
@@ -120,7 +120,7 @@ Result<std::vector<std::int64_t>> IndirectBackend::submit(JobSpec spec, double n
   auto ids = store_.insert_jobs(spec, now);
   if (!ids) return ids;
   auto recs = store_.jobs(*ids);
-  if (!recs) return Error{recs.error()};
+  if (!recs) return recs.failure();
   for (auto& r : *recs) track(r);
   return ids;
 }
@@ -135,18 +135,18 @@ Result<std::vector<std::int64_t>> IndirectBackend::cancel(const std::vector<std:
     for (auto t : targets) {
       auto& m = members_.at(t);
       units_.at(m.head).cancel_requested = true;
-      if (auto s = store_.request_cancel(t); !s) return Error{s.error()};
+      if (auto s = store_.request_cancel(t); !s) return s.failure();
       acted.push_back(t);
     }
   }
   return acted;
 }
 
-void IndirectBackend::plan(Kind kind, std::vector<std::string> argv, InFlight what) {
+void IndirectBackend::plan(Kind kind, std::vector<std::string> argv, InFlight what, std::string cwd) {
   const std::uint64_t tag = next_tag_++;
   what.kind = kind;
   in_flight_[tag] = std::move(what);
-  planned_.push_back({tag, std::move(argv), config_.command_timeout_s});
+  planned_.push_back({tag, std::move(argv), config_.command_timeout_s, std::move(cwd)});
   switch (kind) {
     case Kind::Submit: ++stats_.submit_calls; break;
     case Kind::Poll: ++stats_.poll_calls; break;

@@ -126,13 +126,22 @@ TEST_F(IndirectTest, ARejectedSubmissionFailsWithTheSchedulersMessage) {
   EXPECT_NE(j.reason.find("Invalid partition name specified"), std::string::npos);
 }
 
+TEST_F(IndirectTest, AHugeAnswerIsStoredAsAnExcerpt) {
+  auto id = submit(spec());
+  step();
+  queue_.answer("", 8, std::string(5 << 20, 'e'));  // a qsub that printed megabytes
+  step();
+  EXPECT_LT(job(id).reason.size(), 1200u);
+  EXPECT_EQ(job(id).reason.rfind("not submitted yet: fake: eee", 0), 0u);
+}
+
 TEST_F(IndirectTest, ATransientFailureIsLookedUpThenRetriedWithBackoff) {
   auto id = submit(spec());
   step();
   queue_.answer("", 8, "controller down");
   step();
-  // The user sees why the job waits.
-  EXPECT_EQ(job(id).reason, "not submitted yet: fake: controller down; trying again in 1 s");
+  // The user sees why the job waits, and what it waits for: the look-up, not a retry.
+  EXPECT_EQ(job(id).reason, "not submitted yet: fake: controller down; looking it up in fake's records before submitting again");
   // Before any retry: is it there after all? (find by UID)
   ASSERT_EQ(queue_.posted.size(), 1u);
   EXPECT_EQ(queue_.posted.front().argv[0], "ffind");

@@ -144,12 +144,12 @@ Result<IndirectConfig> load_indirect_config(const std::string& path, const std::
         continue;
       }
       if (key == "pilot") {
-        if (auto s = load_pilot(it.second, path, c.pilot); !s) return Error{s.error()};
+        if (auto s = load_pilot(it.second, path, c.pilot); !s) return s.failure();
         has_pilot = true;
         continue;
       }
       if (key == "classes") {
-        if (auto s = load_classes(it.second, path, c.classes); !s) return Error{s.error()};
+        if (auto s = load_classes(it.second, path, c.classes); !s) return s.failure();
         continue;
       }
       if (key == "job_limit") {

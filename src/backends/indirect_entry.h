@@ -9,6 +9,7 @@
 #include "backends/backend.h"
 #include "backends/command_runner.h"
 #include "backends/indirect_backend.h"
+#include "backends/job_wrapper.h"
 
 namespace yard {
 
@@ -24,6 +25,7 @@ class IndirectEntry final : public Backend {
     return engine_.submit(std::move(spec), now);
   }
   Status check(const JobSpec& spec, double) const override { return engine_.check(spec); }
+  std::vector<std::string> warnings(const JobSpec& spec) const override { return unwrappable_variables(spec); }
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids, double) override {
     return engine_.cancel(ids);
   }

@@ -2,6 +2,7 @@
 #include "backends/indirect_backend.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -33,7 +34,7 @@ Result<SubmitContext> IndirectBackend::context_for(const Unit& u, const JobSpec&
     if (active && !dialect_.expresses(d.kind)) {
       if (d.kind == DependencyKind::After) {  // met once the parent runs: held here till then
         auto parent = store_.job(d.job_id);
-        if (!parent) return Error{parent.error()};
+        if (!parent) return parent.failure();
         if (parent->has_value() && (*parent)->state == JobState::Running) continue;
       }
       wait = "waiting for job " + std::to_string(d.job_id) + (d.kind == DependencyKind::After ? " to start" : " to end") +
@@ -45,7 +46,7 @@ Result<SubmitContext> IndirectBackend::context_for(const Unit& u, const JobSpec&
       // The parent has ended: judge the dependency here (the scheduler may have
       // forgotten the parent already, or cannot express it).
       auto parent = store_.job(d.job_id);
-      if (!parent) return Error{parent.error()};
+      if (!parent) return parent.failure();
       if (!parent->has_value()) return err("dependency on unknown job " + std::to_string(d.job_id));
       switch (evaluate(d.kind, (*parent)->state)) {
         case DependencyVerdict::Satisfied: continue;
@@ -87,7 +88,7 @@ Result<SubmitContext> IndirectBackend::any_dependency(const JobSpec& spec, Submi
   std::string ids;
   for (auto& d : spec.dependencies) {
     auto parent = store_.job(d.job_id);
-    if (!parent) return Error{parent.error()};
+    if (!parent) return parent.failure();
     if (!parent->has_value()) return err("dependency on unknown job " + std::to_string(d.job_id));
     const DependencyVerdict v = evaluate(d.kind, (*parent)->state);
     if (v == DependencyVerdict::Satisfied) return ctx;
@@ -159,13 +160,23 @@ void IndirectBackend::plan_submission(Unit& u, double now) {
   u.phase = Unit::Phase::Submitting;
   InFlight what;
   what.head = u.head;
-  plan(Kind::Submit, dialect_.submit_argv(path), what);
+  // In the job's directory, which the scheduler takes for the job's (OAR's launching
+  // directory must be one the job's user can enter on the node: not whatever directory
+  // the daemon was started from). One the daemon cannot enter here (made on the nodes
+  // only) leaves the submission in the daemon's /, and the wrapper's own cd decides.
+  const bool enterable = !spec->workdir.empty() && ::access(spec->workdir.c_str(), X_OK) == 0;
+  plan(Kind::Submit, dialect_.submit_argv(path), what, enterable ? spec->workdir : "");
 }
 
 void IndirectBackend::note_waiting(const Unit& u, const std::string& why) {
   // Shown as the jobs' REASON while they wait: the user sees why nothing happens.
-  const std::string reason = "not submitted yet: " + std::string(dialect_.name()) + ": " + why +
-                             "; trying again in " + std::to_string(static_cast<long>(u.backoff)) + " s";
+  // A submission that may have gone through is looked up (its history may lag) before it
+  // is sent again: the REASON says which of the two the job waits for.
+  const std::string next = u.phase == Unit::Phase::ToFind
+                               ? "looking it up in " + std::string(dialect_.name()) + "'s records before submitting again"
+                               : "trying again in " + std::to_string(static_cast<long>(u.backoff)) + " s";
+  const std::string reason =
+      "not submitted yet: " + std::string(dialect_.name()) + ": " + first_lines(why) + "; " + next;
   for (auto id : u.members)
     if (auto s = store_.set_pending_reason(id, reason); !s) log(dialect_.name(), s.error());
 }

@@ -52,8 +52,22 @@ std::string heredoc_delimiter(std::string_view body, std::string_view uid) {
 // written as `export` lines; bash in the job recreates the first, and the second is the
 // submitting shell's business. The open mode is the spec's, told to the scheduler or
 // applied by the wrapper, not the job's.
+// A name that is not a shell identifier (env 'BAD-NAME=1' yard submit ...) cannot be
+// exported by a script either: the local backend hands it on through execve, a batch
+// script leaves it out, with a warning (unwrappable_variables), rather than refusing a
+// job for one stray variable of the submitting shell.
 bool skipped_by_wrapper(std::string_view name) {
-  return name == "_" || name.substr(0, 10) == "BASH_FUNC_" || name == kOpenModeVariable;
+  return name == "_" || name.substr(0, 10) == "BASH_FUNC_" || name == kOpenModeVariable || !is_shell_name(name);
+}
+
+std::vector<std::string> unwrappable_variables(const JobSpec& spec) {
+  std::vector<std::string> out;
+  for (auto& [name, value] : spec.env)
+    if (!is_shell_name(name) && name.substr(0, 10) != "BASH_FUNC_")
+      out.push_back("environment variable " + excerpt(name) +
+                    " is not a shell identifier (letters, digits and '_', not starting with a digit): "
+                    "a batch script cannot export it, and the job runs without it");
+  return out;
 }
 
 Status check_wrappable(const JobSpec& spec) {
@@ -68,9 +82,6 @@ Status check_wrappable(const JobSpec& spec) {
                ", which batch schedulers refuse or misread: convert it with dos2unix");
   for (auto& [name, value] : spec.env) {
     if (skipped_by_wrapper(name)) continue;
-    if (!is_shell_name(name))
-      return err("environment variable name " + excerpt(name) +
-                 " is not a shell identifier (letters, digits and '_', not starting with a digit)");
     if (is_bash_owned(name))
       return err("environment variable " + name + " cannot be set: bash keeps it read-only or overwrites it");
     if (auto s = no_nul(value, "value of environment variable " + name); !s) return s;

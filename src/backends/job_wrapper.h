@@ -8,6 +8,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/job_spec.h"
 #include "core/result.h"
@@ -26,14 +27,17 @@ struct WrapperStyle {
 };
 
 // Refuses, naming it, what no wrapper can hand to a job: a NUL byte in an argument, the
-// script or a value; DOS line breaks in the script; a variable name that is not a shell
-// identifier, or that bash keeps for itself.
+// script or a value; DOS line breaks in the script; a variable that bash keeps for
+// itself.
 Status check_wrappable(const JobSpec& spec);
 
 // True for variables the wrapper leaves out rather than refusing them: `_` and exported
-// bash functions, which every shell hands on, and yard's own settings carried in `env`
-// (the open mode).
+// bash functions, which every shell hands on, yard's own settings carried in `env` (the
+// open mode), and names that are not shell identifiers (which no script can export).
 bool skipped_by_wrapper(std::string_view name);
+// One warning line for each variable of `spec` left out because its name is not a shell
+// identifier (the user did not ask for it to be dropped).
+std::vector<std::string> unwrappable_variables(const JobSpec& spec);
 
 // The wrapper for `spec` (checked by check_wrappable), `uid` being its Switchyard UID.
 std::string job_wrapper(const JobSpec& spec, std::string_view uid, const WrapperStyle& style);

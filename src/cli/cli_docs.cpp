@@ -157,8 +157,15 @@ std::string man_page(const CliTree& tree, const CLI::App* sub) {
     for (const auto* s : visible_subcommands(app))
       out += ".TP\n\\fByard " + roff(s->get_name()) + "\\fR\n" + roff(summary(*s)) + " See \\fByard\\-" +
              roff(s->get_name()) + "\\fR(1).\n";
-    out += ".SH EXIT STATUS\n0: success. 1: a job or the daemon failed. 2: bad input (nothing was changed).\n";
-    out += ".SH FILES\n.TP\n\\fI$XDG_STATE_HOME/switchyard/store.db\\fR\nThe store: every job and its history.\n"
+    out += ".SH EXIT STATUS\n0: success. 1: a job or the daemon failed (nothing was changed). 2: bad input (nothing "
+           "was changed). 3: \\fByard wait\\fR gave up (\\-\\-timeout). 4: the daemon holds its state directory but "
+           "did not answer within $YARD_PATIENCE seconds (600 by default; 0 waits for ever): whether the request was "
+           "carried out is unknown, and \\fByard status\\fR tells; do not simply retry.\n";
+    out += ".SH ENVIRONMENT\n.TP\n\\fBYARD_PATIENCE\\fR\nHow long a request that changes something (submit, "
+           "cancel, stop) waits for a daemon that is alive but silent (stopped, or stalled on a hung disk), in "
+           "seconds.\n";
+    out += ".SH FILES\n.TP\n\\fI$XDG_STATE_HOME/switchyard/store.db\\fR\nThe store: every job and its history, "
+           "its environment and script included: private to its user (0600, in a 0700 directory).\n"
            ".TP\n\\fI$XDG_CONFIG_HOME/switchyard/\\fR\nlocal.yaml, slurm.yaml, policy.yaml.\n";
     out += ".SH SEE ALSO\n";
     bool first = true;

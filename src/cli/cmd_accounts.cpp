@@ -30,11 +30,11 @@ struct Row {
 Result<std::vector<Row>> account_rows() {
   const Paths paths = default_paths();
   auto config = load_local_policy(paths.policy);
-  if (!config) return Error{config.error()};
+  if (!config) return config.failure();
   sched::Accounts ledger = sched::Accounts::from_config(*config);
   if (std::filesystem::exists(paths.store)) {
     auto st = Store::open(paths.store, Store::Mode::ReadOnly);
-    if (!st) return Error{st.error()};
+    if (!st) return st.failure();
     auto usage = st->usage();
     if (!usage) return err("cannot read the accounts' usage from " + paths.store + ": " + usage.error());
     for (auto& c : *usage) ledger.charge(c.account, c.core_seconds, static_cast<sched::Time>(c.time));

@@ -10,18 +10,26 @@
 #include "cli/commands.h"
 #include "cli/job_refs.h"
 #include "cli/job_view.h"
-#include "client/daemon_client.h"
+#include "cli/cli_client.h"
 #include "core/clock.h"
 #include "core/json_text.h"
+#include "server/daemon_lock.h"
 #include "server/paths.h"
 #include "store/store.h"
 
 namespace yard {
 namespace {
 
+// NotFound when there is no store and no daemon (no job was ever submitted); a daemon
+// that runs without its store lost it under it (store_guard.h puts it back): Unavailable.
 Result<Store> open_store() {
   Paths p = default_paths();
-  if (!std::filesystem::exists(p.store)) return err("no jobs yet (no store at " + p.store + ")");
+  if (!std::filesystem::exists(p.store)) {
+    if (auto holder = daemon_lock_holder(p.lock))
+      return unavailable("no store at " + p.store + ", but the daemon (pid " + std::to_string(*holder) +
+                         ") runs: its store was removed under it");
+    return Error{"no jobs yet (no store at " + p.store + ")", ErrorKind::NotFound};
+  }
   return Store::open(p.store, Store::Mode::ReadOnly);
 }
 
@@ -41,7 +49,7 @@ Result<std::vector<JobRecord>> find_jobs(Store& st, const std::vector<JobRef>& r
 
 Result<std::vector<JobRecord>> find_jobs(Store& st, const std::vector<std::string>& words) {
   auto refs = parse_job_refs(words);
-  if (!refs) return Error{refs.error()};
+  if (!refs) return refs.failure();
   return find_jobs(st, *refs);
 }
 
@@ -76,7 +84,7 @@ int wait_for_jobs(const std::vector<std::string>& wait_ids, double wait_timeout,
   auto st = open_store();
   if (!st) {
     std::cerr << "yard wait: " << st.error() << "\n";
-    return kExitBadInput;
+    return exit_code_for(st.kind());
   }
   const double start = monotonic_now();
   auto delay = std::chrono::milliseconds(20);
@@ -128,12 +136,13 @@ void add_status_commands(CLI::App& app, int& rc) {
   status->callback([&rc] {
     auto st = open_store();
     if (!st) {
-      if (status_ids.empty()) {
+      // No job was ever submitted: an empty list, as squeue shows one.
+      if (status_ids.empty() && st.kind() == ErrorKind::NotFound) {
         std::cout << (status_json ? "[]\n" : "");
         return;
       }
       std::cerr << "yard status: " << st.error() << "\n";
-      rc = kExitBadInput;
+      rc = exit_code_for(st.kind());
       return;
     }
     auto jobs = find_jobs(*st, status_ids);
@@ -163,7 +172,7 @@ void add_status_commands(CLI::App& app, int& rc) {
   logs->add_option("id", logs_id, "Job id: ID (an array's: every element) or ID_INDEX")->required();
   logs->callback([&rc] {
     auto st = open_store();
-    auto jobs = st ? find_jobs(*st, std::vector<std::string>{logs_id}) : Result<std::vector<JobRecord>>(Error{st.error()});
+    auto jobs = st ? find_jobs(*st, std::vector<std::string>{logs_id}) : Result<std::vector<JobRecord>>(st.failure());
     if (!jobs) {
       std::cerr << "yard logs: " << jobs.error() << "\n";
       rc = kExitBadInput;
@@ -228,7 +237,7 @@ void add_status_commands(CLI::App& app, int& rc) {
     }
     if (!ids.empty()) {
       // As submit: a daemon that is not running is started, so that the cancel happens.
-      auto r = DaemonClient(default_paths(), true).cancel(CancelRequest{ids});
+      auto r = cli_client("cancel").cancel(CancelRequest{ids});
       if (!r) {
         std::cerr << "yard cancel: " << r.error() << "\n";
         rc = exit_code_for(r.kind());

@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "cli/commands.h"
-#include "client/daemon_client.h"
+#include "cli/cli_client.h"
 #include "cli/job_view.h"
 #include "core/environment.h"
 #include "core/text.h"
@@ -48,10 +48,10 @@ void add_run_command(CLI::App& app, int& rc) {
       JobSpec s = j.spec;
       for (auto& a : j.after)
         for (auto id : ids_by_name[a]) s.dependencies.push_back({DependencyKind::AfterOk, id});
-      auto r = DaemonClient(paths, true).submit(SubmitRequest{std::move(s), "", "", false});
+      auto r = cli_client("run").submit(SubmitRequest{std::move(s), "", "", false});
       if (!r) {
         std::cerr << "yard run: job '" << escape_for_terminal(j.name) << "': " << r.error() << "\n";
-        rc = 1;
+        rc = r.kind() == ErrorKind::OutcomeUnknown ? kExitOutcomeUnknown : 1;
         return;
       }
       const auto& ids = r->ids;

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
-#include "client/daemon_client.h"
+#include "cli/cli_client.h"
 #include "cli/submit_options.h"
 
 namespace yard {
@@ -77,7 +77,7 @@ int cmd_submit(const std::vector<std::string>& args, const std::vector<std::stri
   bool wait = false;
   for (auto& [name, value] : flags->sbatch_options) wait = wait || name == "wait";
   SubmitRequest request{std::move(*spec), flags->job_class, "", flags->test_only};
-  auto reply = DaemonClient(default_paths(), true).submit(std::move(request));
+  auto reply = cli_client("submit").submit(std::move(request));
   if (!reply) {
     std::cerr << "yard submit: " << reply.error() << "\n";
     // The daemon refuses bad requests (unknown dependency, too large) without storing

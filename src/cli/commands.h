@@ -1,5 +1,6 @@
 // The `yard` subcommands. Each returns the process exit status: 0 success, 1 a job or
-// the daemon failed, 2 bad input (nothing was changed).
+// the daemon failed, 2 bad input (nothing was changed), 4 the daemon did not answer and
+// the request's outcome is unknown (it may have been carried out: look before retrying).
 #pragma once
 
 #include <string>
@@ -12,6 +13,7 @@
 namespace yard {
 
 constexpr int kExitBadInput = 2;
+constexpr int kExitOutcomeUnknown = 4;
 
 // The one place an error's kind becomes an exit status: what can never succeed as given
 // is bad input (2); a resource that failed, a backend too small for a valid job, or a
@@ -26,6 +28,8 @@ inline int exit_code_for(ErrorKind kind) {
     case ErrorKind::Internal:
     case ErrorKind::Unsatisfiable:
       return 1;
+    case ErrorKind::OutcomeUnknown:
+      return kExitOutcomeUnknown;
   }
   return 1;
 }

@@ -31,7 +31,7 @@ Result<std::vector<JobRef>> parse_job_refs(const std::vector<std::string>& words
   std::vector<JobRef> refs;
   for (auto& w : words) {
     auto r = parse_job_ref(w);
-    if (!r) return Error{r.error()};
+    if (!r) return r.failure();
     refs.push_back(std::move(*r));
   }
   return refs;

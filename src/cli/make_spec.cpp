@@ -25,10 +25,10 @@ Result<std::pair<int, int>> parse_node_count(const std::string& text) {
   };
   const auto dash = text.find('-');
   auto least = count(std::string_view(text).substr(0, dash));
-  if (!least) return Error{least.error()};
+  if (!least) return least.failure();
   if (dash == std::string::npos) return std::pair{*least, 0};
   auto most = count(std::string_view(text).substr(dash + 1));
-  if (!most) return Error{most.error()};
+  if (!most) return most.failure();
   if (*most < *least) return err("'" + text + "': the most nodes is below the least");
   return std::pair{*least, *most == *least ? 0 : *most};
 }
@@ -73,10 +73,10 @@ Status apply_sbatch_options(const SubmitFlags& f, JobSpec& s, std::string& wrap)
     if (name == "wrap") {
       wrap = value;
     } else if (name == "signal") {
-      if (auto w = parse_warning_signal(value); !w) return Error{w.error()};
+      if (auto w = parse_warning_signal(value); !w) return w.failure();
       s.slurm_options.emplace_back(name, value);  // Slurm's as given; the local backend's too
     } else if (name == "mail-type") {
-      if (auto m = parse_mail_types(value); !m) return Error{m.error()};
+      if (auto m = parse_mail_types(value); !m) return m.failure();
       s.slurm_options.emplace_back(name, value);
     } else if (name == "wait") {
       continue;  // yard submit waits itself (cmd_submit.cpp)
@@ -110,11 +110,11 @@ Result<JobSpec> make_spec(const SubmitFlags& f, const std::vector<std::string>& 
                  "(yard submit -p cpu -n 2 : -p gpu --gpus 1 -- cmd); to pass ':' to a program, use a script");
   const std::string where0 = f.components.empty() ? "" : "component 0: ";
   auto res = make_resources(f, where0);
-  if (!res) return Error{res.error()};
+  if (!res) return res.failure();
   s.res = *res;
   for (std::size_t i = 0; i < f.components.size(); ++i) {
     auto r = make_resources(f.components[i], "component " + std::to_string(i + 1) + ": ");
-    if (!r) return Error{r.error()};
+    if (!r) return r.failure();
     s.components.push_back({*r, f.components[i].partition, f.components[i].argv, f.components[i].sbatch_options});
   }
   s.priority = f.priority;
@@ -140,7 +140,7 @@ Result<JobSpec> make_spec(const SubmitFlags& f, const std::vector<std::string>& 
   s.qos = f.qos;
   s.backend = f.backend;
   auto env = export_environment(f.exports, current_environment());
-  if (!env) return Error{env.error()};
+  if (!env) return env.failure();
   s.env = std::move(*env);
   // Set or cleared: a YARD_OPEN_MODE in the submitting environment is not a request.
   s.set_open_mode(parse_open_mode(f.open_mode));
@@ -149,7 +149,7 @@ Result<JobSpec> make_spec(const SubmitFlags& f, const std::vector<std::string>& 
   s.job_types = f.job_types;
   s.requeue = f.requeue;
   std::string wrap;
-  if (auto st = apply_sbatch_options(f, s, wrap); !st) return Error{st.error()};
+  if (auto st = apply_sbatch_options(f, s, wrap); !st) return st.failure();
   s.het_group = f.het_group;
   if (f.launcher == "mpirun" && command.empty() && !f.positional.empty()) {
     // MPMD: the first app context's program, not a batch script.
@@ -170,7 +170,7 @@ Result<JobSpec> make_spec(const SubmitFlags& f, const std::vector<std::string>& 
       s.script = *f.script_text;
     } else {
       auto text = read_script(path);
-      if (!text) return Error{text.error()};
+      if (!text) return text.failure();
       s.script = std::move(*text);
     }
     s.argv.assign(f.positional.begin() + 1, f.positional.end());
@@ -178,7 +178,7 @@ Result<JobSpec> make_spec(const SubmitFlags& f, const std::vector<std::string>& 
   } else {
     return err("nothing to run: give a batch script, or a command after --");
   }
-  if (auto st = s.validate(); !st) return Error{st.error()};
+  if (auto st = s.validate(); !st) return st.failure();
   return s;
 }
 

@@ -36,7 +36,7 @@ Result<SubmitFlags> parse_app_contexts(const std::vector<std::string>& args, boo
     if (k == 0) {
       auto app = submit_app(first, json);
       if (auto st = parse_or_help(*app, flags, help_shown, &first.sbatch_options); !st || help_shown)
-        return st ? Result<SubmitFlags>(first) : Error{st.error()};
+        return st ? Result<SubmitFlags>(first) : st.failure();
       first.positional = program;
       continue;
     }
@@ -60,11 +60,11 @@ Result<SubmitFlags> parse_app_contexts(const std::vector<std::string>& args, boo
 Result<SubmitFlags> parse_submit_args(const std::vector<std::string>& args, bool& json, bool& help_shown) {
   if (wants_mpirun(args)) return parse_app_contexts(args, json, help_shown);
   auto groups = split_components(args);
-  if (!groups) return Error{groups.error()};
+  if (!groups) return groups.failure();
   SubmitFlags first;
   auto app = submit_app(first, json);
   if (auto st = parse_or_help(*app, (*groups)[0], help_shown, &first.sbatch_options); !st || help_shown)
-    return st ? Result<SubmitFlags>(first) : Error{st.error()};
+    return st ? Result<SubmitFlags>(first) : st.failure();
   // Components given on the command line; the script, if any, comes after the last.
   for (std::size_t k = 1; k < groups->size(); ++k) {
     ComponentFlags c;
@@ -79,7 +79,7 @@ Result<SubmitFlags> parse_submit_args(const std::vector<std::string>& args, bool
   }
   if (first.positional.empty()) return first;
   auto script = read_script(first.positional[0]);
-  if (!script) return Error{script.error()};
+  if (!script) return script.failure();
   first.script_text = std::move(*script);
   return merge_script_directives(first, *groups, *first.script_text, json);
 }

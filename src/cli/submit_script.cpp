@@ -29,9 +29,9 @@ std::string kind_words(const ScriptDirectives& d) { return d.kind.empty() ? "#SB
 // kinds' lines are then comments.
 Result<ScriptDirectives> script_directives(const std::string& script, const std::string& path, const std::string& chosen) {
   auto kind = script_kind(script, path, chosen, "--directives");
-  if (!kind) return Error{kind.error()};
+  if (!kind) return kind.failure();
   auto translated = read_directives_of(*kind, script, path, is_directory);
-  if (!translated) return Error{translated.error()};
+  if (!translated) return translated.failure();
   // sbatch refuses a script without a #! line; one with #SBATCH lines was written for it.
   const auto& d = translated->directives;
   if (*kind == "slurm" && !d.has_shebang && (!d.lines.empty() || !d.components.empty()))
@@ -49,14 +49,18 @@ Result<std::string> read_script(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return err("script '" + path + "' is a directory, not a batch script");
   auto text = read_file(path);
-  if (!text) return err("cannot read script " + text.error().substr(std::string("cannot read ").size()));
+  if (!text) {
+    const std::string why = text.error();
+    if (why.rfind("cannot read ", 0) == 0) return err("cannot read script " + why.substr(std::string("cannot read ").size()));
+    return err("script " + why);  // not a regular file, or too large: said whole
+  }
   return text;
 }
 
 Result<SubmitFlags> merge_script_directives(const SubmitFlags& first, const std::vector<std::vector<std::string>>& groups,
                                             const std::string& script, bool& json) {
   auto d = script_directives(script, first.positional[0], first.directives);
-  if (!d) return Error{d.error()};
+  if (!d) return d.failure();
   return merge_directives(first, groups, *d, json);
 }
 

@@ -11,51 +11,109 @@
 #include "core/clock.h"
 
 namespace yard {
+namespace {
 
-Result<std::string> exchange_line(const std::string& socket_path, const std::string& line, int timeout_ms) {
-  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return err(std::string("socket: ") + std::strerror(errno));
+using Outcome = Exchange::Outcome;
+
+// Closes its descriptor whatever way the exchange ends.
+struct Fd {
+  int fd;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+// How the connection stands once what has arrived is read.
+enum class Peer { Open, Closed, Reset };
+
+// Reads what has arrived up to the first '\n' into `line` ("" when there is no whole
+// line yet). Reset: the daemon's end went away with our request still unread in its
+// socket, or before it accepted the connection (Linux reports ECONNRESET then, and EOF
+// when the daemon had read everything): it cannot have acted on the request.
+Peer read_line(int fd, std::string& in, std::string& line) {
+  char buf[65536];
+  Peer peer = Peer::Open;
+  for (;;) {
+    const ssize_t n = ::recv(fd, buf, sizeof buf, MSG_DONTWAIT);
+    if (n > 0) {
+      in.append(buf, static_cast<std::size_t>(n));
+      continue;
+    }
+    if (n == 0) peer = Peer::Closed;
+    else if (errno == ECONNRESET) peer = Peer::Reset;
+    else if (errno != EAGAIN && errno != EINTR) peer = Peer::Closed;
+    break;
+  }
+  const auto nl = in.find('\n');
+  line = nl == std::string::npos ? "" : in.substr(0, nl);
+  return peer;
+}
+
+}  // namespace
+
+Exchange exchange(const std::string& socket_path, const std::string& line,
+                  const std::function<bool(double waited_s)>& keep_waiting) {
+  Fd s{::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0)};
+  if (s.fd < 0) return {Outcome::NotDelivered, std::string("socket: ") + std::strerror(errno)};
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
-  if (socket_path.size() >= sizeof addr.sun_path) {
-    ::close(fd);
-    return err("socket path too long: " + socket_path);
-  }
+  if (socket_path.size() >= sizeof addr.sun_path) return {Outcome::NotDelivered, "socket path too long: " + socket_path};
   std::strcpy(addr.sun_path, socket_path.c_str());
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-    std::string m = std::strerror(errno);
-    ::close(fd);
-    return unavailable("cannot reach the daemon at " + socket_path + ": " + m);
-  }
+  // A Unix socket connects at once or not at all (a full backlog is EAGAIN: not delivered).
+  if (::connect(s.fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0)
+    return {Outcome::NotDelivered, "cannot reach the daemon at " + socket_path + ": " + std::strerror(errno)};
+
   const std::string out = line + "\n";
-  for (std::size_t off = 0; off < out.size();) {
-    ssize_t n = ::send(fd, out.data() + off, out.size() - off, MSG_NOSIGNAL);
-    if (n < 0) {
-      ::close(fd);
-      return unavailable(std::string("sending to the daemon: ") + std::strerror(errno));
-    }
-    off += static_cast<std::size_t>(n);
-  }
   std::string in;
-  char buf[65536];
-  const double deadline = monotonic_now() + timeout_ms / 1000.0;
-  while (in.find('\n') == std::string::npos) {
-    const int left_ms = static_cast<int>((deadline - monotonic_now()) * 1000);
-    if (left_ms <= 0) {
-      ::close(fd);
-      return unavailable("the daemon did not answer within " + std::to_string(timeout_ms / 1000) + " s");
+  std::size_t off = 0;
+  double last_progress = monotonic_now();
+  double waited = 0;  // seconds without progress, counted in whole seconds asked about
+  while (true) {
+    const bool sending = off < out.size();
+    pollfd p{s.fd, static_cast<short>(sending ? POLLOUT | POLLIN : POLLIN), 0};
+    const int ready = ::poll(&p, 1, 1000);
+    if (ready < 0 && errno != EINTR) return {sending ? Outcome::NotDelivered : Outcome::NoReply, std::strerror(errno)};
+    if (ready > 0 && (p.revents & POLLOUT) && sending) {
+      const ssize_t n = ::send(s.fd, out.data() + off, out.size() - off, MSG_NOSIGNAL);
+      if (n < 0 && errno != EAGAIN && errno != EINTR) {
+        // The daemon closed the connection before the whole line came: it cannot have
+        // acted on it; it may have said why first.
+        const std::string why = std::strerror(errno);
+        std::string reply;
+        (void)read_line(s.fd, in, reply);
+        if (!reply.empty()) return {Outcome::Replied, reply};
+        return {Outcome::NotDelivered, "sending to the daemon: " + why};
+      }
+      if (n > 0) off += static_cast<std::size_t>(n), last_progress = monotonic_now(), waited = 0;
+      continue;
     }
-    pollfd p{fd, POLLIN, 0};
-    if (::poll(&p, 1, left_ms) <= 0) continue;
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n <= 0) {
-      ::close(fd);
-      return unavailable("the daemon closed the connection without answering");
+    if (ready > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR))) {
+      std::string reply;
+      const Peer peer = read_line(s.fd, in, reply);
+      if (!reply.empty()) return {Outcome::Replied, reply};
+      if (peer == Peer::Reset || (peer == Peer::Closed && sending))
+        return {Outcome::NotDelivered, "the daemon went away before it read the request"};
+      if (peer == Peer::Closed) return {Outcome::NoReply, "the daemon closed the connection without answering"};
+      last_progress = monotonic_now(), waited = 0;
+      continue;
     }
-    in.append(buf, static_cast<std::size_t>(n));
+    const double silent = monotonic_now() - last_progress;
+    if (silent >= waited + 1) {
+      waited = silent;
+      if (!keep_waiting(waited)) {
+        if (sending) return {Outcome::NotDelivered, "the daemon did not take the request"};
+        return {Outcome::NoReply, "the daemon did not answer"};
+      }
+    }
   }
-  ::close(fd);
-  return in.substr(0, in.find('\n'));
+}
+
+Result<std::string> exchange_line(const std::string& socket_path, const std::string& line, int timeout_ms) {
+  auto x = exchange(socket_path, line, [timeout_ms](double waited_s) { return waited_s * 1000 < timeout_ms; });
+  if (x.outcome == Outcome::Replied) return x.text;
+  if (x.text == "the daemon did not answer")
+    return unavailable("the daemon did not answer within " + std::to_string(timeout_ms / 1000) + " s");
+  return unavailable(x.text);
 }
 
 }  // namespace yard

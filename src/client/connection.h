@@ -2,14 +2,32 @@
 // back (protocol/messages.h says what the lines hold).
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "core/result.h"
 
 namespace yard {
 
-// The reply line (without its '\n'). Unavailable when the daemon cannot be reached, does
-// not answer within `timeout_ms`, or closes the connection first.
+struct Exchange {
+  enum class Outcome {
+    Replied,       // `text` is the reply line (without its '\n')
+    NotDelivered,  // the daemon never had the whole request: it cannot have acted on it
+    NoReply,       // the request went out whole, and no reply came: it may have been done
+  };
+  Outcome outcome = Outcome::NotDelivered;
+  std::string text;  // the reply, or why there is none
+};
+
+// Sends `line` and waits for the reply. `keep_waiting(waited_s)` is asked after each
+// second without progress (while the request is sent or its reply awaited); false ends
+// the wait. A daemon that refused the request and closed the connection while it was
+// still being sent ("request too large") is read: that is its reply.
+Exchange exchange(const std::string& socket_path, const std::string& line,
+                  const std::function<bool(double waited_s)>& keep_waiting);
+
+// The reply line, within `timeout_ms`; Unavailable when the daemon cannot be reached,
+// does not answer in time, or closes the connection first.
 Result<std::string> exchange_line(const std::string& socket_path, const std::string& line, int timeout_ms);
 
 }  // namespace yard

@@ -34,7 +34,7 @@ Result<std::int64_t> parse_walltime(std::string_view text) {
   std::string_view rest = t;
   if (auto dash = t.find('-'); dash != std::string_view::npos) {
     auto d = number(t.substr(0, dash), text);
-    if (!d) return Error{d.error()};
+    if (!d) return d.failure();
     days = *d;
     has_days = true;
     rest = t.substr(dash + 1);
@@ -44,7 +44,7 @@ Result<std::int64_t> parse_walltime(std::string_view text) {
   std::int64_t v[3] = {0, 0, 0};
   for (std::size_t i = 0; i < parts.size(); ++i) {
     auto n = number(parts[i], text);
-    if (!n) return Error{n.error()};
+    if (!n) return n.failure();
     v[i] = *n;
   }
   // Map the fields onto hours, minutes, seconds by form.

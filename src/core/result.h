@@ -20,6 +20,9 @@ enum class ErrorKind {
   // Valid, but the backend has nothing that could ever run it (more CPUs, GPUs or nodes
   // than it has): as sbatch, a failure (exit 1), not a parse error.
   Unsatisfiable,
+  // The request went to a daemon that did not answer: it may have been carried out, or
+  // not. Never "failed": a caller that retries blindly could run a job twice.
+  OutcomeUnknown,
 };
 
 struct Error {
@@ -77,12 +80,13 @@ inline const char* error_kind_name(ErrorKind k) {
     case ErrorKind::Conflict: return "conflict";
     case ErrorKind::Internal: return "internal";
     case ErrorKind::Unsatisfiable: return "unsatisfiable";
+    case ErrorKind::OutcomeUnknown: return "outcome_unknown";
   }
   return "internal";
 }
 inline ErrorKind error_kind_from_name(std::string_view name) {
   for (auto k : {ErrorKind::Invalid, ErrorKind::NotFound, ErrorKind::Unavailable, ErrorKind::Conflict,
-                 ErrorKind::Unsatisfiable})
+                 ErrorKind::Unsatisfiable, ErrorKind::OutcomeUnknown})
     if (name == error_kind_name(k)) return k;
   return name.empty() ? ErrorKind::Invalid : ErrorKind::Internal;
 }

@@ -158,7 +158,7 @@ Result<SbatchWords> take_sbatch_options(const std::vector<std::string>& words, c
         out.rest.push_back(w);
         continue;
       }
-      if (!name) return Error{name.error()};
+      if (!name) return name.failure();
       const std::string glued = eq == std::string::npos ? "" : w.substr(eq + 1);
       if (const KnownFlag* k = known_long(*name)) {
         out.rest.push_back("--" + *name + (eq == std::string::npos ? "" : "=" + glued));

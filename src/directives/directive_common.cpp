@@ -123,7 +123,7 @@ std::string with_patterns(std::string_view path, const std::vector<std::pair<std
 
 Status check_array(std::string_view spec) {
   auto a = parse_array_spec(spec);
-  if (!a) return Error{a.error()};
+  if (!a) return a.failure();
   return {};
 }
 

@@ -218,7 +218,7 @@ Result<TranslatedDirectives> read_flux_directives(std::string_view script, std::
   TranslatedDirectives out;
   out.directives.has_shebang = starts_with(script, "#!");
   auto lines = directives::script_lines(script, origin);
-  if (!lines) return Error{lines.error()};
+  if (!lines) return lines.failure();
   Translator t(origin);
   std::optional<FluxSentinel> first;
   int last = 0, closed_after = 0;  // the group of directives ended after this line

@@ -354,7 +354,7 @@ Result<TranslatedDirectives> read_lsf_directives(std::string_view script, std::s
   TranslatedDirectives out;
   out.directives.has_shebang = starts_with(script, "#!");
   auto lines = directives::script_lines(script, origin);
-  if (!lines) return Error{lines.error()};
+  if (!lines) return lines.failure();
   Translator t(origin, script, is_directory);
   std::string body;  // the lines that are not directives
   int last = 0;

@@ -359,7 +359,7 @@ Result<TranslatedDirectives> read_pbs_directives(std::string_view script, std::s
   TranslatedDirectives out;
   out.directives.has_shebang = starts_with(script, "#!");
   auto lines = directives::script_lines(script, origin);
-  if (!lines) return Error{lines.error()};
+  if (!lines) return lines.failure();
   Translator t(origin, script, is_directory);
   std::string body;  // from the first command on
   int last = 0;
@@ -386,7 +386,7 @@ Result<TranslatedDirectives> read_pbs_directives(std::string_view script, std::s
   }
   t.m_.at(last);
   auto combined = t.combined();
-  if (!combined) return Error{combined.error()};
+  if (!combined) return combined.failure();
   if (last > 0) directives::add_line(out, last, std::move(*combined));
   directives::warn_unset_variables(body, {"PBS_JOBID", "PBS_JOBNAME", "PBS_ARRAY_INDEX", "PBS_ARRAYID", "PBS_NODEFILE",
       "PBS_NUM_NODES", "PBS_NUM_PPN", "PBS_NP", "PBS_TASKNUM", "PBS_QUEUE"},

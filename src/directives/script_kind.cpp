@@ -36,7 +36,7 @@ Result<TranslatedDirectives> read_directives_of(std::string_view kind, std::stri
                                                 bool (*is_directory)(const std::string&)) {
   if (kind == "slurm") {
     auto sbatch = read_batch_directives(script, origin);
-    if (!sbatch) return Error{sbatch.error()};
+    if (!sbatch) return sbatch.failure();
     return TranslatedDirectives{std::move(*sbatch), {}};
   }
   if (kind != "sge" && kind != "pbs" && kind != "lsf" && kind != "flux" && kind != "oar")

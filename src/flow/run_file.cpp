@@ -57,8 +57,8 @@ Result<std::vector<RunJob>> load_run_file(const std::string& path, const std::st
         out = *v;
         return {};
       };
-      if (auto st = size("mem", s.res.mem_bytes); !st) return Error{st.error()};
-      if (auto st = size("mem_per_cpu", s.res.mem_per_cpu_bytes); !st) return Error{st.error()};
+      if (auto st = size("mem", s.res.mem_bytes); !st) return st.failure();
+      if (auto st = size("mem_per_cpu", s.res.mem_per_cpu_bytes); !st) return st.failure();
       if (n["time"]) {
         auto t = parse_walltime(n["time"].as<std::string>());
         if (!t) return err(where(path, n["time"]) + ": time: " + t.error());

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -18,6 +19,8 @@ struct Prepared {
   std::vector<char*> argv, envp;
   std::vector<char*> sh_argv;  // /bin/sh <file> <args>: for a file that is not an executable format
   std::string chdir_error, stdout_error, stderr_error, cgroup_error, exec_error;
+  std::string stdout_dir, stderr_dir;  // the directories the output files are in, absolute
+  std::string stdout_planted_error, stderr_planted_error;
   cpu_set_t cpus;
   bool pin = false;
 };
@@ -52,10 +55,18 @@ struct Prepared {
   // As slurmstepd: O_APPEND either way (writers sharing a file do not overwrite each
   // other), and O_TRUNC unless --open-mode=append, at every start, requeues included.
   const int mode = O_WRONLY | O_CREAT | O_APPEND | (p.append_output ? 0 : O_TRUNC);
+  if (is_planted_link(p.stdout_path.c_str(), x.stdout_dir.c_str())) {
+    errno = EACCES;
+    child_fail(err_fd, x.stdout_planted_error);
+  }
   int out = ::open(p.stdout_path.c_str(), mode, 0644);
   if (out < 0) child_fail(err_fd, x.stdout_error);
   int errfile = out;
   if (p.stderr_path != p.stdout_path) {
+    if (is_planted_link(p.stderr_path.c_str(), x.stderr_dir.c_str())) {
+      errno = EACCES;
+      child_fail(err_fd, x.stderr_planted_error);
+    }
     errfile = ::open(p.stderr_path.c_str(), mode, 0644);
     if (errfile < 0) child_fail(err_fd, x.stderr_error);
   }
@@ -79,6 +90,19 @@ struct Prepared {
 }
 
 }  // namespace
+
+std::string parent_directory(const std::string& path, const std::string& workdir) {
+  const std::string full = !path.empty() && path[0] == '/' ? path : workdir + "/" + path;
+  const auto slash = full.rfind('/');
+  return slash == 0 ? "/" : full.substr(0, slash);
+}
+
+bool is_planted_link(const char* path, const char* dir) {
+  struct stat link{}, d{};
+  if (::lstat(path, &link) != 0 || !S_ISLNK(link.st_mode)) return false;
+  if (::stat(dir, &d) != 0 || !(d.st_mode & S_ISVTX) || !(d.st_mode & S_IWOTH)) return false;
+  return link.st_uid != ::getuid() && link.st_uid != d.st_uid;
+}
 
 std::vector<std::string> command_candidates(const std::string& command, const std::string& path) {
   if (command.find('/') != std::string::npos) return {command};
@@ -109,6 +133,12 @@ StartedJob start_job(const LaunchPlan& p, const JobGroups& groups, const rlimit*
   x.chdir_error = "cannot enter working directory " + p.workdir;
   x.stdout_error = "cannot open output file " + p.stdout_path;
   x.stderr_error = "cannot open error file " + p.stderr_path;
+  x.stdout_dir = parent_directory(p.stdout_path, p.workdir);
+  x.stderr_dir = parent_directory(p.stderr_path, p.workdir);
+  // As the kernel's fs.protected_symlinks, which a machine may have turned off.
+  const std::string planted = " is a symbolic link that another user made in a shared directory; not followed";
+  x.stdout_planted_error = "output file " + p.stdout_path + planted;
+  x.stderr_planted_error = "error file " + p.stderr_path + planted;
   x.cgroup_error = "cannot join the job's memory cgroup";
   x.exec_error = "cannot run '" + p.argv[0] + "'";
   CPU_ZERO(&x.cpus);

@@ -31,6 +31,15 @@ struct JobGroups {
 // job's record).
 StartedJob start_job(const LaunchPlan& plan, const JobGroups& groups = {}, const rlimit* nofile = nullptr);
 
+// The directory `path` (absolute, or relative to `workdir`) is in.
+std::string parent_directory(const std::string& path, const std::string& workdir);
+// Whether `path` is a symbolic link that the kernel's fs.protected_symlinks would not
+// follow: in a sticky, world-writable directory `dir` (/tmp), owned neither by this user
+// nor by the directory's owner. Another user could plant one where a job writes its
+// output, to make it overwrite a file of this user's. System calls only (for the child
+// between vfork and execve).
+bool is_planted_link(const char* path, const char* dir);
+
 // Where execvpe would look for `command` along `path` (a PATH value), in order.
 std::vector<std::string> command_candidates(const std::string& command, const std::string& path);
 

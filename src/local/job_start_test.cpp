@@ -1,6 +1,7 @@
 #include "local/job_start.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -107,6 +108,39 @@ TEST_F(JobStart, AMissingWorkingDirectoryIsReportedByName) {
   ASSERT_GT(s.pid, 0);
   EXPECT_EQ(wait_exit(s.pid), 127);
   EXPECT_NE(s.error.find("cannot enter working directory " + dir_ + "/gone"), std::string::npos) << s.error;
+}
+
+TEST_F(JobStart, AnOutputLinkPlantedByAnotherUserInAStickyDirectoryIsNotFollowed) {
+  // dir_ as /tmp is: sticky and world-writable. A file of "ours" that another user (65534,
+  // nobody) points a link at, where the job writes its output.
+  ASSERT_EQ(::chmod(dir_.c_str(), 01777), 0);
+  std::ofstream(dir_ + "/precious") << "keep me\n";
+  ASSERT_EQ(::symlink((dir_ + "/precious").c_str(), (dir_ + "/out").c_str()), 0);
+  ASSERT_EQ(::lchown((dir_ + "/out").c_str(), 65534, 65534), 0) << "the test runs as root";
+  EXPECT_TRUE(is_planted_link((dir_ + "/out").c_str(), dir_.c_str()));
+  auto s = start_job(plan_in(dir_, {"sh", "-c", "echo overwritten"}));
+  ASSERT_GT(s.pid, 0);
+  EXPECT_EQ(wait_exit(s.pid), 127);
+  EXPECT_EQ(s.error, "output file " + dir_ + "/out is a symbolic link that another user made in a shared directory; "
+                     "not followed: Permission denied");
+  EXPECT_EQ(slurp(dir_ + "/precious"), "keep me\n");
+
+  // The user's own link, or one in a directory that is not shared, is followed.
+  ASSERT_EQ(::lchown((dir_ + "/out").c_str(), ::getuid(), ::getgid()), 0);
+  EXPECT_FALSE(is_planted_link((dir_ + "/out").c_str(), dir_.c_str()));
+  ASSERT_EQ(::lchown((dir_ + "/out").c_str(), 65534, 65534), 0);
+  ASSERT_EQ(::chmod(dir_.c_str(), 0755), 0);
+  EXPECT_FALSE(is_planted_link((dir_ + "/out").c_str(), dir_.c_str()));
+  s = start_job(plan_in(dir_, {"sh", "-c", "echo followed"}));
+  EXPECT_EQ(wait_exit(s.pid), 0) << s.error;
+  EXPECT_EQ(slurp(dir_ + "/precious"), "followed\n");
+}
+
+TEST(JobStartPaths, TheParentDirectoryOfAnOutputPath) {
+  EXPECT_EQ(parent_directory("/tmp/x.out", "/home/u"), "/tmp");
+  EXPECT_EQ(parent_directory("x.out", "/home/u"), "/home/u");
+  EXPECT_EQ(parent_directory("logs/x.out", "/home/u"), "/home/u/logs");
+  EXPECT_EQ(parent_directory("/x.out", "/home/u"), "/");
 }
 
 TEST(HostProtocol, LaunchAndEndedRoundTrip) {

@@ -61,7 +61,7 @@ std::string LocalBackend::script_path(std::int64_t spec_id) const {
 Result<std::shared_ptr<const JobSpec>> LocalBackend::spec_for(std::int64_t spec_id) {
   if (auto it = specs_.find(spec_id); it != specs_.end()) return it->second;
   auto s = store_.spec(spec_id);
-  if (!s) return Error{s.error()};
+  if (!s) return s.failure();
   auto p = std::make_shared<const JobSpec>(std::move(*s));
   specs_[spec_id] = p;
   return p;
@@ -178,7 +178,7 @@ Result<std::vector<std::int64_t>> LocalBackend::submit(JobSpec spec) {
   // Every element's own record (its uid and index), read in one query for the array.
   auto records = ids->size() == 1 ? Result<std::vector<JobRecord>>(std::vector<JobRecord>{rec})
                                    : store_.jobs({ids->front()});
-  if (!records) return Error{records.error()};
+  if (!records) return records.failure();
   ParentElements elements;
   for (const JobRecord& element : *records) {
     enqueue_pending(element);
@@ -191,7 +191,7 @@ void LocalBackend::enqueue_pending(const JobRecord& r) { pending_[r.id] = queued
 
 Result<std::vector<std::int64_t>> LocalBackend::cancel(const std::vector<std::int64_t>& ids) {
   auto jobs = store_.jobs(ids);
-  if (!jobs) return Error{jobs.error()};
+  if (!jobs) return jobs.failure();
   for (auto id : ids) {
     bool found = false;
     for (auto& j : *jobs) found = found || j.id == id || j.array_job_id == id;

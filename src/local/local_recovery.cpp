@@ -90,12 +90,12 @@ Status LocalBackend::adopt(const JobRecord& r, std::unordered_map<std::int64_t, 
 Status LocalBackend::recover() {
   // The ledger: the policy's accounts plus every charge recorded so far.
   auto usage = store_.usage();
-  if (!usage) return Error{usage.error()};
+  if (!usage) return usage.failure();
   scheduler_.accounts() = sched::Accounts::from_config(scheduler_.config());
   for (auto& c : *usage)
     scheduler_.accounts().charge(c.account, c.core_seconds, static_cast<sched::Time>(c.time));
   auto active = store_.active_jobs_of(name_);
-  if (!active) return Error{active.error()};
+  if (!active) return active.failure();
   auto records = records_.scan();
   // Predecessors before their hand-offs: usually ids grow along a chain, but an element
   // handed back may later be handed behind a younger one.
@@ -130,7 +130,7 @@ Status LocalBackend::recover() {
   for (auto& [job, slot] : records) records_.release(slot);  // records of jobs settled before
   // Dependencies, judged on the parents' states after adoption settled them.
   auto edges = store_.dependencies_of_active();
-  if (!edges) return Error{edges.error()};
+  if (!edges) return edges.failure();
   std::unordered_map<std::int64_t, JobState> parent_state;
   std::unordered_map<std::int64_t, std::vector<std::pair<Dependency, JobState>>> deps;
   for (auto& e : *edges) {
@@ -143,7 +143,7 @@ Status LocalBackend::recover() {
     deps[e.job_id].push_back({Dependency{e.kind, e.parent_id}, it->second});
   }
   auto again = store_.active_jobs_of(name_);
-  if (!again) return Error{again.error()};
+  if (!again) return again.failure();
   ParentElements elements;
   for (auto& r : *again) {
     if (r.state != JobState::Pending || !mine(r)) continue;

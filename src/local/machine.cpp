@@ -59,10 +59,10 @@ Result<Machine> load_machine(const std::string& config_path) {
       out = v;
       return {};
     };
-    if (auto s = int_key("cpus", m->cpus, 1); !s) return Error{s.error()};
-    if (auto s = int_key("gpus", m->gpus, 0); !s) return Error{s.error()};
-    if (auto s = int_key("job_limit", m->job_limit, 0); !s) return Error{s.error()};
-    if (auto s = int_key("kill_grace", m->kill_grace_s, 0); !s) return Error{s.error()};
+    if (auto s = int_key("cpus", m->cpus, 1); !s) return s.failure();
+    if (auto s = int_key("gpus", m->gpus, 0); !s) return s.failure();
+    if (auto s = int_key("job_limit", m->job_limit, 0); !s) return s.failure();
+    if (auto s = int_key("kill_grace", m->kill_grace_s, 0); !s) return s.failure();
     if (c["handoff_wait"]) {
       const double w = c["handoff_wait"].as<double>();
       if (!(w >= 0 && w <= 3600)) return err(yaml_where(config_path, c["handoff_wait"]) + ": 'handoff_wait' must be 0 to 3600 seconds");

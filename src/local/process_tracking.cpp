@@ -196,10 +196,15 @@ TrackedGroup ProcessTracker::acquire() {
 }
 
 void ProcessTracker::signal(const TrackedGroup& g, pid_t leader, std::int64_t job_id, int sig) const {
+  // The leader's own process group had it from the caller's killpg: a signal the job
+  // traps (--signal's warning) must arrive once, or its handler runs twice.
+  auto send = [&](pid_t p) {
+    if (leader <= 0 || ::getpgid(p) != leader) ::kill(p, sig);
+  };
   if (mode_ == Tracking::Subreaper) {
-    for (pid_t p : subreaper_members(leader, job_id)) ::kill(p, sig);
+    for (pid_t p : subreaper_members(leader, job_id)) send(p);
   } else if (!g.path.empty()) {
-    for (pid_t p : procs_of(g.path)) ::kill(p, sig);
+    for (pid_t p : procs_of(g.path)) send(p);
   }
 }
 

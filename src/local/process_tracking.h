@@ -50,7 +50,8 @@ class ProcessTracker {
 
   // A group for a job about to start (an empty one under Subreaper).
   TrackedGroup acquire();
-  // `sig` to every process of job `job_id` whose leader is `leader` (0 once reaped).
+  // `sig` to every process of job `job_id` whose leader is `leader` (0 once reaped) but
+  // those of the leader's process group, which the caller signals (killpg).
   void signal(const TrackedGroup& g, pid_t leader, std::int64_t job_id, int sig) const;
   // At the job's end: kills whatever is left of it; its group returns to the pool
   // once empty (see drain()).

@@ -25,6 +25,10 @@
 
 namespace yard {
 
+// The largest request line the daemon reads; a longer one is refused ("request too
+// large") and the client checks it first, so that it is never sent at all.
+constexpr std::size_t kMaxRequestBytes = 64u << 20;
+
 struct SubmitRequest {
   JobSpec spec;
   std::string job_class;  // "" = none

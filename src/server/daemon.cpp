@@ -25,13 +25,13 @@
 #include "server/listener.h"
 #include "server/requests.h"
 #include "server/start_report.h"
+#include "server/store_guard.h"
 #include "store/sqlite.h"
 #include "store/store.h"
+#include "store/store_file.h"
 
 namespace yard {
 namespace {
-
-constexpr std::size_t kMaxRequest = 64u << 20;
 
 struct Client {
   std::string in;
@@ -73,6 +73,10 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
     start_report.failed(why);
     return 1;
   };
+  // Nothing of the daemon depends on the directory it was started from (whatever
+  // directory the first `yard submit` ran in, maybe another user's to remove or close):
+  // a job's own directory is named wherever it matters.
+  if (::chdir("/") != 0) return refuse(std::string("cannot change to /: ") + std::strerror(errno));
   if (auto s = ensure_dirs(paths); !s) return refuse(s.error());
   auto lock = take_daemon_lock(paths.lock);
   if (!lock) {
@@ -81,8 +85,10 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
     start_report.busy();
     return 3;
   }
+  for (const auto& note : make_state_private(paths)) std::cerr << "yard daemon: " << note << std::endl;
   auto store = Store::open(paths.store);
   if (!store) return refuse(store.error());
+  StoreFile store_file(paths.store);
   auto machine = load_machine(paths.config);
   if (!machine) return refuse(machine.error());
 
@@ -139,10 +145,15 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
     }
     // The first pass runs at once: jobs that recovery queued start without waiting for
     // some request to wake the loop.
+    // A listener that could not listen again has no event to wait for: asked each second.
+    if (!listener.healthy()) wake_s = std::min(wake_s, 1.0);
     const int timeout_ms = first_pass ? 0 : wake_s >= 3600 ? -1 : static_cast<int>(wake_s * 1000) + 1;
     first_pass = false;
     if (::poll(fds.data(), fds.size(), timeout_ms) < 0 && errno != EINTR) break;
     for (const auto& b : backends.all()) b->coalesce(fds);
+    if (!listener.healthy())
+      if (auto what = listener.check_socket(); !what.empty() && listener.healthy())
+        std::cerr << "yard daemon: " << what << std::endl;
 
     struct Reply {
       int fd;
@@ -172,7 +183,8 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
         it->second.in.append(buf, static_cast<std::size_t>(n));
         auto nl = it->second.in.find('\n');
         if (nl == std::string::npos) {
-          if (it->second.in.size() > kMaxRequest) replies.push_back({p.fd, encode_error(Error{"request too large"}), false});
+          if (it->second.in.size() > kMaxRequestBytes)
+            replies.push_back({p.fd, encode_error(Error{"request too large (more than 64 MiB)"}), false});
           continue;
         }
         bool changed = false;
@@ -197,6 +209,20 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
       }
       if (daemon.stopping) break;
       restart_from_store();
+    }
+    // Committed, but into the file at the store's path? (store_guard.h)
+    if (const auto change = store_file.change(); change != StoreFile::Change::None) {
+      const StoreRescue rescue = rescue_store(*store, store_file, change, paths);
+      std::cerr << "yard daemon: " << rescue.told << std::endl;
+      for (auto& r : replies) {
+        if (!rescue.restored && r.changed)
+          r.line = encode_error(Error{rescue.told + "; this request is not in " + paths.store, ErrorKind::Unavailable});
+        send_line(r.fd, r.line);
+        ::close(r.fd);
+        clients.erase(r.fd);
+      }
+      if (rescue.restored) restart_from_store();
+      break;
     }
     for (auto& r : replies) {
       send_line(r.fd, r.line);

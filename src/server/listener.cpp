@@ -35,16 +35,35 @@ Result<int> bind_socket(const std::string& path, unsigned long& inode) {
   return fd;
 }
 
+// Removal or replacement of the socket file shows as an event on its directory; removal
+// of the directory itself (logind removes /run/user/UID at the last logout, a tmp
+// cleaner /tmp/switchyard-UID) as one on the directory.
+bool watch_directory(int inotify, const std::string& dir) {
+  return ::inotify_add_watch(inotify, dir.c_str(),
+                             IN_DELETE | IN_MOVED_FROM | IN_CREATE | IN_DELETE_SELF | IN_MOVE_SELF) >= 0;
+}
+
+// Makes the socket's directory again, private, as paths.cpp's ensure_dirs does.
+std::string recreate_directory(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(dir).parent_path(), ec);
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+    return "cannot create the runtime directory " + dir + " again: " + std::strerror(errno);
+  struct stat st{};
+  if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return dir + " is not a directory";
+  if (st.st_uid != ::getuid()) return dir + " belongs to another user; refusing to use it";
+  if ((st.st_mode & 077) != 0 && ::chmod(dir.c_str(), 0700) != 0) return "cannot make " + dir + " private (0700)";
+  return "";
+}
+
 }  // namespace
 
 Result<Listener> Listener::open(const std::string& path) {
   unsigned long inode = 0;
   auto fd = bind_socket(path, inode);
   if (!fd) return fd.failure();
-  // Removal or replacement of the socket file shows as an event on its directory.
   int in = ::inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-  if (in >= 0 &&
-      ::inotify_add_watch(in, std::filesystem::path(path).parent_path().c_str(), IN_DELETE | IN_MOVED_FROM | IN_CREATE) < 0) {
+  if (in >= 0 && !watch_directory(in, std::filesystem::path(path).parent_path().string())) {
     ::close(in);
     in = -1;
   }
@@ -53,7 +72,8 @@ Result<Listener> Listener::open(const std::string& path) {
   return l;
 }
 
-Listener::Listener(Listener&& o) noexcept : path_(std::move(o.path_)), fd_(o.fd_), inotify_(o.inotify_), inode_(o.inode_) {
+Listener::Listener(Listener&& o) noexcept
+    : path_(std::move(o.path_)), fd_(o.fd_), inotify_(o.inotify_), inode_(o.inode_), healthy_(o.healthy_) {
   o.fd_ = o.inotify_ = -1;
 }
 
@@ -84,13 +104,26 @@ std::string Listener::check_socket() {
   }
   struct stat st{};
   if (::stat(path_.c_str(), &st) == 0 && st.st_ino == inode_ && S_ISSOCK(st.st_mode)) return "";
+  const std::string dir = std::filesystem::path(path_).parent_path().string();
+  std::string what = "the socket " + path_ + " was removed or replaced";
+  if (::stat(dir.c_str(), &st) != 0) {
+    // The directory went with it, and the watch on it: both are made again.
+    if (auto problem = recreate_directory(dir); !problem.empty()) {
+      healthy_ = false;
+      return "the runtime directory " + dir + " was removed; " + problem;
+    }
+    what = "the runtime directory " + dir + " was removed; made it again (0700)";
+    if (inotify_ >= 0 && !watch_directory(inotify_, dir))
+      what += " (but cannot watch it: " + std::string(std::strerror(errno)) + ")";
+  }
   unsigned long inode = 0;
   auto fd = bind_socket(path_, inode);
+  healthy_ = fd.ok();
   if (!fd) return fd.error();
   ::close(fd_);
   fd_ = *fd;
   inode_ = inode;
-  return "the socket " + path_ + " was removed or replaced; listening on it again";
+  return what + "; listening on " + path_ + " again";
 }
 
 void Listener::close_and_unlink() {

@@ -1,7 +1,7 @@
 // The daemon's listening socket: bound in the user's 0700 runtime directory, accepting
 // only the owner's connections (SO_PEERCRED), one JSON line each way; and re-created if
-// someone removes its file (a CLI that cannot connect would otherwise think no daemon
-// runs, while this one holds the lock).
+// someone removes its file or its directory (a CLI that cannot connect would otherwise
+// think no daemon runs, while this one holds the lock).
 #pragma once
 
 #include <string>
@@ -27,8 +27,12 @@ class Listener {
   // Connections of the owner waiting to be accepted; others are closed unanswered.
   std::vector<int> accept_owner_clients();
   // After watch_fd() was readable: binds the socket again if its file is gone or is no
-  // longer ours. Returns what it did, for the log ("" if nothing).
+  // longer ours, making its directory again if that went too. Returns what it did, for
+  // the log ("" if nothing).
   std::string check_socket();
+  // False after check_socket() could not listen again: the daemon then asks it again
+  // every second (no event may ever come: the watched directory is gone).
+  bool healthy() const { return healthy_; }
   // Stops listening and removes the socket file (a stop, not a restart).
   void close_and_unlink();
 
@@ -37,6 +41,7 @@ class Listener {
   std::string path_;
   int fd_ = -1, inotify_ = -1;
   unsigned long inode_ = 0;
+  bool healthy_ = true;
 };
 
 // Writes one reply line (blocking; a client that went away is not an error).

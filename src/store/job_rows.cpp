@@ -106,7 +106,7 @@ Result<std::vector<JobRecord>> read_jobs(sql::Statement& st) {
   std::vector<JobRecord> out;
   for (;;) {
     auto row = st.step();
-    if (!row) return Error{row.error()};
+    if (!row) return row.failure();
     if (!*row) break;
     out.push_back(read_job(st));
   }

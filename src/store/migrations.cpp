@@ -108,9 +108,9 @@ int schema_version() { return static_cast<int>(kMigrations.size()); }
 
 Status migrate(sql::Db& db) {
   auto q = db.prepare("PRAGMA user_version");
-  if (!q) return Error{q.error()};
+  if (!q) return q.failure();
   auto row = q->step();
-  if (!row) return Error{row.error()};
+  if (!row) return row.failure();
   const int current = static_cast<int>(q->i64(0));
   if (current > schema_version())
     return err("store schema version " + std::to_string(current) + " is newer than this yard (" +

@@ -1,5 +1,12 @@
 #include "store/sqlite.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
 namespace yard::sql {
 namespace {
 
@@ -60,11 +67,56 @@ Result<Db> Db::open(const std::string& path, bool read_only) {
   db.path_ = path;
   const int flags = (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
                     SQLITE_OPEN_NOMUTEX;
-  if (sqlite3_open_v2(path.c_str(), &db.db_, flags, nullptr) != SQLITE_OK)
-    return err("cannot open store " + path + ": " + db.last_error());
+  // The store holds every job's environment (--export ALL: tokens, keys, passwords) and
+  // script: created 0600 whatever the caller's umask. SQLite gives its -wal and -shm the
+  // mode of the database file. (umask is per process: the store is opened before the
+  // daemon starts threads of its own.)
+  const mode_t umask_before = ::umask(077);
+  const int opened = sqlite3_open_v2(path.c_str(), &db.db_, flags, nullptr);
+  ::umask(umask_before);
+  if (opened != SQLITE_OK) return err("cannot open store " + path + ": " + db.last_error());
   // Readers and the writing daemon share the file; wait instead of failing on a lock.
   sqlite3_busy_timeout(db.db_, 10000);
   return db;
+}
+
+Status Db::copy_to(const std::string& dest) const {
+  // Written beside, synced, then renamed into place: a crash leaves the old file or the
+  // whole copy, never half of one.
+  const std::string part = dest + ".part";
+  ::unlink(part.c_str());
+  sqlite3* out = nullptr;
+  const mode_t umask_before = ::umask(077);
+  int rc = sqlite3_open_v2(part.c_str(), &out, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  ::umask(umask_before);
+  std::string why;
+  if (rc == SQLITE_OK) {
+    if (sqlite3_backup* b = sqlite3_backup_init(out, "main", db_, "main")) {
+      rc = sqlite3_backup_step(b, -1);
+      if (rc != SQLITE_DONE) why = sqlite3_errmsg(out);
+      sqlite3_backup_finish(b);
+    } else {
+      why = sqlite3_errmsg(out);
+    }
+  } else {
+    why = out ? sqlite3_errmsg(out) : "cannot open";
+  }
+  sqlite3_close_v2(out);
+  auto fail = [&](const std::string& w) {
+    ::unlink(part.c_str());
+    return unavailable("cannot copy the store to " + dest + ": " + w);
+  };
+  if (!why.empty()) return fail(why);
+  const int fd = ::open(part.c_str(), O_RDONLY | O_CLOEXEC);
+  const bool synced = fd >= 0 && ::fsync(fd) == 0;
+  if (fd >= 0) ::close(fd);
+  if (!synced || ::rename(part.c_str(), dest.c_str()) != 0) return fail(std::strerror(errno));
+  const std::string dir = dest.substr(0, dest.rfind('/') == std::string::npos ? 0 : dest.rfind('/'));
+  if (const int d = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); d >= 0) {
+    ::fsync(d);
+    ::close(d);
+  }
+  return {};
 }
 
 Status Db::exec(std::string_view sql) {
@@ -159,7 +211,7 @@ Status Statement::run() {
     auto r = step();
     if (!r) {
       reset();
-      return Error{r.error()};
+      return r.failure();
     }
     if (!*r) break;
   }

@@ -41,6 +41,9 @@ class Db {
   Db& operator=(const Db&) = delete;
 
   static Result<Db> open(const std::string& path, bool read_only);
+  // Writes the whole database as this connection sees it (its WAL included) to a new file
+  // `dest`, 0600, synced, and renamed into place.
+  Status copy_to(const std::string& dest) const;
   Status exec(std::string_view sql);
   // Runs one statement given as a string literal (BEGIN, COMMIT, SAVEPOINT ...), prepared
   // on first use and kept: a transaction per job must not parse its SQL every time.

@@ -10,6 +10,32 @@
 
 namespace yard {
 
+std::string excerpt_reason(std::string_view reason) {
+  if (reason.size() <= kMaxReasonBytes) return std::string(reason);
+  // Cut between UTF-8 characters: back off continuation bytes (10xxxxxx).
+  std::size_t cut = kMaxReasonBytes;
+  while (cut > 0 && (static_cast<unsigned char>(reason[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(reason.substr(0, cut)) + "... (" + std::to_string(reason.size() - cut) + " bytes more)";
+}
+
+namespace {
+
+// What is at the path is a yard store, or a store to be (an empty database that a
+// writer migrates); anything else is named, not answered with SQL text.
+Status check_is_store(sql::Db& db, const std::string& path, Store::Mode mode) {
+  auto q = db.prepare("SELECT count(*), count(CASE WHEN name = 'jobs' THEN 1 END) FROM sqlite_master");
+  if (!q) return unavailable("the store " + path + " is not a yard store (" + db.last_error() + ")");
+  auto row = q->step();
+  if (!row) return unavailable("the store " + path + " is not a yard store (" + db.last_error() + ")");
+  const auto tables = q->i64(0), jobs = q->i64(1);
+  if (jobs == 1) return {};
+  if (tables == 0 && mode == Store::Mode::ReadWrite) return {};
+  return unavailable("the store " + path + " is not a yard store (" +
+                     (tables == 0 ? std::string("an empty database") : "an SQLite database of something else") + ")");
+}
+
+}  // namespace
+
 Result<Store> Store::open(const std::string& path, Mode mode) {
   // SQLite takes an empty file for a new database: a store truncated to 0 bytes would
   // silently start again at job 1 (and old jobs' output files be appended to).
@@ -17,13 +43,22 @@ Result<Store> Store::open(const std::string& path, Mode mode) {
     return unavailable("the store " + path + " is empty (0 bytes): it was truncated or never finished being created. "
                        "Restore it from a backup, or remove it to start again from job 1");
   auto db = sql::Db::open(path, mode == Mode::ReadOnly);
-  if (!db) return Error{db.error()};
+  if (!db) return db.failure();
+  if (auto s = check_is_store(*db, path, mode); !s) return s.failure();
+  // SQLite opens a file it may not write (chattr +i, a read-only mount) for reading only,
+  // without a word: a daemon on it would fail every write. Said at once instead.
+  if (mode == Mode::ReadWrite && sqlite3_db_readonly(db->raw(), "main") == 1)
+    return unavailable("the store " + path + " cannot be written (it is read-only)");
   if (mode == Mode::ReadWrite) {
     // WAL: readers never block the writer. NORMAL: a commit survives any process crash
     // (only a power loss may drop the last commits), without an fsync per commit.
-    if (auto s = db->exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON"); !s)
-      return Error{s.error()};
-    if (auto s = migrate(*db); !s) return Error{s.error()};
+    // The WAL is checkpointed every 256 pages (1 MiB) and cut back to 1 MiB after: on a
+    // small state filesystem a 4 MiB WAL, and its checkpoint, could take all the room.
+    if (auto s = db->exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; "
+                          "PRAGMA wal_autocheckpoint=256; PRAGMA journal_size_limit=1048576");
+        !s)
+      return s.failure();
+    if (auto s = migrate(*db); !s) return s.failure();
   }
   return Store(std::move(*db));
 }
@@ -46,7 +81,7 @@ Status Store::check_dependencies(const JobSpec& spec) {
     exists->bind(1, d.job_id);
     auto row = exists->step();
     exists->reset();
-    if (!row) return Error{row.error()};
+    if (!row) return row.failure();
     if (!*row) return err("dependency on unknown job " + std::to_string(d.job_id));
   }
   return {};
@@ -95,22 +130,22 @@ Result<std::vector<std::int64_t>> Store::insert_jobs(const JobSpec& spec, double
         .bind(11, spec.total_gpus())
         .bind(12, spec.res.walltime_s)
         .bind(13, now);
-    if (auto s = ins_job->run(); !s) return Error{s.error()};
+    if (auto s = ins_job->run(); !s) return s.failure();
     const std::int64_t id = db_.last_insert_id();
     if (spec.array && !array_job_id) {  // the first element's id names the whole array
       array_job_id = id;
       fix_array->bind(1, id).bind(2, id);
-      if (auto s = fix_array->run(); !s) return Error{s.error()};
+      if (auto s = fix_array->run(); !s) return s.failure();
     }
     ins_event->bind(1, id).bind(2, now).bind(3, std::string_view("PENDING")).bind(4, std::string_view("submitted"));
-    if (auto s = ins_event->run(); !s) return Error{s.error()};
+    if (auto s = ins_event->run(); !s) return s.failure();
     for (auto& d : spec.dependencies) {
       ins_dep->bind(1, id).bind(2, to_string(d.kind)).bind(3, d.job_id);
-      if (auto s = ins_dep->run(); !s) return Error{s.error()};
+      if (auto s = ins_dep->run(); !s) return s.failure();
     }
     ids.push_back(id);
   }
-  if (auto s = tx.commit(); !s) return Error{s.error()};
+  if (auto s = tx.commit(); !s) return s.failure();
   return ids;
 }
 
@@ -122,7 +157,7 @@ Status Store::transition(std::int64_t id, JobState to, const Transition& t, doub
   auto row = get->step();
   if (!row) {
     get->reset();
-    return Error{row.error()};
+    return row.failure();
   }
   if (!*row) {
     get->reset();
@@ -143,7 +178,7 @@ Status Store::transition(std::int64_t id, JobState to, const Transition& t, doub
   if (!upd_prepared) return upd_prepared.failure();
   sql::Statement* upd = *upd_prepared;
   upd->bind(1, to_string(to))
-      .bind(2, t.reason)
+      .bind(2, excerpt_reason(t.reason))
       .bind(3, t.native_state)
       .bind(4, t.start_time)
       .bind(5, t.end_time)
@@ -157,7 +192,7 @@ Status Store::transition(std::int64_t id, JobState to, const Transition& t, doub
   auto ev_prepared = cached("ins_event", "INSERT INTO events(job_id, time, state, detail) VALUES (?,?,?,?)");
   if (!ev_prepared) return ev_prepared.failure();
   sql::Statement* ev = *ev_prepared;
-  ev->bind(1, id).bind(2, now).bind(3, to_string(to)).bind(4, t.reason);
+  ev->bind(1, id).bind(2, now).bind(3, to_string(to)).bind(4, excerpt_reason(t.reason));
   if (auto s = ev->run(); !s) return s;
   if (t.exit_code || t.signal || t.cpu_seconds || t.max_rss_bytes) {
     auto acc_prepared = cached("acct",
@@ -173,7 +208,7 @@ Status Store::transition(std::int64_t id, JobState to, const Transition& t, doub
 
 Result<std::vector<JobRecord>> Store::query(const std::string& where, const std::vector<std::int64_t>& args) {
   auto st = db_.prepare(std::string("SELECT ") + job_columns() + where);
-  if (!st) return Error{st.error()};
+  if (!st) return st.failure();
   for (std::size_t i = 0; i < args.size(); ++i) st->bind(static_cast<int>(i + 1), args[i]);
   return read_jobs(*st);
 }
@@ -186,7 +221,7 @@ Result<std::optional<JobRecord>> Store::job(std::int64_t id) {
   st->bind(1, id);
   auto r = read_jobs(*st);
   st->reset();
-  if (!r) return Error{r.error()};
+  if (!r) return r.failure();
   if (r->empty()) return std::optional<JobRecord>();
   return std::optional<JobRecord>(std::move(r->front()));
 }
@@ -206,12 +241,12 @@ Result<std::vector<JobRecord>> Store::active_jobs() {
 
 Result<std::vector<JobEvent>> Store::events(std::int64_t id) {
   auto st = db_.prepare("SELECT time, state, detail FROM events WHERE job_id = ? ORDER BY id");
-  if (!st) return Error{st.error()};
+  if (!st) return st.failure();
   st->bind(1, id);
   std::vector<JobEvent> out;
   for (;;) {
     auto row = st->step();
-    if (!row) return Error{row.error()};
+    if (!row) return row.failure();
     if (!*row) break;
     out.push_back({st->real(0), parse_job_state(st->text(1)).value_or(JobState::Unknown), st->text(2)});
   }
@@ -221,7 +256,7 @@ Result<std::vector<JobEvent>> Store::events(std::int64_t id) {
 Result<std::vector<JobRecord>> Store::active_jobs_of(std::string_view backend) {
   auto st = db_.prepare(std::string("SELECT ") + job_columns() +
                         "WHERE j.backend = ? AND j.state IN ('PENDING', 'RUNNING', 'UNKNOWN') ORDER BY j.id");
-  if (!st) return Error{st.error()};
+  if (!st) return st.failure();
   st->bind(1, backend);
   return read_jobs(*st);
 }
@@ -238,7 +273,7 @@ Status Store::set_pending_reason(std::int64_t id, std::string_view reason) {
   auto st_prepared = cached("pending_reason", "UPDATE jobs SET reason = ? WHERE id = ? AND state = 'PENDING'");
   if (!st_prepared) return st_prepared.failure();
   sql::Statement* st = *st_prepared;
-  st->bind(1, reason).bind(2, id);
+  st->bind(1, excerpt_reason(reason)).bind(2, id);
   return st->run();
 }
 
@@ -262,11 +297,11 @@ Result<std::vector<DependencyEdge>> Store::dependencies_of_active() {
   auto st = db_.prepare(
       "SELECT d.job_id, d.parent_id, d.kind FROM dependencies d JOIN jobs j ON j.id = d.job_id "
       "WHERE j.state = 'PENDING'");
-  if (!st) return Error{st.error()};
+  if (!st) return st.failure();
   std::vector<DependencyEdge> out;
   for (;;) {
     auto row = st->step();
-    if (!row) return Error{row.error()};
+    if (!row) return row.failure();
     if (!*row) break;
     out.push_back({st->i64(0), st->i64(1), parse_dependency_kind(st->text(2)).value()});
   }
@@ -275,9 +310,9 @@ Result<std::vector<DependencyEdge>> Store::dependencies_of_active() {
 
 Result<std::int64_t> Store::count_jobs() {
   auto st = db_.prepare("SELECT COUNT(*) FROM jobs");
-  if (!st) return Error{st.error()};
+  if (!st) return st.failure();
   auto row = st->step();
-  if (!row) return Error{row.error()};
+  if (!row) return row.failure();
   return st->i64(0);
 }
 
@@ -291,11 +326,11 @@ Status Store::add_usage(const UsageCharge& c) {
 
 Result<std::vector<UsageCharge>> Store::usage() {
   auto st = db_.prepare("SELECT job_id, account, time, core_seconds FROM usage ORDER BY time, id");
-  if (!st) return Error{st.error()};
+  if (!st) return st.failure();
   std::vector<UsageCharge> out;
   for (;;) {
     auto row = st->step();
-    if (!row) return Error{row.error()};
+    if (!row) return row.failure();
     if (!*row) break;
     out.push_back({st->i64(0), st->text(1), st->real(2), st->real(3)});
   }

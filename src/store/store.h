@@ -81,6 +81,12 @@ struct DependencyEdge {
   DependencyKind kind;
 };
 
+// A job's REASON and its events' details are excerpts: a scheduler's answer can be
+// megabytes (a qsub that printed its whole environment), and it is stored, and shown in
+// every `yard status`, once per job.
+constexpr std::size_t kMaxReasonBytes = 1000;
+std::string excerpt_reason(std::string_view reason);
+
 class Store {
  public:
   enum class Mode { ReadWrite, ReadOnly };
@@ -125,6 +131,9 @@ class Store {
   // The first write failure since this store was opened (sql::Fault), or "": after one,
   // nothing more is written through this connection.
   const std::string& fault() const { return db_.fault(); }
+
+  // The whole store as this connection sees it, copied to a new file (store_file.h).
+  Status copy_to(const std::string& dest) const { return db_.copy_to(dest); }
 
   // Groups many changes into one transaction (one fsync-free WAL commit): commit() it,
   // or it rolls back when it goes out of scope.

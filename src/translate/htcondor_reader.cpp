@@ -221,7 +221,7 @@ bool is_submit_description(std::string_view text) {
 
 Result<SubmitDescription> read_submit_description(std::string_view text, std::string_view origin) {
   auto lines = directives::script_lines(text, origin);
-  if (!lines) return Error{lines.error()};
+  if (!lines) return lines.failure();
   Reader r(origin);
   r.out.directives.directives.kind = "HTCondor";
   bool queued = false;

@@ -68,7 +68,7 @@ Result<ReadJob> read_job(std::string_view text, const std::string& origin, std::
   r.job.script_path = origin;
   if (from == "htcondor" || (from.empty() && is_submit_description(text))) {
     auto sub = read_submit_description(text, origin);
-    if (!sub) return Error{sub.error()};
+    if (!sub) return sub.failure();
     r.kind = "htcondor";
     d = std::move(sub->directives);
     r.job.script_path = beside(origin, sub->executable);
@@ -79,9 +79,9 @@ Result<ReadJob> read_job(std::string_view text, const std::string& origin, std::
     script = std::move(*loaded);
   } else {
     auto kind = script_kind(text, origin, from, "--from");
-    if (!kind) return Error{kind.error()};
+    if (!kind) return kind.failure();
     auto read = read_directives_of(*kind, text, origin, is_directory);
-    if (!read) return Error{read.error()};
+    if (!read) return read.failure();
     d = std::move(*read);
     r.kind = from == "torque" ? "torque" : *kind;
   }
@@ -90,7 +90,7 @@ Result<ReadJob> read_job(std::string_view text, const std::string& origin, std::
   first.positional = {origin};
   bool json = false;
   auto merged = merge_directives(first, {{}}, d.directives, json);
-  if (!merged) return Error{merged.error()};
+  if (!merged) return merged.failure();
   Job& job = r.job;
   note_lines(d.directives, job);
   job.name_given = !merged->name.empty();

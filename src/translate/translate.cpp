@@ -41,7 +41,7 @@ Directives write_directives(std::string_view kind, const Job& job, const std::st
 Result<Translation> translate(const Request& request, const Loader& load, bool (*is_directory)(const std::string&)) {
   if (!is_kind(request.to)) return err("unknown scheduler '" + request.to + "'");
   auto read = read_job(request.text, request.origin, request.from, load, is_directory);
-  if (!read) return Error{read.error()};
+  if (!read) return read.failure();
   Translation t;
   t.from = read->kind;
   t.job = std::move(read->job);

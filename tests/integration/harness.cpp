@@ -124,7 +124,7 @@ Output YardWorld::yard(const std::vector<std::string>& args, const std::vector<s
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_addchdir_np(&fa, dir_.c_str());
+  posix_spawn_file_actions_addchdir_np(&fa, (run_in_.empty() ? dir_ : run_in_).c_str());
   pid_t pid = 0;
   Output o;
   if (posix_spawn(&pid, bin.c_str(), &fa, nullptr, argv.data(), envp.data()) != 0) {

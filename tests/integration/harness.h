@@ -42,6 +42,7 @@ class YardWorld : public ::testing::Test {
   void write(const std::string& relative_path, const std::string& text) const;
 
   std::string dir_;  // the world's HOME and working directory
+  std::string run_in_;  // where yard() runs instead of dir_, when set
 };
 
 // Polls `done` until true or `seconds` pass; returns whether it became true.

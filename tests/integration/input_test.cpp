@@ -133,3 +133,29 @@ TEST_F(Input, CancelCancelsTheKnownIdsAndReportsEachUnknownOne) {
 
 }  // namespace
 }  // namespace yard::test
+
+namespace yard::test {
+namespace {
+
+// A script, run file or description that is not a regular file is refused before a byte
+// is read: /dev/zero would fill the login node's memory, a FIFO block for ever.
+TEST_F(Input, FilesThatAreNotRegularAreRefusedNamingTheirType) {
+  ASSERT_EQ(::mkfifo((dir_ + "/ff").c_str(), 0600), 0);
+  write("zero.sub", "executable = /dev/zero\nqueue\n");
+  for (const auto& [args, mention] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"submit", "--test-only", "/dev/zero"}, "'/dev/zero' is a character device, not a file that can be read whole"},
+           {{"submit", "ff"}, "is a FIFO, not a file that can be read whole"},
+           {{"translate", "--to", "pbs", "ff"}, "is a FIFO, not a file that can be read whole"},
+           {{"translate", "--from", "htcondor", "--to", "slurm", "zero.sub"}, "is a character device"},
+           {{"run", "ff"}, "is a FIFO"},
+       }) {
+    Output o = yard(args, {}, 60);  // a read that never ends is killed, and fails the test
+    std::string words;
+    for (auto& a : args) words += a + " ";
+    EXPECT_EQ(o.rc, 2) << words << "-> " << o.err;
+    EXPECT_NE(o.err.find(mention), std::string::npos) << words << "-> " << o.err;
+  }
+}
+
+}  // namespace
+}  // namespace yard::test

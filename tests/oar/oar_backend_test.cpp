@@ -3,6 +3,8 @@
 // indices of their own, dependencies (-a, and after-ok judged by yard), hostile values,
 // cancels, what OAR cannot express, a rejected submission, best-effort jobs preempted
 // (and submitted again when they ask), and crashes after oarsub.
+#include <sys/stat.h>
+
 #include "oar_world.h"
 
 namespace yard::test {
@@ -29,6 +31,25 @@ TEST_F(OarWorld, JobsReachTheirTrueOutcomeWithExitCodesSignalsAndOutput) {
   // The batch script is saved beside the job, with its directives.
   auto script = read("state/switchyard/oar/" + d["uid"].get<std::string>() + ".sh");
   EXPECT_NE(script.find("#OAR -l /host=1/core=1,walltime=0:00:03\n"), std::string::npos) << script;
+}
+
+TEST_F(OarWorld, ADaemonStartedInADirectoryNoLongerEnterableDoesNotLeakItIntoJobs) {
+  // The first `yard submit` ran in a directory that its user can enter no more (or that
+  // is gone): OAR takes oarsub's directory for the job's launching directory, and a job
+  // launched there ends in OAR's Error state whatever its own -D says.
+  fs::create_directories(dir_ + "/was-here");
+  run_in_ = dir_ + "/was-here";
+  ASSERT_EQ(yard({"server", "start"}).rc, 0);
+  run_in_.clear();
+  ASSERT_EQ(::chmod((dir_ + "/was-here").c_str(), 0), 0);
+  fs::create_directories(dir_ + "/work");
+  long id = oar_submit({"-D", dir_ + "/work", "-o", dir_ + "/work/pwd.out", "--", "sh", "-c", "pwd"});
+  const int rc = wait({id});
+  ::chmod((dir_ + "/was-here").c_str(), 0700);
+  ASSERT_EQ(rc, 0) << diag();
+  EXPECT_EQ(read("work/pwd.out"), dir_ + "/work\n");
+  const long pid = daemon_pid();
+  EXPECT_EQ(fs::read_symlink("/proc/" + std::to_string(pid) + "/cwd").string(), "/");
 }
 
 TEST_F(OarWorld, ArraysWithTheirOwnIndicesAndDependenciesOfEveryKind) {

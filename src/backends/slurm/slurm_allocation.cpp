@@ -51,20 +51,20 @@ Result<Line> parse_line(std::string_view text) {
   };
   SlurmAllocation a;
   auto id = need("JobId");
-  if (!id) return Error{id.error()};
+  if (!id) return id.failure();
   a.job_id = std::string(*id);
   if (a.job_id.empty() || a.job_id.find_first_not_of("0123456789") != std::string::npos)
     return err("scontrol show job: JobId=" + a.job_id + " is not a job id in " + excerpt(text));
   auto state = need("JobState");
-  if (!state) return Error{state.error()};
+  if (!state) return state.failure();
   a.state = std::string(*state);
   auto nodes = need("NumNodes");
-  if (!nodes) return Error{nodes.error()};
+  if (!nodes) return nodes.failure();
   // A pending job's NumNodes may be a range ("2-2"); the allocation is known once running.
   auto n = nodes->substr(0, nodes->find('-'));
   if (!to_int(n, a.nodes)) return err("scontrol show job: NumNodes=" + std::string(*nodes) + " is not a number");
   auto cpus = need("NumCPUs");
-  if (!cpus) return Error{cpus.error()};
+  if (!cpus) return cpus.failure();
   auto c = cpus->substr(0, cpus->find('-'));
   if (!to_int(c, a.cpus)) return err("scontrol show job: NumCPUs=" + std::string(*cpus) + " is not a number");
   if (auto nl = kv.find("NodeList"); nl != kv.end() && nl->second != "(null)") a.node_list = std::string(nl->second);
@@ -106,7 +106,7 @@ Result<SlurmAllocation> parse_scontrol_job(std::string_view text) {
   for (auto l : split(text, '\n')) {
     if (trim(l).empty()) continue;
     auto line = parse_line(trim(l));
-    if (!line) return Error{line.error()};
+    if (!line) return line.failure();
     lines.push_back(std::move(*line));
   }
   if (lines.size() == 1 && lines[0].het_job_id.empty()) return lines[0].a;
