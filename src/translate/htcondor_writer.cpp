@@ -23,6 +23,18 @@ namespace {
 
 void set(Writer& w, std::string_view key, const std::string& value) { w.add(std::string(key) + " = " + value); }
 
+// condor_submit reads a value as the rest of its line, the blanks at its ends dropped.
+bool holds(Writer& w, std::string_view option, const std::string& what, std::string_view value) {
+  if (trim(value).size() == value.size()) return true;
+  w.lose(option, "--" + std::string(option) + " " + what, "HTCondor drops the blanks at a value's ends; left out");
+  return false;
+}
+
+// `key = VALUE` for sbatch's --`option`, unless it has blanks at its ends.
+void set_value(Writer& w, std::string_view option, std::string_view key, const std::string& value) {
+  if (holds(w, option, "'" + value + "'", value)) set(w, key, value);
+}
+
 void resources(Writer& w) {
   const Resources& r = w.res();
   if (r.nodes > 1) w.lose("nodes", "--nodes " + std::to_string(r.nodes), "an HTCondor job runs on one machine; left out");
@@ -46,9 +58,12 @@ void files(Writer& w, const std::string& index) {
   };
   // $( begins one of HTCondor's macros.
   auto path = [&](std::string_view option, const std::string& p) {
-    if (p.find("$(") == std::string::npos) return target_path(w, option, p, tokens);
-    w.lose(option, "--" + std::string(option) + " " + p, "$( begins a macro in HTCondor's file names; left out");
-    return std::string();
+    if (p.find("$(") != std::string::npos) {
+      w.lose(option, "--" + std::string(option) + " " + p, "$( begins a macro in HTCondor's file names; left out");
+      return std::string();
+    }
+    std::string t = target_path(w, option, p, tokens);
+    return holds(w, option, "'" + p + "'", t) ? t : std::string();
   };
   const std::string out = path("output", s.stdout_path);
   if (!out.empty()) set(w, "output", out);
@@ -92,7 +107,7 @@ void mail(Writer& w) {
     if (end || fail || none) set(w, "notification", end ? "Complete" : fail ? "Error" : "Never");
   }
   const std::string user = w.job.option("mail-user", &given);
-  if (given) set(w, "notify_user", user);
+  if (given) set_value(w, "mail-user", "notify_user", user);
 }
 
 }  // namespace
@@ -103,13 +118,16 @@ Directives write_htcondor(const Job& job, const std::string& executable) {
   w.add("# HTCondor submit description: condor_submit FILE (written by yard translate)");
   set(w, "universe", "vanilla");
   set(w, "executable", executable);
-  if (job.name_given) set(w, "batch_name", s.name.find_first_of(" \t") == std::string::npos ? s.name : "\"" + s.name + "\"");
+  // In double quotes when it has blanks, or quotes of its own at its ends (the reader
+  // takes off one pair).
+  const bool plain = s.name.find_first_of(" \t\v\f") == std::string::npos && !s.name.starts_with('"');
+  if (job.name_given) set(w, "batch_name", plain ? s.name : "\"" + s.name + "\"");
   resources(w);
   std::string index = "Process";
   if (s.array && (s.array->indices.front() != 0 || regular_step(s.array->indices) != 1)) index = "ArrayIndex";
   files(w, index);
-  if (!s.account.empty()) set(w, "accounting_group", s.account);
-  if (!job.chdir.empty()) set(w, "initialdir", job.chdir);
+  if (!s.account.empty()) set_value(w, "account", "accounting_group", s.account);
+  if (!job.chdir.empty()) set_value(w, "chdir", "initialdir", job.chdir);
   environment(w);
   if (s.priority != 0) set(w, "priority", std::to_string(s.priority));
   mail(w);

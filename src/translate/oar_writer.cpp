@@ -12,6 +12,7 @@
 // it to a file of its own), an array's throttle, --export, mail, priority, requeueing,
 // QOS, components, sbatch's other options.
 #include "backends/oar/oar_script.h"  // oar_resource_request
+#include "core/text.h"
 #include "translate/writer.h"
 #include "translate/writers.h"
 
@@ -20,7 +21,7 @@ namespace {
 
 // A value oarsub takes as the rest of its line: no newline, no blanks at its ends.
 void value(Writer& w, std::string_view option, const std::string& flag, const std::string& v) {
-  if (v.empty() || v.front() == ' ' || v.back() == ' ' || v.find('\n') != std::string::npos)
+  if (v.empty() || trim(v).size() != v.size() || v.find('\n') != std::string::npos)
     return w.lose(option, "--" + std::string(option) + " '" + v + "'", "an #OAR line cannot hold blanks at its ends; left out");
   w.add(flag + " " + v);
 }

@@ -189,5 +189,37 @@ TEST(RoundTrip, AKindsOwnScriptComesBackTheSame) {
     }
 }
 
+// A value holding a quote and ending in a blank: no target's line goes on into the next
+// one (the next directive, or the script's first command), and the value comes back as it
+// was where the target can hold it.
+TEST(RoundTrip, AValueWithAQuoteAndABlankAtItsEndStaysOnItsLine) {
+  const std::string script = "#!/bin/bash\n#SBATCH -o \"a'b\t\"\n#SBATCH -e \"c\\\"d\\\\' \"\n#SBATCH -J keep\necho body\n";
+  const Loader load = [&](const std::string& path) -> Result<std::string> {
+    if (path == "t.sh") return script;
+    return err("cannot read " + path);
+  };
+  for (const std::string k : kKinds | std::views::transform([](auto k) { return std::string(k); })) {
+    SCOPED_TRACE(k);
+    auto t = translate({script, "t.sh", "slurm", k, ""}, load, nullptr);
+    ASSERT_TRUE(t) << t.error();
+    EXPECT_EQ(t->output.find("\\\n"), std::string::npos) << t->output;  // no line ends in a backslash
+    auto back = read_job(t->output, k == "htcondor" ? "t.sub" : "t.sh", k, load, nullptr);
+    ASSERT_TRUE(back) << back.error() << "\n" << t->output;
+    EXPECT_EQ(back->job.spec.name, "keep") << t->output;
+    if (k != "htcondor") {
+      EXPECT_TRUE(t->output.ends_with("\necho body\n")) << t->output;
+    }
+    // OAR's and HTCondor's values are the rest of their line, blanks at its ends dropped:
+    // there the paths are losses.
+    if (k == "oar" || k == "htcondor") {
+      EXPECT_EQ(t->losses, 2) << t->output;
+      continue;
+    }
+    EXPECT_EQ(t->losses, 0) << t->output;
+    EXPECT_EQ(back->job.spec.stdout_path, "a'b\t") << t->output;
+    EXPECT_EQ(back->job.spec.stderr_path, "c\"d\\' ") << t->output;
+  }
+}
+
 }  // namespace
 }  // namespace yard::translate

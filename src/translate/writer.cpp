@@ -55,7 +55,11 @@ Job bounded(const Job& job, std::vector<Loss>& losses) {
 }
 
 Writer::Writer(const Job& j, std::string_view kind, std::string prefix)
-    : job(j), res_(j.spec.res), prefix_(std::move(prefix)), title_(kind_title(kind)) {
+    : job(j),
+      res_(j.spec.res),
+      prefix_(std::move(prefix)),
+      title_(kind_title(kind)),
+      continued_(kind == "pbs" || kind == "torque" || kind == "lsf" || kind == "htcondor") {
   bool given = false;
   std::string per_node = j.option("ntasks-per-node", &given);
   if (!given) per_node = j.option("tasks-per-node");
@@ -71,6 +75,13 @@ void Writer::add(const std::string& text) {
   // A line ends at a newline, and a carriage return before it is taken for a DOS one.
   if (text.find('\n') != std::string::npos || text.ends_with('\r')) {
     out_.losses.push_back({0, escape_for_terminal(text), "a value a directive line cannot hold (a line break); left out"});
+    return;
+  }
+  // Should a value still end a line in a backslash (HTCondor's are written as they are),
+  // the target's reader would join the next line to it.
+  if (continued_ && trim(text).ends_with('\\')) {
+    out_.losses.push_back({0, escape_for_terminal(text), std::string(title_) + " reads a line ending in a backslash as "
+                           "going on into the next one; left out"});
     return;
   }
   out_.text += (prefix_.empty() ? "" : prefix_ + " ") + text + "\n";
@@ -115,12 +126,27 @@ std::string quoted(std::string_view value) {
   const bool control = std::any_of(value.begin(), value.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; });
   if (!value.empty() && !control && value.find_first_of(kSpecial) == std::string_view::npos) return std::string(value);
   if (value.find('\'') == std::string_view::npos) return "'" + std::string(value) + "'";
+  // A value holding a ' is never written with backslashes: a blank escaped at its end
+  // leaves a backslash last on the line, which the readers of #PBS and #BSUB lines take
+  // for the line going on into the next one. In double quotes when nothing in it is
+  // special there (the readers differ on a backslash or a " inside them, and Flux's
+  // refuses three quotes in a row); else in single quotes, each ' between double quotes,
+  // which every reader joins into one word as a shell does: 'it'"'"'s'.
+  if (value.find_first_of("\"\\") == std::string_view::npos && value.find("'''") == std::string_view::npos)
+    return "\"" + std::string(value) + "\"";
   std::string out;
+  bool open = false;
   for (char c : value) {
-    if (kSpecial.find(c) != std::string_view::npos) out += '\\';
-    out += c;
+    if (c == '\'') {
+      out += open ? "'\"'\"" : "\"'\"";
+      open = false;
+    } else {
+      if (!open) out += '\'';
+      open = true;
+      out += c;
+    }
   }
-  return out;
+  return open ? out + "'" : out;
 }
 
 std::string size_in(std::uint64_t bytes, const std::vector<std::string_view>& units) {

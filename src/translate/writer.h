@@ -49,6 +49,7 @@ class Writer {
   Resources res_;
   std::string prefix_;
   std::string_view title_;
+  bool continued_;  // the target's reader joins a line ending in a backslash to the next
   Directives out_;
 };
 
@@ -58,8 +59,8 @@ class Writer {
 Job bounded(const Job& job, std::vector<Loss>& losses);
 
 // A value for a reader that splits words as a shell does (#SBATCH, #PBS, #BSUB, #$,
-// Flux's): as it is when nothing in it is special, else in single quotes, else with a
-// backslash before each special character.
+// Flux's): as it is when nothing in it is special, else in single quotes; one holding a '
+// in double quotes, or in single quotes with each ' in double quotes. Never a backslash.
 std::string quoted(std::string_view value);
 
 // `bytes` in the largest of `units` (KiB, MiB, GiB, TiB) that holds it whole, rounded up
