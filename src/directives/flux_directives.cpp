@@ -99,7 +99,8 @@ class Translator {
                            gpus_per_node_ * std::max(nodes_, 1LL);
     if (gpus > 0) out.push_back("--gpus=" + std::to_string(gpus));
     if (!dependencies_.empty()) out.push_back("--dependency=" + dependencies_);
-    if (!exports_.empty()) out.push_back("--export=ALL," + exports_);
+    if (none_) out.push_back("--export=" + (exports_.empty() ? "NONE" : exports_));
+    else if (!exports_.empty()) out.push_back("--export=ALL," + exports_);
     return out;
   }
 
@@ -156,6 +157,11 @@ class Translator {
       if (auto s = directives::check_array(ids); !s) return m_.fail(at + ": " + s.error());
       return push(out, "--array=" + ids);
     }
+    if (opt == "--env" && (v == "-*" || v == "-/.*/")) {  // no variable of the submitter's, but those given after
+      exports_.clear();
+      none_ = true;
+      return {};
+    }
     if (opt == "--env") {
       const auto name_end = v.find('=');
       const std::string name = v.substr(0, name_end);
@@ -201,6 +207,7 @@ class Translator {
 
   long long nodes_ = 0, slots_ = 0, cores_ = 0, gpus_per_slot_ = 0, gpus_per_node_ = 0, tasks_per_node_ = 0;
   std::string dependencies_, exports_;
+  bool none_ = false;  // --env=-*: the environment starts empty
 };
 
 }  // namespace

@@ -75,6 +75,13 @@ TEST(FluxDirectives, WholeNodesCopiesAndTemplates) {
   EXPECT_EQ(words("# flux: --output=50%.out\n"), (W{"--output=50%%.out"}));
 }
 
+// Flux passes the whole environment unless every variable is removed first (--env=-*);
+// a variable given before the removal goes too.
+TEST(FluxDirectives, AnEnvironmentThatStartsEmpty) {
+  EXPECT_EQ(words("# flux: --env=-*\n"), (W{"--export=NONE"}));
+  EXPECT_EQ(words("# flux: --env=B=2 --env=-*\n# flux: --env=A=1 --env=C\n"), (W{"--export=A=1,C"}));
+}
+
 TEST(FluxDirectives, WhatChangesNothingIsAWarningNamingTheLine) {
   std::vector<std::string> warnings;
   EXPECT_EQ(words("# flux: --setattr=foo=1 -o cpu-affinity=off --env=-HOME\n# flux: --output=kvs\n"

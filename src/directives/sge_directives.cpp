@@ -119,6 +119,7 @@ class Translator {
       const std::string& opt = words[i];
       if (opt.empty() || opt[0] != '-') return fail("'" + opt + "' is not a Grid Engine option");
       if (kNoValue.count(opt)) {
+        all_ = all_ || opt == "-V";
         if (!kSilent.count(opt)) warn(opt, why_ignored(opt));
         continue;
       }
@@ -146,7 +147,10 @@ class Translator {
     const bool array = !array_.empty();
     if (!output_.empty()) out.push_back("--output=" + file(output_, 'o', array));
     if (!error_.empty() && !joined_) out.push_back("--error=" + file(error_, 'e', array));
-    if (!exports_.empty()) out.push_back("--export=ALL," + exports_);
+    // qsub gives the job the caller's environment with -V only; without it, -v's list alone
+    // (once a #$ line was read: a script without one keeps yard's default).
+    if (all_ && !exports_.empty()) out.push_back("--export=ALL," + exports_);
+    if (!all_ && number_ > 0) out.push_back("--export=" + (exports_.empty() ? "NONE" : exports_));
     return out;
   }
   std::vector<std::string> warnings;
@@ -268,7 +272,7 @@ class Translator {
   bool (*is_directory_)(const std::string&);
   int number_ = 0;
   long long slots_ = 0, gpus_per_slot_ = 0;
-  bool mpi_ = false, joined_ = false, hard_time_ = false;
+  bool mpi_ = false, joined_ = false, hard_time_ = false, all_ = false;
   std::string array_, throttle_, output_, error_, exports_;
 };
 

@@ -1,5 +1,6 @@
 #include "translate/htcondor_reader.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -61,8 +62,7 @@ class Reader {
     } else if (c.key == "initialdir") {
       add("--chdir=" + c.value);
     } else if (c.key == "getenv") {
-      if (!iequals(c.value, "true") && !iequals(c.value, "false"))
-        m_.warn(at, "only getenv = true (the whole environment, yard's default) is read; ignored");
+      getenv(c, at);
     } else if (c.key == "environment") {
       return environment(c, at);
     } else if (c.key == "priority") {
@@ -118,10 +118,18 @@ class Reader {
     return {};
   }
 
-  // What depends on the whole description: the array, its throttle and the files.
+  // What depends on the whole description: the array, its throttle, the environment and
+  // the files.
   Status finish() {
     m_.at(queue_line_);
     if (out.executable.empty()) return m_.fail("no executable: yard translate reads the script the job runs");
+    // Without getenv (false by default) the job gets no variable of the submitter's.
+    std::string list = all_ ? "ALL" : "";
+    for (const auto& v : getenv_names_) list += "," + v;
+    for (const auto& v : environment_) list += "," + v;
+    if (!all_ && !list.empty()) list.erase(0, 1);
+    const int line = std::max(getenv_line_, environment_line_);
+    directives::add_line(out.directives, line > 0 ? line : queue_line_, {"--export=" + (list.empty() ? "NONE" : list)});
     if (!array_.empty()) {
       if (auto s = directives::check_array(array_); !s) return m_.fail("queue: " + s.error());
       directives::add_line(out.directives, queue_line_,
@@ -142,6 +150,23 @@ class Reader {
     return v.size() >= 2 && v.front() == '"' && v.back() == '"' ? v.substr(1, v.size() - 2) : v;
   }
 
+  // getenv = true | false | NAMES: the submitter's variables the job gets, all of them or
+  // those named (condor_submit matches a name in any case; a pattern, * or !NAME, is not
+  // read).
+  void getenv(const Command& c, const std::string& at) {
+    getenv_line_ = c.line;
+    getenv_names_.clear();
+    all_ = iequals(c.value, "true") || c.value == "*";
+    if (all_ || iequals(c.value, "false")) return;
+    std::string names = c.value;
+    for (char& ch : names) ch = ch == ';' || ch == ' ' || ch == '\t' ? ',' : ch;
+    for (std::string_view name : split(names, ',')) {
+      if (name.empty()) continue;
+      if (name.find_first_of("*!=") == std::string_view::npos) getenv_names_.emplace_back(name);
+      else m_.warn(at, "'" + std::string(name) + "' is not a variable's name (yard passes variables on by name, not by pattern); ignored");
+    }
+  }
+
   // environment = "A=1 B='x y'" (the new syntax) or A=1;B=2 (the old one).
   Status environment(const Command& c, const std::string& at) {
     std::vector<std::string> items;
@@ -153,13 +178,11 @@ class Reader {
       for (std::string_view item : split(c.value, ';'))
         if (!trim(item).empty()) items.emplace_back(trim(item));
     }
-    std::string list = "ALL";
-    for (const auto& item : items) {
+    for (const auto& item : items)
       if (item.find('=') == std::string::npos || item.find(',') != std::string::npos)
         return m_.fail(at + ": '" + item + "': expected NAME=VALUE without a comma");
-      list += "," + item;
-    }
-    directives::add_line(out.directives, c.line, {"--export=" + list});
+    environment_ = std::move(items);
+    environment_line_ = c.line;
     return {};
   }
 
@@ -192,8 +215,10 @@ class Reader {
 
   Command output_, error_;
   std::string array_, index_name_;
+  std::vector<std::string> getenv_names_, environment_;
+  bool all_ = false;  // getenv = true
   long long throttle_ = 0;
-  int queue_line_ = 0;
+  int queue_line_ = 0, getenv_line_ = 0, environment_line_ = 0;
 };
 
 // The line's `key = value`, or nullopt when it is not one.

@@ -17,7 +17,9 @@
 //                                output file: one file
 //   accounting_group = G         --account=G
 //   initialdir = DIR             --chdir=DIR
-//   environment = "A=1 B=2"      --export=ALL,A=1,B=2   (getenv = true: ALL, yard's default)
+//   getenv = true | NAME, ...    --export=ALL | NAME,...: the submitter's variables the job gets
+//   environment = "A=1 B=2"      ...,A=1,B=2 added; neither: --export=NONE (getenv is false by
+//                                default: the job gets no variable of the submitter's)
 //   priority = N                 --priority=N
 //   notification = Never|Error|Complete|Always, notify_user = U   --mail-type=NONE|FAIL|END|ALL, --mail-user=U
 //   queue N, queue NAME in (1, 3) --array=0-(N-1), --array=1,3;  max_materialize = M: %M

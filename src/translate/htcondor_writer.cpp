@@ -7,13 +7,17 @@
 //     a loss when T > 1)   request_memory = the job's memory (K M G T)   request_gpus = G
 //   allowed_job_duration = SECONDS (HTCondor holds a job that runs longer)
 //   output, error ($(Cluster) %j and %A, $(Process) %a; stderr with stdout: the same file)
-//   accounting_group = ACCOUNT   initialdir = DIR   getenv = true (--export ALL),
-//   environment = "A=1 B=2"   priority = N   notification, notify_user
+//   accounting_group = ACCOUNT   initialdir = DIR   --export  getenv = true (ALL) or
+//     getenv = A, B (the variables named; neither: NONE, HTCondor's default) and
+//     environment = "C=1 D=2"   priority = N   notification, notify_user
 //   array  queue N (indices 0..N-1) or queue ArrayIndex in (1, 3, 5), $(ArrayIndex) %a;
 //     max_materialize = MAX (jobs of the array in the queue at once)
 // Lost: nodes (one machine), queues (HTCondor matches machines instead), dependencies
-// (DAGMan's), %x %u %N in file names, --export NONE, exclusive nodes, requeueing, the
+// (DAGMan's), %x %u %N in file names, exclusive nodes, requeueing, the
 // append mode, QOS, job types, components, sbatch's other options.
+#include <algorithm>
+#include <cctype>
+
 #include "core/text.h"
 #include "translate/writer.h"
 #include "translate/writers.h"
@@ -75,20 +79,32 @@ void files(Writer& w, const std::string& index) {
   }
 }
 
+// getenv = true for ALL, else the names of the variables passed on as they are (none:
+// HTCondor's default, NONE; condor_submit matches a name in any case, so that a variable
+// named alike in another case goes too); environment = "A=1 B='x y'" for those given a value.
 void environment(Writer& w) {
   const Exports e = exports_of(w.job.exports);
-  if (e.none) w.lose("export", "--export " + w.job.exports, "an HTCondor job gets no variables but those named; none written");
-  if (e.all) set(w, "getenv", "true");
-  std::string vars;
+  std::string names, vars;
   for (const auto& v : e.variables) {
     const auto eq = v.find('=');
-    const std::string value = eq == std::string::npos ? "" : v.substr(eq + 1);
-    if (eq == std::string::npos || eq == 0 || v.find_first_of(" \t'\"") < eq || value.find_first_of("'\"") != std::string::npos) {
+    if (eq == std::string::npos && e.all) continue;  // in the whole environment already
+    if (eq == std::string::npos) {
+      // condor_submit takes *, ! and separators in a name for a pattern of names.
+      const bool name = !v.empty() && std::all_of(v.begin(), v.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+      });
+      if (name) names += (names.empty() ? "" : ", ") + v;
+      else w.lose("export", "--export " + v, "getenv takes names of letters, digits and _; left out");
+      continue;
+    }
+    const std::string value = v.substr(eq + 1);
+    if (eq == 0 || v.find_first_of(" \t'\"") < eq || value.find_first_of("'\"") != std::string::npos) {
       w.lose("export", "--export " + v, "environment takes NAME=VALUE without quotes; left out");
       continue;
     }
     vars += (vars.empty() ? "" : " ") + v.substr(0, eq + 1) + (value.find_first_of(" \t") == std::string::npos ? value : "'" + value + "'");
   }
+  if (e.all || !names.empty()) set(w, "getenv", e.all ? "true" : names);
   if (!vars.empty()) set(w, "environment", "\"" + vars + "\"");
 }
 

@@ -66,5 +66,21 @@ TEST(HtCondorWriter, ZeroBasedArraysEnvironmentAndMail) {
       {});
 }
 
+// Without getenv the job gets no variable of the submitter's (HTCondor's default): NONE,
+// or the variables getenv names and environment sets.
+TEST(HtCondorWriter, AnEnvironmentOtherThanTheWholeOne) {
+  Job j;
+  j.exports = "NONE";
+  EXPECT_EQ(write_htcondor(j, "job.sh").text.find("getenv"), std::string::npos);
+  EXPECT_TRUE(write_htcondor(j, "job.sh").losses.empty());
+  j.exports = "A,B=2,C_3,D-4";
+  const Directives d = write_htcondor(j, "job.sh");
+  EXPECT_NE(d.text.find("getenv = A, C_3\nenvironment = \"B=2\"\n"), std::string::npos) << d.text;
+  EXPECT_EQ(testing::losses(d),
+            (std::vector<std::string>{"0: --export D-4: getenv takes names of letters, digits and _; left out"}));
+  j.exports = "ALL,A,B=2";
+  EXPECT_NE(write_htcondor(j, "job.sh").text.find("getenv = true\nenvironment = \"B=2\"\n"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace yard::translate

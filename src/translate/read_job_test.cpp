@@ -61,10 +61,37 @@ TEST(ReadJob, ErrorsNameTheFileTheLineAndTheValue) {
 }
 
 TEST(ReadJob, TheSubmitDirectoryVariableIsNotExported) {
-  auto r = read("#!/bin/sh\n#PBS -N x -v A=1\ncd $PBS_O_WORKDIR\n");
+  auto r = read("#!/bin/sh\n#PBS -N x -V -v A=1\ncd $PBS_O_WORKDIR\n");
   ASSERT_TRUE(r) << r.error();
   EXPECT_EQ(r->job.exports, "ALL,A=1");
   EXPECT_EQ(r->job.submit_dir_variable, "PBS_O_WORKDIR");
+  // Without -V the job gets no variable of the caller's but -v's (and qsub's own).
+  r = read("#!/bin/sh\n#PBS -N x -v A=1\ncd $PBS_O_WORKDIR\n");
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->job.exports, "A=1");
+  r = read("#!/bin/sh\n#PBS -N x\ncd $PBS_O_WORKDIR\n");
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->job.exports, "NONE");
+}
+
+// HTCondor's getenv is false by default: the job gets the submitter's variables that
+// getenv names (all of them for true) and those environment sets.
+TEST(ReadJob, AnHtcondorJobsEnvironment) {
+  auto exports = [](const std::string& lines) {
+    auto r = read_job("executable = a\n" + lines + "queue\n", "j.sub", "", files({{"a", "true\n"}}), nullptr);
+    EXPECT_TRUE(r) << r.error();
+    return r ? r->job.exports : std::string();
+  };
+  EXPECT_EQ(exports(""), "NONE");
+  EXPECT_EQ(exports("getenv = True\n"), "ALL");
+  EXPECT_EQ(exports("getenv = true\nenvironment = \"A=1 B='x y'\"\n"), "ALL,A=1,B=x y");
+  EXPECT_EQ(exports("environment = A=1;B=2\ngetenv = false\n"), "A=1,B=2");
+  EXPECT_EQ(exports("getenv = PATH, HOME;X\n"), "PATH,HOME,X");
+  auto pattern = read_job("executable = a\ngetenv = CUDA*, !PATH, Y\nqueue\n", "j.sub", "", files({{"a", "true\n"}}),
+                          nullptr);
+  ASSERT_TRUE(pattern) << pattern.error();
+  EXPECT_EQ(pattern->job.exports, "Y");
+  EXPECT_EQ(pattern->warnings.size(), 2u);
 }
 
 TEST(ReadJob, AnHtcondorSubmitDescriptionAndItsExecutable) {
@@ -98,6 +125,7 @@ TEST(ReadJob, AnHtcondorSubmitDescriptionAndItsExecutable) {
   ASSERT_TRUE(j.spec.array);
   EXPECT_EQ(j.spec.array->indices, (std::vector<std::int64_t>{1, 3, 5}));
   EXPECT_EQ(j.spec.array->max_running, 2);
+  EXPECT_EQ(j.exports, "NONE");  // no getenv
   EXPECT_EQ(r->warnings, (std::vector<std::string>{"dir/job.sub:10: HTCondor log: no equivalent in yard; ignored"}));
   auto missing = read_job(sub, "dir/job.sub", "", files({}), nullptr);
   ASSERT_FALSE(missing);

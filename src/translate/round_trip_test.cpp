@@ -12,6 +12,7 @@
 #include "translate/script_parts.h"
 #include "translate/translate.h"
 #include "translate/translate_testing.h"
+#include "translate/writer.h"
 #include "translate/writers.h"
 
 namespace yard::translate {
@@ -29,13 +30,14 @@ namespace {
 //   throttle  an array's limit on running elements
 //   arrayid   %A in file names (read back as %j)
 //   queue     the partition
+//   exports   the job's environment but the whole one
 const std::map<std::string, std::set<std::string>> kLosses = {
     {"slurm", {}},
     {"pbs", {"mem", "arrayid"}},
     {"torque", {"cpus", "arrayid"}},
     {"lsf", {"cpus", "nodes", "total"}},
     {"sge", {"cpus", "nodes", "mem", "afterok", "arrayid"}},
-    {"oar", {"cpus", "memory", "afterok", "deps", "throttle"}},
+    {"oar", {"cpus", "memory", "afterok", "deps", "throttle", "exports"}},
     {"htcondor", {"cpus", "nodes", "mem", "nodeps", "queue"}},
     {"flux", {"memory", "throttle", "arrayid"}},
 };
@@ -74,6 +76,7 @@ std::vector<Job> jobs() {
     j.spec.stdout_path = "mpi-%j.log";
     j.spec.partition = "compute", j.spec.account = "chem";
     j.spec.dependencies = {{DependencyKind::AfterOk, 7}, {DependencyKind::AfterOk, 8}};
+    j.exports = "NONE";
   });
   add([](Job& j) {  // an array with a throttle, no name of its own
     j.spec.res.cpus_per_task = 4, j.spec.res.mem_bytes = 8 * testing::kGiB, j.spec.res.walltime_s = 600;
@@ -81,12 +84,14 @@ std::vector<Job> jobs() {
     j.spec.partition = "batch", j.spec.account = "proj2";
     j.spec.array = ArraySpec{{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 3};
     j.spec.dependencies = {{DependencyKind::AfterOk, 99}};
+    j.exports = "A,B=1";
   });
   add([](Job& j) {  // one task of eight CPUs
     j.spec.name = "omp";
     j.spec.res.cpus_per_task = 8, j.spec.res.mem_per_cpu_bytes = 512 * testing::kMiB, j.spec.res.walltime_s = 2700;
     j.spec.stdout_path = "omp.out", j.spec.stderr_path = "omp.err";
     j.spec.partition = "p", j.spec.account = "a";
+    j.exports = "ALL,C=x y";
   });
   return out;
 }
@@ -124,6 +129,13 @@ std::map<std::string, std::string> fields(const Job& j, const std::set<std::stri
   f["stdout"] = path(j.spec.stdout_path), f["stderr"] = path(j.spec.stderr_path);
   if (!lost.count("queue")) f["partition"] = j.spec.partition;
   f["account"] = j.spec.account;
+  if (!lost.count("exports")) {  // ALL and the variables in any order, NONE as none
+    const Exports e = exports_of(j.exports);
+    std::vector<std::string> vars = e.variables;
+    std::sort(vars.begin(), vars.end());
+    f["exports"] = e.all ? "ALL" : "";
+    for (const auto& v : vars) f["exports"] += " " + v;
+  }
   if (j.spec.array) {
     f["array"] = idset(j.spec.array->indices);
     if (!lost.count("throttle")) f["throttle"] = std::to_string(j.spec.array->max_running);

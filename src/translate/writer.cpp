@@ -270,8 +270,12 @@ std::string mail_letters(Writer& w, std::string_view types) {
 std::vector<std::string> listable(Writer& w, const Exports& e) {
   std::vector<std::string> out;
   for (const auto& v : e.variables) {
-    if (v.find_first_of("'\"") == std::string::npos) out.push_back(v);
-    else w.lose("export", "--export " + v, std::string(w.title()) + "'s list of variables cannot hold quotes; left out");
+    if (v.find_first_of("'\"") != std::string::npos)
+      w.lose("export", "--export " + v, std::string(w.title()) + "'s list of variables cannot hold quotes; left out");
+    else if (trim(v).size() != v.size())  // the readers take blanks around an item for separators
+      w.lose("export", "--export '" + v + "'", std::string(w.title()) + "'s list of variables drops blanks at an item's ends; left out");
+    else
+      out.push_back(v);
   }
   return out;
 }

@@ -112,8 +112,8 @@ struct Exports {
   std::vector<std::string> variables;
 };
 Exports exports_of(std::string_view text);
-// The variables of --export that a qsub -v or bsub -env list holds (no quotes in them);
-// each other one is a loss.
+// The variables of --export that a qsub -v or bsub -env list holds (no quotes in them, no
+// blanks at their ends); each other one is a loss.
 std::vector<std::string> listable(Writer& w, const Exports& e);
 
 }  // namespace yard::translate
