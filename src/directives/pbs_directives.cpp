@@ -5,6 +5,7 @@
 
 #include "core/text.h"
 #include "directives/directive_common.h"
+#include "directives/pbs_paths.h"
 
 namespace yard {
 namespace {
@@ -107,7 +108,8 @@ class Translator {
       if (!var.empty()) exports = var + (exports.empty() ? "" : "," + exports);
     }
     // qsub gives the job the caller's environment with -V only; without it, -v's list alone.
-    if (!all_ || !exports.empty()) out.push_back("--export=" + (all_ ? "ALL," + exports : exports.empty() ? "NONE" : exports));
+    if (!all_) out.push_back("--export=" + (exports.empty() ? std::string("NONE") : exports));
+    else if (!exports.empty()) out.push_back("--export=ALL," + exports);
     if (!account_.empty() || !project_.empty()) out.push_back("--account=" + (account_.empty() ? project_ : account_));
     return out;
   }
@@ -320,14 +322,8 @@ class Translator {
   }
 
   std::string file(const std::string& raw, const char* suffix) const {
-    const char* home = std::getenv("HOME");
-    const std::string cwd = directives::directory_variable("D", "");  // "D=/the/current/directory"
-    const std::string p = directives::with_patterns(
-        raw, {{"$PBS_JOBID", "%j"}, {"${PBS_JOBID}", "%j"}, {"$PBS_JOBNAME", "%x"}, {"${PBS_JOBNAME}", "%x"},
-              {"$PBS_ARRAY_INDEX", "%a"}, {"${PBS_ARRAY_INDEX}", "%a"}, {"$PBS_ARRAYID", "%a"}, {"${PBS_ARRAYID}", "%a"},
-              {"^array_index^", "%a"}, {"$USER", "%u"}, {"$HOSTNAME", "%N"}, {"$HOME", home ? home : ""},
-              {"$PBS_O_WORKDIR", cwd.empty() ? "." : cwd.substr(2)}});
-    return directives::output_file(p, raw, std::string("%j.") + suffix, is_directory_);  // PBS Pro's JOBID.OU
+    // PBS Pro's JOBID.OU in a directory
+    return directives::output_file(pbs_path_pattern(raw), raw, std::string("%j.") + suffix, is_directory_);
   }
 
   static Status push(std::vector<std::string>& out, std::string word) {

@@ -61,10 +61,12 @@ Result<std::string> sge_memory(std::string_view v) {
   return std::to_string(static_cast<long long>(kib)) + "K";
 }
 
+// Grid Engine's pseudo variables in -o/-e paths, as yard's patterns ($HOME: the home).
+const std::pair<std::string_view, std::string_view> kVars[] = {
+    {"$JOB_ID", "%j"}, {"$TASK_ID", "%a"}, {"$JOB_NAME", "%x"}, {"$USER", "%u"}, {"$HOSTNAME", "%N"}};
+
 // An -o/-e path: Grid Engine's pseudo variables as yard's patterns, '%' kept literal.
 std::string sge_path(std::string_view v) {
-  static const std::pair<std::string_view, std::string_view> kVars[] = {
-      {"$JOB_ID", "%j"}, {"$TASK_ID", "%a"}, {"$JOB_NAME", "%x"}, {"$USER", "%u"}, {"$HOSTNAME", "%N"}};
   std::string out;
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (v[i] == '%') {
@@ -81,8 +83,8 @@ std::string sge_path(std::string_view v) {
           break;
         }
       if (!replaced && v.substr(i, 5) == "$HOME") {
-        const char* home = std::getenv("HOME");
-        out += home ? home : "";
+        for (const char* c = std::getenv("HOME"); c && *c; ++c)  // its own % stays one
+          out += *c == '%' ? std::string("%%") : std::string(1, *c);
         i += 4;
         replaced = true;
       }
@@ -277,6 +279,16 @@ class Translator {
 };
 
 }  // namespace
+
+const std::vector<std::string_view>& sge_path_words() {
+  static const std::vector<std::string_view> words = [] {
+    std::vector<std::string_view> out;
+    for (auto [var, pattern] : kVars) out.push_back(var);
+    out.push_back("$HOME");
+    return out;
+  }();
+  return words;
+}
 
 bool has_sge_directives(std::string_view script) {
   for (std::string_view line : split(script, '\n'))

@@ -24,6 +24,11 @@ struct TranslatedDirectives {
   std::vector<std::string> warnings;  // "job.sh:4: #$ -m: mail is not sent by yard; ignored"
 };
 
+// The pseudo variables Grid Engine puts values in for in -o/-e paths ($JOB_ID, $TASK_ID,
+// $JOB_NAME, $USER, $HOSTNAME, $HOME), in the order the reader tries them at a '$': a
+// writer of #$ lines must not let a path's own text form them.
+const std::vector<std::string_view>& sge_path_words();
+
 // True if `script` has `#$` directive lines (column 1).
 bool has_sge_directives(std::string_view script);
 

@@ -85,11 +85,20 @@ Directives write_flux(const Job& job) {
   const Exports e = exports_of(job.exports);
   if (!e.all) w.add("--env=-*");
   for (const auto& v : e.variables) {
-    const std::string name = v.substr(0, v.find('='));
-    if (name.empty() || name.find_first_of("-^*?[/") != std::string::npos)  // a removal, a file of rules, a pattern
+    const auto eq = v.find('=');
+    const std::string name = v.substr(0, eq);
+    if (name.empty() || name.find_first_of("-^*?[/") != std::string::npos) {  // a removal, a file of rules, a pattern
       w.lose("export", "--export " + v, "Flux reads --env=" + name + " as a rule, not a variable's name; left out");
-    else
-      w.add("--env=" + quoted(v));
+    } else if (eq != std::string::npos && v.find("{{", eq) != std::string::npos) {
+      w.lose("export", "--export " + v, "Flux fills {{...}} in a value when the job starts; left out");
+    } else {
+      // flux batch puts the environment's values in for $NAME in a value; $$ is a '$'.
+      std::string rule = name;
+      if (eq != std::string::npos) rule += "=";
+      for (char c : std::string_view(v).substr(eq == std::string::npos ? v.size() : eq + 1))
+        rule += c == '$' ? "$$" : std::string(1, c);
+      w.add("--env=" + quoted(rule));
+    }
   }
   w.lose_unsaid({.handled = {"exclusive"}});
   return std::move(w).done();

@@ -55,5 +55,16 @@ TEST(FluxWriter, GpusUrgencyEnvironmentAndExclusive) {
                                       "0: --export C*: Flux reads --env=C* as a rule, not a variable's name; left out"}));
 }
 
+// flux batch puts the environment's values in for $NAME in --env's values: a '$' of the
+// value's own is $$; a template is filled in when the job starts: a loss.
+TEST(FluxWriter, AnEnvironmentValuesOwnDollars) {
+  Job j;
+  j.exports = "ALL,A=$x y,B={{id}}";
+  const Directives d = write_flux(j);
+  EXPECT_EQ(d.text, "# flux: --env='A=$$x y'\n");
+  EXPECT_EQ(testing::losses(d),
+            (std::vector<std::string>{"0: --export B={{id}}: Flux fills {{...}} in a value when the job starts; left out"}));
+}
+
 }  // namespace
 }  // namespace yard::translate

@@ -6,6 +6,10 @@
 // Lines: `key = value` (keys in any case; a line ending in a backslash goes on), comments
 // starting with '#', and one `queue` statement: `queue`, `queue N`, or `queue NAME in
 // (I, J, ...)` with whole numbers (the array's indices; $(NAME) is the index).
+// Macros are put in as condor_submit does: $(DOLLAR) is a '$' and $$(DOLLARDOLLAR) two,
+// $ENV(NAME[:DEFAULT]) the submitting environment's NAME; in output paths $(Cluster),
+// $(Process) and the index as below. Any other is kept as written, with a warning (an
+// error in an output path): what HTCondor puts in for it is its own.
 // Mapping, HTCondor -> sbatch (htcondor_writer.cpp writes it right to left):
 //   batch_name = NAME            --job-name=NAME
 //   request_cpus = N             --cpus-per-task=N (one task: a vanilla job runs on one machine)

@@ -1,7 +1,8 @@
 // Writes a job as an HTCondor submit description (condor_submit; htcondor_reader.h reads
 // it back). HTCondor has no directives in scripts: the description's `executable` is the
 // script itself, which HTCondor runs as it is (other schedulers' directives in it are
-// comments to it). Written:
+// comments to it). condor_submit puts its macros in every value: a '$' of the job's own is
+// written $(DOLLAR). Written:
 //   universe = vanilla, executable = SCRIPT       batch_name = NAME
 //   request_cpus = T*C (a vanilla job runs on one machine; tasks and their CPUs are its CPUs,
 //     a loss when T > 1)   request_memory = the job's memory (K M G T)   request_gpus = G
@@ -34,9 +35,26 @@ bool holds(Writer& w, std::string_view option, const std::string& what, std::str
   return false;
 }
 
+// A value's own text as condor_submit gives it back, putting its macros in: $(DOLLAR) for
+// a '$', $$(DOLLARDOLLAR) for two ("$$(" left in a job is filled in from the machine's ad).
+std::string condor_literal(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '$') {
+      out += text[i];
+    } else if (i + 1 < text.size() && text[i + 1] == '$') {
+      out += "$$(DOLLARDOLLAR)";
+      ++i;
+    } else {
+      out += "$(DOLLAR)";
+    }
+  }
+  return out;
+}
+
 // `key = VALUE` for sbatch's --`option`, unless it has blanks at its ends.
 void set_value(Writer& w, std::string_view option, std::string_view key, const std::string& value) {
-  if (holds(w, option, "'" + value + "'", value)) set(w, key, value);
+  if (holds(w, option, "'" + value + "'", value)) set(w, key, condor_literal(value));
 }
 
 void resources(Writer& w) {
@@ -60,13 +78,8 @@ void files(Writer& w, const std::string& index) {
     if (c == 'a' && array) return "$(" + index + ")";
     return std::nullopt;
   };
-  // $( begins one of HTCondor's macros.
   auto path = [&](std::string_view option, const std::string& p) {
-    if (p.find("$(") != std::string::npos) {
-      w.lose(option, "--" + std::string(option) + " " + p, "$( begins a macro in HTCondor's file names; left out");
-      return std::string();
-    }
-    std::string t = target_path(w, option, p, tokens);
+    std::string t = target_path(w, option, p, tokens, "%", {}, condor_literal);
     return holds(w, option, "'" + p + "'", t) ? t : std::string();
   };
   const std::string out = path("output", s.stdout_path);
@@ -102,7 +115,9 @@ void environment(Writer& w) {
       w.lose("export", "--export " + v, "environment takes NAME=VALUE without quotes; left out");
       continue;
     }
-    vars += (vars.empty() ? "" : " ") + v.substr(0, eq + 1) + (value.find_first_of(" \t") == std::string::npos ? value : "'" + value + "'");
+    const std::string written = condor_literal(value);
+    const bool blank = value.find_first_of(" \t") != std::string::npos;
+    vars += (vars.empty() ? "" : " ") + v.substr(0, eq + 1) + (blank ? "'" + written + "'" : written);
   }
   if (e.all || !names.empty()) set(w, "getenv", e.all ? "true" : names);
   if (!vars.empty()) set(w, "environment", "\"" + vars + "\"");
@@ -133,11 +148,11 @@ Directives write_htcondor(const Job& job, const std::string& executable) {
   const JobSpec& s = job.spec;
   w.add("# HTCondor submit description: condor_submit FILE (written by yard translate)");
   set(w, "universe", "vanilla");
-  set(w, "executable", executable);
+  set(w, "executable", condor_literal(executable));
   // In double quotes when it has blanks, or quotes of its own at its ends (the reader
   // takes off one pair).
   const bool plain = s.name.find_first_of(" \t\v\f") == std::string::npos && !s.name.starts_with('"');
-  if (job.name_given) set(w, "batch_name", plain ? s.name : "\"" + s.name + "\"");
+  if (job.name_given) set(w, "batch_name", plain ? condor_literal(s.name) : "\"" + condor_literal(s.name) + "\"");
   resources(w);
   std::string index = "Process";
   if (s.array && (s.array->indices.front() != 0 || regular_step(s.array->indices) != 1)) index = "ArrayIndex";

@@ -82,5 +82,31 @@ TEST(HtCondorWriter, AnEnvironmentOtherThanTheWholeOne) {
   EXPECT_NE(write_htcondor(j, "job.sh").text.find("getenv = true\nenvironment = \"B=2\"\n"), std::string::npos);
 }
 
+// condor_submit puts its macros in every value: a '$' of the job's own is $(DOLLAR), two
+// are $$(DOLLARDOLLAR) (a "$$(" left in the job would be the machine's attribute).
+TEST(HtCondorWriter, EveryDollarOfTheJobsOwnIsAMacro) {
+  Job j;
+  j.name_given = true;
+  j.spec.name = "a$(id)";
+  j.spec.account = "g$";
+  j.chdir = "/d/$HOME";
+  j.spec.stdout_path = "o$$(x)-%j";
+  j.exports = "B=$(id)";
+  j.options = {{"mail-user", "u$@x"}};
+  testing::expect_directives(write_htcondor(j, "job$.sh"),
+      "# HTCondor submit description: condor_submit FILE (written by yard translate)\n"
+      "universe = vanilla\n"
+      "executable = job$(DOLLAR).sh\n"
+      "batch_name = a$(DOLLAR)(id)\n"
+      "output = o$$(DOLLARDOLLAR)(x)-$(Cluster)\n"
+      "error = o$$(DOLLARDOLLAR)(x)-$(Cluster)\n"
+      "accounting_group = g$(DOLLAR)\n"
+      "initialdir = /d/$(DOLLAR)HOME\n"
+      "environment = \"B=$(DOLLAR)(id)\"\n"
+      "notify_user = u$(DOLLAR)@x\n"
+      "queue\n",
+      {});
+}
+
 }  // namespace
 }  // namespace yard::translate

@@ -1,5 +1,6 @@
 #include "translate/pbs_common.h"
 
+#include "directives/pbs_paths.h"
 namespace yard::translate {
 
 std::string pbs_size(std::uint64_t bytes) { return size_in(bytes, {"kb", "mb", "gb", "tb"}); }
@@ -24,7 +25,7 @@ void write_pbs_common(Writer& w, std::string_view array_index, std::vector<std::
   };
   // qsub takes HOST: before a path's first '/' for the host PBS copies the file to.
   auto path = [&](std::string_view option, const std::string& p) {
-    std::string t = target_path(w, option, p, tokens);
+    std::string t = target_path(w, option, p, tokens, "%", pbs_path_words());
     const auto colon = t.find(':');
     return colon != std::string::npos && t.find('/') > colon ? "./" + t : t;
   };

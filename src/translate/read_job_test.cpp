@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <map>
 
 #include "translate/htcondor_reader.h"
@@ -208,6 +209,38 @@ TEST(Translate, TheReadersWordOnTheBodyOnlyWhenTheSchedulerChanges) {
   ASSERT_TRUE(other) << other.error();
   ASSERT_EQ(other->warnings.size(), 1u);
   EXPECT_EQ(other->warnings[0].rfind("job.sh: the script reads $PBS_JOBID, which yard does not set", 0), 0u);
+}
+
+// condor_submit's macros as it puts them in: $(DOLLAR) a '$', $$(DOLLARDOLLAR) two,
+// $ENV(NAME[:DEFAULT]) the environment's NAME; another macro is kept, with a warning.
+TEST(ReadJob, AnHtcondorDescriptionsMacros) {
+  const char* home = std::getenv("HOME");
+  ASSERT_NE(home, nullptr);
+  const std::string sub =
+      "executable = job$(DOLLAR).sh\n"
+      "batch_name = a$(DOLLAR)(id)\n"
+      "accounting_group = g$$(DOLLARDOLLAR)\n"
+      "initialdir = $ENV(HOME)/$ENV(YARD_TEST_UNSET_VARIABLE:dflt)\n"
+      "notify_user = $(user)@x\n"
+      "environment = \"X=$ENV(HOME) Y=$(DOLLAR)z\"\n"
+      "output = o$(DOLLAR)%.$(Cluster)\n"
+      "queue\n";
+  auto r = read_job(sub, "j.sub", "", files({{"job$.sh", "#!/bin/sh\n"}}), nullptr);
+  ASSERT_TRUE(r) << r.error();
+  const Job& j = r->job;
+  EXPECT_EQ(j.script_path, "job$.sh");
+  EXPECT_EQ(j.spec.name, "a$(id)");
+  EXPECT_EQ(j.spec.account, "g$$");
+  EXPECT_EQ(j.chdir, std::string(home) + "/dflt");
+  EXPECT_EQ(j.option("mail-user"), "$(user)@x");
+  EXPECT_EQ(j.exports, "X=" + std::string(home) + ",Y=$z");
+  EXPECT_EQ(j.spec.stdout_path, "o$%%.%j");
+  EXPECT_EQ(r->warnings, (std::vector<std::string>{"j.sub:5: HTCondor notify_user = $(user)@x: HTCondor puts a value in "
+                                                   "for $(user), which yard does not know; kept as written"}));
+  auto machine = read_job("executable = a\noutput = $$(Name).out\nqueue\n", "j.sub", "", files({{"a", ""}}), nullptr);
+  ASSERT_FALSE(machine);
+  EXPECT_EQ(machine.error(), "j.sub:2: in HTCondor directives: output = $$(Name).out: $$(Name) is not supported in "
+                             "yard's output paths");
 }
 
 }  // namespace

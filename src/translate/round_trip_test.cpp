@@ -233,5 +233,41 @@ TEST(RoundTrip, AValueWithAQuoteAndABlankAtItsEndStaysOnItsLine) {
   }
 }
 
+// A value's own '$' and '%' come back as they were from every target, or the translation
+// says that the target puts a value in for them (PBS's $HOME, LSF's %J and -env's $z);
+// --export without ALL stays so wherever the target can say it (OAR cannot).
+TEST(RoundTrip, DollarsPercentsAndEnvironmentsKeepTheirMeaningOrAreALoss) {
+  const std::string script = "#!/bin/sh\n#SBATCH -o '$HOME/o-%%Job-%j' -e 'e$(id)$$x'\n"
+                             "#SBATCH -D '/d/$USER' -A 'a$b' -J 'n$(Cluster)'\n#SBATCH --export=X,Y=$z\necho\n";
+  const Loader load = [&](const std::string& path) -> Result<std::string> {
+    if (path == "t.sh") return script;
+    return err("cannot read " + path);
+  };
+  const std::map<std::string, std::size_t> losses = {{"slurm", 0}, {"pbs", 2},      {"torque", 1}, {"lsf", 2},
+                                                     {"sge", 1},   {"oar", 1},      {"htcondor", 0}, {"flux", 0}};
+  const auto first = read_job(script, "t.sh", "slurm", load, nullptr);
+  ASSERT_TRUE(first) << first.error();
+  for (const std::string k : kKinds | std::views::transform([](auto k) { return std::string(k); })) {
+    SCOPED_TRACE(k);
+    auto t = translate({script, "t.sh", "slurm", k, ""}, load, nullptr);
+    ASSERT_TRUE(t) << t.error();
+    EXPECT_EQ(t->losses, losses.at(k)) << t->output;
+    auto back = read_job(t->output, k == "htcondor" ? "t.sub" : "t.sh", k, load, nullptr);
+    ASSERT_TRUE(back) << back.error() << "\n" << t->output;
+    auto same = [&](const std::string& option, const std::string& a, const std::string& b) {
+      bool warned = false;
+      for (const auto& w : t->warnings) warned = warned || w.find("--" + option) != std::string::npos;
+      EXPECT_TRUE(a == b || warned) << "--" << option << " " << a << " came back as " << b << "\n" << t->output;
+    };
+    const Job &a = first->job, &b = back->job;
+    same("output", a.spec.stdout_path, b.spec.stdout_path);
+    same("error", a.spec.stderr_path, b.spec.stderr_path);
+    same("chdir", a.chdir, b.chdir);
+    same("account", a.spec.account, b.spec.account);
+    same("job-name", a.spec.name, b.spec.name);
+    same("export", a.exports, b.exports);
+  }
+}
+
 }  // namespace
 }  // namespace yard::translate

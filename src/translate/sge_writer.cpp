@@ -11,10 +11,13 @@
 //     and afternotok become afterany, a loss)   directory  -wd DIR, else -cwd (the directory
 //     it is submitted from, as Slurm)   --export  -V, -v A=1,B   -p PRIORITY   -m, -M
 //   -r y|n   --wait  -sync y
+// A path whose own text holds $HOME, $USER or another of Grid Engine's pseudo variables is
+// written as it is, a loss: Grid Engine puts a value in.
 // Lost: nodes (the parallel environment's allocation rule spreads the slots), GPUs (no
 // GPU request; sites' complexes differ), the append mode, QOS, job types, components,
 // sbatch's other options.
 #include "backends/sge/sge_script.h"  // sge_task_range
+#include "directives/sge_directives.h"  // sge_path_words
 #include "translate/writer.h"
 #include "translate/writers.h"
 
@@ -74,8 +77,8 @@ Directives write_sge(const Job& job) {
     if (c == 'N') return "$HOSTNAME";
     return std::nullopt;
   };
-  if (!s.stdout_path.empty()) w.add("-o " + quoted(target_path(w, "output", s.stdout_path, tokens)));
-  if (!s.stderr_path.empty()) w.add("-e " + quoted(target_path(w, "error", s.stderr_path, tokens)));
+  if (!s.stdout_path.empty()) w.add("-o " + quoted(target_path(w, "output", s.stdout_path, tokens, "%", sge_path_words())));
+  if (!s.stderr_path.empty()) w.add("-e " + quoted(target_path(w, "error", s.stderr_path, tokens, "%", sge_path_words())));
   else w.add("-j y");
   if (s.array) array(w);
   std::string holds;

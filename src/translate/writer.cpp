@@ -218,35 +218,85 @@ std::string dependency_text(const std::vector<Dependency>& deps, bool any) {
   return out;
 }
 
+namespace {
+
+// A path as written: pieces of its own text, and those `token` gave.
+struct Piece {
+  std::string text;
+  bool token = false;
+};
+
+// The first of the reader's `words` it would find in the path's own text, reading the
+// path as it does (left to right, at each place the first word that matches); "" for none.
+std::string_view misread(const std::vector<Piece>& pieces, const std::vector<std::string_view>& words) {
+  std::string all;
+  std::vector<std::size_t> token_end;  // at the start of a token: where it ends
+  for (const Piece& p : pieces) {
+    const std::size_t start = all.size();
+    all += p.text;
+    token_end.resize(all.size(), 0);
+    if (p.token && !p.text.empty()) token_end[start] = all.size();
+  }
+  for (std::size_t i = 0; i < all.size();) {
+    std::string_view found;
+    for (std::string_view word : words)
+      if (!word.empty() && std::string_view(all).substr(i, word.size()) == word) {
+        found = word;
+        break;
+      }
+    if (token_end[i] > 0 && i + found.size() <= token_end[i]) {
+      i = token_end[i];
+    } else if (!found.empty()) {
+      return found;
+    } else {
+      ++i;
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
 std::string target_path(Writer& w, std::string_view option, std::string_view path, const TokenMap& token,
-                        std::string_view percent) {
-  std::string out;
+                        std::string_view percent, const std::vector<std::string_view>& read_as,
+                        std::string (*literal)(std::string_view)) {
+  std::vector<Piece> pieces;
+  auto put = [&](std::string_view text, bool from_token) {
+    if (!from_token && !pieces.empty() && !pieces.back().token) pieces.back().text += text;
+    else pieces.push_back({std::string(text), from_token});
+  };
   for (std::size_t i = 0; i < path.size(); ++i) {
     if (path[i] != '%') {
-      out += path[i];
+      put(path.substr(i, 1), false);
       continue;
     }
     const PatternSequence seq = read_pattern_sequence(path, i);
     if (seq.letter >= path.size()) {  // a '%' at the end stays one
-      out += percent;
+      put(percent, false);
       break;
     }
     const char letter = path[seq.letter];
     const std::string written(path.substr(i, seq.letter + 1 - i));
     if (letter == '%') {
-      out += percent;
+      put(percent, false);
     } else if (std::string note; auto t = token(letter, note)) {
       if (!note.empty()) w.lose(option, "--" + std::string(option) + " " + std::string(path), written + ": " + note);
       if (seq.width > 0 && w.title() != "Slurm")
         w.lose(option, "--" + std::string(option) + " " + std::string(path),
                written + ": " + std::string(w.title()) + " does not pad numbers; written unpadded");
-      out += *t;
+      put(*t, true);
     } else {
       w.lose(option, "--" + std::string(option) + " " + std::string(path),
              written + " has no equivalent in " + std::string(w.title()) + "'s file names; left out of the path");
     }
     i = seq.letter;
   }
+  if (const std::string_view word = misread(pieces, read_as); !word.empty())
+    w.lose(option, "--" + std::string(option) + " " + std::string(path),
+           std::string(w.title()) + " puts a value in for " + std::string(word) + " in a file name and has no way "
+           "to keep it as written; written as it is");
+  std::string out;
+  for (const Piece& p : pieces) out += p.token || !literal ? p.text : literal(p.text);
   return out;
 }
 

@@ -94,10 +94,15 @@ void all_for_any(Writer& w);
 // A yard output path (core/output_pattern.h) in the target's words: each %-sequence as
 // `token` says for its letter (nullopt: the target has none; it is left out, a loss; a
 // `note` set: the nearest the target has, a loss saying why),
-// "%%" as `percent`, every other character as it is. `option` is "output" or "error".
+// "%%" as `percent`, every other character as it is, or as `literal` writes the path's own
+// text (HTCondor's $(DOLLAR) for a '$'). `option` is "output" or "error".
+// `read_as`: the words the target's reader puts values in for wherever they stand in a path
+// ($HOME, %J), in the order it tries them; where the path's own text forms one, the path
+// is written as it is and the target puts a value in: a loss.
 using TokenMap = std::function<std::optional<std::string>(char letter, std::string& note)>;
 std::string target_path(Writer& w, std::string_view option, std::string_view path, const TokenMap& token,
-                        std::string_view percent = "%");
+                        std::string_view percent = "%", const std::vector<std::string_view>& read_as = {},
+                        std::string (*literal)(std::string_view) = nullptr);
 
 // sbatch's --mail-type as the letters of qsub's -m (PBS and Grid Engine): b begin, e end,
 // a abort (FAIL), "n" for NONE; a type neither has is a loss.
