@@ -65,8 +65,9 @@ Result<std::string> sge_memory(std::string_view v) {
 const std::pair<std::string_view, std::string_view> kVars[] = {
     {"$JOB_ID", "%j"}, {"$TASK_ID", "%a"}, {"$JOB_NAME", "%x"}, {"$USER", "%u"}, {"$HOSTNAME", "%N"}};
 
-// An -o/-e path: Grid Engine's pseudo variables as yard's patterns, '%' kept literal.
-std::string sge_path(std::string_view v) {
+// An -o/-e path: Grid Engine's pseudo variables as yard's patterns, '%' kept literal. An
+// array's tasks share its $JOB_ID: the array's id, %A.
+std::string sge_path(std::string_view v, bool array) {
   std::string out;
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (v[i] == '%') {
@@ -77,7 +78,7 @@ std::string sge_path(std::string_view v) {
     if (v[i] == '$') {
       for (auto [var, pattern] : kVars)
         if (v.substr(i, var.size()) == var) {
-          out += pattern;
+          out += array && pattern == "%j" ? "%A" : pattern;
           i += var.size() - 1;
           replaced = true;
           break;
@@ -247,7 +248,7 @@ class Translator {
   }
 
   std::string file(const std::string& path, char stream, bool array) const {
-    std::string p = sge_path(path);
+    std::string p = sge_path(path, array);
     const bool dir = (!path.empty() && path.back() == '/') || (is_directory_ && is_directory_(path));
     if (!dir) return p;
     // Grid Engine's own name inside a directory: JOBNAME.oJOBID[.TASKID].

@@ -37,7 +37,7 @@ TEST(SgeDirectives, EveryCommonOptionSaidInSbatchsWords) {
       "echo hi\n";
   EXPECT_EQ(words(script), (W{"--job-name=sim", "--partition=all.q", "--account=melissa", "--time=0-01:30:00",
                               "--mem-per-cpu=2097152K", "--chdir=/scratch/run", "--priority=-10",
-                              "--dependency=afterany:12:14", "-c", "4", "--array=1-9:2%3", "--output=out.%j.%a",
+                              "--dependency=afterany:12:14", "-c", "4", "--array=1-9:2%3", "--output=out.%A.%a",
                               "--error=err-%x", "--export=A=1,B"}));
 }
 
@@ -67,6 +67,9 @@ TEST(SgeDirectives, MpiEnvironmentsAreTasksOthersCpusAndGpusCountPerSlot) {
 
 TEST(SgeDirectives, JoinedOutputDropsTheErrorFileAndADirectoryGetsGridEnginesNames) {
   EXPECT_EQ(words("#$ -o o.txt -e e.txt -j y\n"), (W{"--output=o.txt", "--export=NONE"}));
+  // An array's tasks share its $JOB_ID: the array's id.
+  EXPECT_EQ(words("#$ -o o.$JOB_ID -e e.$JOB_ID\n"), (W{"--output=o.%j", "--error=e.%j", "--export=NONE"}));
+  EXPECT_EQ(words("#$ -o o.$JOB_ID.$TASK_ID -t 1-2\n"), (W{"--array=1-2", "--output=o.%A.%a", "--export=NONE"}));
   EXPECT_EQ(words("#$ -o logs/ -t 1-2\n"), (W{"--array=1-2", "--output=logs/%x.o%A.%a", "--export=NONE"}));
   EXPECT_EQ(words("#$ -e logs\n", nullptr, [](const std::string&) { return true; }), (W{"--error=logs/%x.e%j", "--export=NONE"}));
   EXPECT_EQ(words("#$ -o 50%.txt\n"), (W{"--output=50%%.txt", "--export=NONE"}));

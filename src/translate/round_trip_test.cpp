@@ -36,7 +36,7 @@ const std::map<std::string, std::set<std::string>> kLosses = {
     {"pbs", {"mem", "arrayid"}},
     {"torque", {"cpus", "arrayid"}},
     {"lsf", {"cpus", "nodes", "total"}},
-    {"sge", {"cpus", "nodes", "mem", "afterok", "arrayid"}},
+    {"sge", {"cpus", "nodes", "mem", "afterok"}},
     {"oar", {"cpus", "memory", "afterok", "deps", "throttle", "exports"}},
     {"htcondor", {"cpus", "nodes", "mem", "nodeps", "queue"}},
     {"flux", {"memory", "throttle", "arrayid"}},

@@ -4,8 +4,8 @@
 //     mpi and smp are the usual names, which yard's reader also knows.
 //   memory  -l h_vmem=X a slot's: --mem-per-cpu, or --mem's share (K M G T)
 //   time limit  -l h_rt=H:MM:SS   -q QUEUE  -P ACCOUNT (Grid Engine's project)
-//   files  -o -e, -j y when stderr goes with stdout ($JOB_ID for %j and %A, $TASK_ID %a,
-//     $JOB_NAME %x, $USER %u, $HOSTNAME %N)
+//   files  -o -e, -j y when stderr goes with stdout ($JOB_ID for %A, and for %j but in an
+//     array, whose tasks share it: a loss; $TASK_ID %a, $JOB_NAME %x, $USER %u, $HOSTNAME %N)
 //   array  -t X-Y[:Z] and -tc MAX (one range with a step from 1; other indices are numbered
 //     from 1, a loss)   dependencies  -hold_jid 1,2 (Grid Engine waits for any end: afterok
 //     and afternotok become afterany, a loss)   directory  -wd DIR, else -cwd (the directory
@@ -69,7 +69,9 @@ Directives write_sge(const Job& job) {
   shape(w);
   if (!s.partition.empty()) w.add("-q " + quoted(s.partition));
   if (!s.account.empty()) w.add("-P " + quoted(s.account));
-  const TokenMap tokens = [](char c, std::string&) -> std::optional<std::string> {
+  // An array's tasks share its $JOB_ID: the array's id.
+  const TokenMap tokens = [&](char c, std::string& note) -> std::optional<std::string> {
+    if (c == 'j' && s.array) note = "an element's own id: Grid Engine's $JOB_ID is the array's; written as $JOB_ID";
     if (c == 'j' || c == 'A') return "$JOB_ID";
     if (c == 'a') return "$TASK_ID";
     if (c == 'x') return "$JOB_NAME";

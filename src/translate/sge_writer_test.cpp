@@ -76,5 +76,15 @@ TEST(GridEngineWriter, APathsOwnPseudoVariablesAreALoss) {
                                       "file name and has no way to keep it as written; written as it is"}));
 }
 
+// An array's tasks share its $JOB_ID (the array's id): an element's own %j is a loss.
+TEST(GridEngineWriter, AnArraysTasksShareItsJobId) {
+  Job j = testing::array_job();
+  j.spec.stdout_path = "o-%j_%a", j.spec.stderr_path = "e-%A";
+  const Directives d = write_sge(j);
+  EXPECT_NE(d.text.find("#$ -o o-$JOB_ID_$TASK_ID\n#$ -e e-$JOB_ID\n"), std::string::npos) << d.text;
+  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{"0: --output o-%j_%a: %j: an element's own id: Grid Engine's "
+                                                          "$JOB_ID is the array's; written as $JOB_ID"}));
+}
+
 }  // namespace
 }  // namespace yard::translate
