@@ -170,6 +170,14 @@ TEST(Translate, LossesAndTheReadersWarningsNameTheFileAndTheLine) {
                 "job.sh:4: a directive after the script's first command: kept in the body as it is (translated above)"}));
 }
 
+// qsub reads #PBS lines past a line starting with ':'; no other scheduler reads its
+// directives there, so the target's go before such a line.
+TEST(Translate, APbsScriptsColonLineComesAfterTheTargetsDirectives) {
+  auto t = translate({"#!/bin/sh\n: set up\n#PBS -N x -V\necho\n", "job.sh", "", "slurm", ""}, files({}), nullptr);
+  ASSERT_TRUE(t) << t.error();
+  EXPECT_EQ(t->output, "#!/bin/sh\n#SBATCH --job-name=x\n: set up\necho\n");
+}
+
 TEST(Translate, ABodyLineTheTargetWouldReadIsAnErrorAndAFluxGroupMayFollowCommands) {
   auto refused = translate({"#!/bin/sh\n#SBATCH -n 2\necho\n#$ -N other\n", "job.sh", "slurm", "sge", ""}, files({}), nullptr);
   ASSERT_FALSE(refused);
