@@ -100,6 +100,14 @@ TEST(SlurmWriter, QuotesOtherOptionsPriorityAndComponents) {
   EXPECT_NE(std::find(flux.begin(), flux.end(), "0: --nodes 2-4: Flux takes one node count; the least is written"), flux.end());
 }
 
+// An empty value of an option that needs one is written '': alone, sbatch would find its
+// value missing (an HTCondor description's `notify_user =` gives one).
+TEST(SlurmWriter, AnEmptyValueOfAnOptionThatNeedsOne) {
+  Job j;
+  j.options = {{"mail-user", ""}, {"exclusive", ""}};
+  EXPECT_EQ(write_slurm(j).text, "#SBATCH --mail-user=''\n#SBATCH --exclusive\n");
+}
+
 // Every reader takes the value back as one word; a value holding a ' is never written with
 // backslashes, so that no line ends in one (a #PBS or #BSUB line would go on).
 TEST(Quoted, OneWordForEveryReaderAndNeverABackslashForAQuote) {
