@@ -174,7 +174,8 @@ class Reader {
     for (const auto& v : environment_) list += "," + v;
     if (!all_ && !list.empty()) list.erase(0, 1);
     const int line = std::max(getenv_line_, environment_line_);
-    directives::add_line(out.directives, line > 0 ? line : queue_line_, {"--export=" + (list.empty() ? "NONE" : list)});
+    directives::add_line(out.directives, line > 0 ? line : queue_line_,
+                         {"--export=" + (list.empty() ? "NONE" : list)});
     if (!array_.empty()) {
       if (auto s = directives::check_array(array_); !s) return m_.fail("queue: " + s.error());
       directives::add_line(out.directives, queue_line_,
@@ -205,7 +206,7 @@ class Reader {
       const auto value = known(*m);
       expanded += value ? *value : text;
       if (!value) m_.warn(at, "HTCondor puts a value in for " + text + ", which yard does not know; kept as written");
-      else if (!m->function.empty() && m->body.find(':') == std::string::npos && !std::getenv(m->body.c_str()))
+      else if (iequals(m->function, "ENV") && m->body.find(':') == std::string::npos && !std::getenv(m->body.c_str()))
         m_.warn(at, text + ": not set here; condor_submit puts in UNDEFINED");
       i = m->end - 1;
     }
@@ -229,7 +230,7 @@ class Reader {
     for (std::string_view name : split(names, ',')) {
       if (name.empty()) continue;
       if (name.find_first_of("*!=") == std::string_view::npos) getenv_names_.emplace_back(name);
-      else m_.warn(at, "'" + std::string(name) + "' is not a variable's name (yard passes variables on by name, not by pattern); ignored");
+      else m_.warn(at, "'" + std::string(name) + "': yard passes variables on by name, not by pattern; ignored");
     }
   }
 
