@@ -1,5 +1,6 @@
 #include "directives/flux_directives.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -99,7 +100,8 @@ class Translator {
                            gpus_per_node_ * std::max(nodes_, 1LL);
     if (gpus > 0) out.push_back("--gpus=" + std::to_string(gpus));
     if (!dependencies_.empty()) out.push_back("--dependency=" + dependencies_);
-    if (!exports_.empty()) out.push_back("--export=ALL," + exports_);
+    if (none_) out.push_back("--export=" + (exports_.empty() ? "NONE" : exports_));
+    else if (!exports_.empty()) out.push_back("--export=ALL," + exports_);
     return out;
   }
 
@@ -156,6 +158,11 @@ class Translator {
       if (auto s = directives::check_array(ids); !s) return m_.fail(at + ": " + s.error());
       return push(out, "--array=" + ids);
     }
+    if (opt == "--env" && (v == "-*" || v == "-/.*/")) {  // no variable of the submitter's, but those given after
+      exports_.clear();
+      none_ = true;
+      return {};
+    }
     if (opt == "--env") {
       const auto name_end = v.find('=');
       const std::string name = v.substr(0, name_end);
@@ -163,12 +170,48 @@ class Translator {
         m_.warn(at, "only --env=NAME[=VALUE] is passed on; ignored");
         return {};
       }
-      if (v.find(',') != std::string::npos) return m_.fail(at + ": a value holding a comma cannot be passed on");
-      exports_ += (exports_.empty() ? "" : ",") + v;
+      std::string rule = name;
+      if (name_end != std::string::npos) {
+        auto value = env_value(std::string_view(v).substr(name_end + 1));
+        if (!value) return m_.fail(at + ": " + value.error());
+        rule += "=" + *value;
+      }
+      if (rule.find(',') != std::string::npos) return m_.fail(at + ": a value holding a comma cannot be passed on");
+      exports_ += (exports_.empty() ? "" : ",") + rule;
       return {};
     }
     if (opt == "-v" || opt == "--verbose" || opt == "--quiet") return {};
     return m_.fail("unknown Flux option " + opt);
+  }
+
+  // A value of --env=NAME=VALUE as flux batch sets it (Python's string.Template): $$ is a
+  // '$', $NAME and ${NAME} the submitting environment's NAME; flux batch refuses a NAME
+  // that is not set, and a '$' that begins neither.
+  static Result<std::string> env_value(std::string_view v) {
+    auto letter = [](char c, bool first) {
+      const auto u = static_cast<unsigned char>(c);
+      return c == '_' || std::isalpha(u) || (!first && std::isdigit(u));
+    };
+    std::string out;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (v[i] != '$' || (i + 1 < v.size() && v[i + 1] == '$')) {
+        out += v[i];
+        i += v[i] == '$' ? 1 : 0;
+        continue;
+      }
+      const bool braced = i + 1 < v.size() && v[i + 1] == '{';
+      const std::size_t start = i + 1 + (braced ? 1 : 0);
+      std::size_t end = start;
+      while (end < v.size() && letter(v[end], end == start)) ++end;
+      if (end == start || (braced && (end >= v.size() || v[end] != '}')))
+        return err("a '$' that begins no variable's name (a '$' of the value's own is written $$)");
+      const std::string name(v.substr(start, end - start));
+      const char* value = std::getenv(name.c_str());
+      if (!value) return err("$" + name + " is not set here, and flux batch refuses it");
+      out += value;
+      i = end - (braced ? 0 : 1);
+    }
+    return out;
   }
 
   // --output/--error: mustache templates as yard's patterns; "none" and "kvs" keep the
@@ -201,6 +244,7 @@ class Translator {
 
   long long nodes_ = 0, slots_ = 0, cores_ = 0, gpus_per_slot_ = 0, gpus_per_node_ = 0, tasks_per_node_ = 0;
   std::string dependencies_, exports_;
+  bool none_ = false;  // --env=-*: the environment starts empty
 };
 
 }  // namespace

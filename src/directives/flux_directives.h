@@ -28,7 +28,9 @@
 //   --cc=IDSET, --bcc=IDSET      --array=IDSET
 //   --urgency=N (1-31)           --priority=N-16 (16 is Flux's default)
 //   -x, --exclusive              --exclusive
-//   --env=NAME[=VALUE]           --export=ALL,NAME[=VALUE]
+//   --env=NAME[=VALUE]           --export=ALL,NAME[=VALUE]; after --env=-* (every variable
+//                                removed): --export=NAME[=VALUE], or NONE. In VALUE, as flux
+//                                batch: $$ is a '$', $VAR and ${VAR} the environment's VAR
 // Warned about and ignored: -S/--setattr, -o/--setopt, --requires, --signal, --rlimit,
 // --conf, --broker-opts, --dump, --flags, -u, -l, --env-remove, --env-file, env patterns,
 // and a script body that runs `flux` commands or reads $FLUX_JOB_ID and the like.

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 namespace yard {
 namespace {
 
@@ -75,6 +77,13 @@ TEST(FluxDirectives, WholeNodesCopiesAndTemplates) {
   EXPECT_EQ(words("# flux: --output=50%.out\n"), (W{"--output=50%%.out"}));
 }
 
+// Flux passes the whole environment unless every variable is removed first (--env=-*);
+// a variable given before the removal goes too.
+TEST(FluxDirectives, AnEnvironmentThatStartsEmpty) {
+  EXPECT_EQ(words("# flux: --env=-*\n"), (W{"--export=NONE"}));
+  EXPECT_EQ(words("# flux: --env=B=2 --env=-*\n# flux: --env=A=1 --env=C\n"), (W{"--export=A=1,C"}));
+}
+
 TEST(FluxDirectives, WhatChangesNothingIsAWarningNamingTheLine) {
   std::vector<std::string> warnings;
   EXPECT_EQ(words("# flux: --setattr=foo=1 -o cpu-affinity=off --env=-HOME\n# flux: --output=kvs\n"
@@ -104,6 +113,20 @@ TEST(FluxDirectives, WhatWouldChangeTheResultIsRefusedNamingTheLineAndValue) {
   EXPECT_NE(refusal("# flux: --conf=\"\"\"\n").find("triple-quoted values are not supported"), std::string::npos);
   EXPECT_NE(refusal("# flux: --job-name='x\n").find("job.sh:1: unmatched single quote"), std::string::npos);
   EXPECT_NE(refusal("# flux: -N\n").find("-N option must have a value"), std::string::npos);
+}
+
+// flux batch puts the environment's values in for $NAME and ${NAME} in --env's values,
+// and takes $$ for a '$'; it refuses a variable that is not set.
+TEST(FluxDirectives, AnEnvironmentValuesDollars) {
+  const char* home = std::getenv("HOME");
+  ASSERT_NE(home, nullptr);
+  EXPECT_EQ(words("# flux: --env=A=$$x$HOME --env=B=${HOME}_1\n"),
+            (W{"--export=ALL,A=$x" + std::string(home) + ",B=" + std::string(home) + "_1"}));
+  EXPECT_EQ(refusal("# flux: --env=A=$YARD_TEST_UNSET_VARIABLE\n"),
+            "job.sh:1: in Flux directives: --env=A=$YARD_TEST_UNSET_VARIABLE: $YARD_TEST_UNSET_VARIABLE is not set "
+            "here, and flux batch refuses it");
+  EXPECT_EQ(refusal("# flux: --env=A=1$\n"), "job.sh:1: in Flux directives: --env=A=1$: a '$' that begins no variable's "
+                                             "name (a '$' of the value's own is written $$)");
 }
 
 }  // namespace

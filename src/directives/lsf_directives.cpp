@@ -343,6 +343,11 @@ class Translator {
 
 }  // namespace
 
+const std::vector<std::string_view>& lsf_path_words() {
+  static const std::vector<std::string_view> words = {"%J", "%I"};  // as file() reads them
+  return words;
+}
+
 bool has_lsf_directives(std::string_view script) {
   for (std::string_view line : split(script, '\n'))
     if (directive_text(line)) return true;

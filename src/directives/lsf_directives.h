@@ -45,10 +45,15 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "directives/sge_directives.h"
 
 namespace yard {
+
+// The patterns LSF puts values in for in -o/-e paths (%J, %I): a writer of #BSUB lines
+// must not let a path's own text form them.
+const std::vector<std::string_view>& lsf_path_words();
 
 // True if the script has a `#BSUB` line.
 bool has_lsf_directives(std::string_view script);

@@ -29,10 +29,11 @@ Result<std::string> oar_walltime(std::string_view v) {
   return std::string(buf);
 }
 
+const std::pair<std::string_view, std::string_view> kTags[] = {
+    {"%jobid%", "%j"}, {"%jobname%", "%x"}, {"%arrayid%", "%A"}, {"%arrayindex%", "%a"}};
+
 // OAR's output patterns as yard's.
 std::string oar_path(std::string_view v) {
-  static const std::pair<std::string_view, std::string_view> kTags[] = {
-      {"%jobid%", "%j"}, {"%jobname%", "%x"}, {"%arrayid%", "%A"}, {"%arrayindex%", "%a"}};
   std::string out;
   for (std::size_t i = 0; i < v.size(); ++i) {
     bool tag = false;
@@ -161,6 +162,15 @@ class Translator {
 };
 
 }  // namespace
+
+const std::vector<std::string_view>& oar_path_words() {
+  static const std::vector<std::string_view> words = [] {
+    std::vector<std::string_view> out;
+    for (auto [tag, pattern] : kTags) out.push_back(tag);
+    return out;
+  }();
+  return words;
+}
 
 bool has_oar_directives(std::string_view script) {
   if (!starts_with(script, "#")) return false;

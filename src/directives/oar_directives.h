@@ -7,12 +7,17 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
 #include "directives/sge_directives.h"
 
 namespace yard {
 
 bool has_oar_directives(std::string_view script);
+
+// The patterns oarsub puts values in for in -O/-E paths (%jobid%, %jobname%, %arrayid%,
+// %arrayindex%): a writer of #OAR lines must not let a path's own text form them.
+const std::vector<std::string_view>& oar_path_words();
 
 Result<TranslatedDirectives> read_oar_directives(std::string_view script, std::string_view origin);
 

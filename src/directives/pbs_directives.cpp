@@ -5,6 +5,7 @@
 
 #include "core/text.h"
 #include "directives/directive_common.h"
+#include "directives/pbs_paths.h"
 
 namespace yard {
 namespace {
@@ -106,7 +107,9 @@ class Translator {
       const std::string var = directives::directory_variable("PBS_O_WORKDIR", workdir_);
       if (!var.empty()) exports = var + (exports.empty() ? "" : "," + exports);
     }
-    if (!exports.empty()) out.push_back("--export=ALL," + exports);
+    // qsub gives the job the caller's environment with -V only; without it, -v's list alone.
+    if (!all_) out.push_back("--export=" + (exports.empty() ? std::string("NONE") : exports));
+    else if (!exports.empty()) out.push_back("--export=ALL," + exports);
     if (!account_.empty() || !project_.empty()) out.push_back("--account=" + (account_.empty() ? project_ : account_));
     return out;
   }
@@ -116,7 +119,8 @@ class Translator {
   Status option(char opt, const std::string& v, std::vector<std::string>& out) {
     const std::string o = std::string("-") + opt;
     switch (opt) {
-      case 'V': case 'f': case 'z': case 'x': return {};
+      case 'V': all_ = true; return {};
+      case 'f': case 'z': case 'x': return {};
       case 'n': return push(out, "--exclusive");
       case 'N': return push(out, "--job-name=" + v);
       case 'q': return push(out, "--partition=" + v.substr(0, v.find('@')));
@@ -318,14 +322,8 @@ class Translator {
   }
 
   std::string file(const std::string& raw, const char* suffix) const {
-    const char* home = std::getenv("HOME");
-    const std::string cwd = directives::directory_variable("D", "");  // "D=/the/current/directory"
-    const std::string p = directives::with_patterns(
-        raw, {{"$PBS_JOBID", "%j"}, {"${PBS_JOBID}", "%j"}, {"$PBS_JOBNAME", "%x"}, {"${PBS_JOBNAME}", "%x"},
-              {"$PBS_ARRAY_INDEX", "%a"}, {"${PBS_ARRAY_INDEX}", "%a"}, {"$PBS_ARRAYID", "%a"}, {"${PBS_ARRAYID}", "%a"},
-              {"^array_index^", "%a"}, {"$USER", "%u"}, {"$HOSTNAME", "%N"}, {"$HOME", home ? home : ""},
-              {"$PBS_O_WORKDIR", cwd.empty() ? "." : cwd.substr(2)}});
-    return directives::output_file(p, raw, std::string("%j.") + suffix, is_directory_);  // PBS Pro's JOBID.OU
+    // PBS Pro's JOBID.OU in a directory
+    return directives::output_file(pbs_path_pattern(raw), raw, std::string("%j.") + suffix, is_directory_);
   }
 
   static Status push(std::vector<std::string>& out, std::string word) {
@@ -339,7 +337,7 @@ class Translator {
   long long chunks_ = 0, ncpus_ = 1, mpiprocs_ = 1, chunk_mem_ = 0, chunk_gpus_ = 0;
   long long hosts_ = 0, host_tasks_ = 0, host_gpus_ = 0;
   long long walltime_ = 0, job_ncpus_ = 0, procs_ = 0, job_gpus_ = 0, job_mem_ = 0, pmem_ = 0;
-  bool scatter_ = false, pack_ = false, excl_ = false;
+  bool scatter_ = false, pack_ = false, excl_ = false, all_ = false;
   char join_ = 'n';
   std::string array_, output_, error_, exports_, account_, project_, workdir_;
 };

@@ -30,14 +30,16 @@
 //   -J X-Y[:Z][%MAX], -t LIST[%MAX] (Torque)  --array=...
 //   -W depend=afterok:ID[:ID][,afterany:ID,afternotok:ID]   --dependency=... (ID or ID.server)
 //   -W block=true                --wait
-//   -v VAR[=VALUE],...           --export=ALL,VAR[=VALUE],...   (-V: yard's default, ALL)
+//   -V, -v VAR[=VALUE],...       --export=ALL,VAR[=VALUE],...; without -V (as qsub, the job
+//                                gets no variable of the caller's but -v's): --export=VAR...,
+//                                or --export=NONE
 //   -m abe | n, -M USERS         --mail-type=FAIL,BEGIN,END | NONE, --mail-user=USERS
 //   -r y | n                     --requeue | --no-requeue
 //   -p PRIORITY                  --priority=PRIORITY
 //   -d DIR, -w DIR (Torque)      --chdir=DIR
 //   -n (Torque)                  --exclusive
-// A script that reads $PBS_O_WORKDIR also gets --export=ALL,PBS_O_WORKDIR=<the directory
-// yard submits from, or -w's>, so that `cd $PBS_O_WORKDIR` goes where it would.
+// A script that reads $PBS_O_WORKDIR also gets PBS_O_WORKDIR=<the directory yard submits
+// from, or -w's> in its --export, so that `cd $PBS_O_WORKDIR` goes where it would.
 // Warned about and ignored: -S, -k, -R, -c, -f, -z, -T, -W group_list/umask/sandbox/...,
 // resources yard does not know (arch, host, vmem, cput, ...), variables of PBS's that the
 // script reads and yard does not set ($PBS_JOBID, $PBS_ARRAY_INDEX, $PBS_NODEFILE, ...).

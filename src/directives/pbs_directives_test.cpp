@@ -49,48 +49,48 @@ TEST(PbsDirectives, EveryCommonPbsProOptionSaidInSbatchsWords) {
             (W{"--job-name=sim", "--partition=workq", "--dependency=afterok:12:14,afterany:15", "--priority=-10",
                "--no-requeue", "--mail-type=FAIL,BEGIN,END", "--mail-user=me@x.org", "--ntasks=8", "--cpus-per-task=2",
                "--mem-per-cpu=2097152K", "--gpus=2", "--time=0-01:30:00", "--array=1-9:2%3", "--output=out.%j",
-               "--error=err.%a", "--export=ALL,A=1,B", "--account=proj"}));
+               "--error=err.%a", "--export=A=1,B", "--account=proj"}));
 }
 
 TEST(PbsDirectives, TorqueNodesArraysAndDirectories) {
   EXPECT_EQ(words("#!/bin/sh\n#PBS -l nodes=2:ppn=4:gpus=1,walltime=10:00,mem=8gb\n#PBS -t 1-10%2\n"
                   "#PBS -d /scratch -j oe -o log -e ignored\n"),
             (W{"--chdir=/scratch", "--ntasks=8", "--gpus=2", "--nodes=2", "--mem=4194304K", "--time=0-00:10:00",
-               "--array=1-10%2", "--output=log"}));
+               "--array=1-10%2", "--output=log", "--export=NONE"}));
   // Job-wide counts, one task per process and the CPUs of one task.
-  EXPECT_EQ(words("#PBS -l procs=6,ncpus=2,pmem=1gb\n"), (W{"--ntasks=6", "--cpus-per-task=2", "--mem-per-cpu=1048576K"}));
+  EXPECT_EQ(words("#PBS -l procs=6,ncpus=2,pmem=1gb\n"), (W{"--ntasks=6", "--cpus-per-task=2", "--mem-per-cpu=1048576K", "--export=NONE"}));
   std::vector<std::string> warnings;
-  EXPECT_EQ(words("#PBS -l nodes=n01+n02:ppn=2:ib\n", &warnings), (W{"--ntasks=3", "--nodes=2"}));
+  EXPECT_EQ(words("#PBS -l nodes=n01+n02:ppn=2:ib\n", &warnings), (W{"--ntasks=3", "--nodes=2", "--export=NONE"}));
   EXPECT_TRUE(has(warnings, "job.sh:1: #PBS -l nodes=n01: yard does not choose nodes by name")) << warnings[0];
   EXPECT_TRUE(has(warnings, "#PBS -l nodes: ib: a node property yard does not match; ignored"));
 }
 
 TEST(PbsDirectives, PlacementGivesNodesOrTheWholeNodes) {
   EXPECT_EQ(words("#PBS -l select=3:ncpus=2 -l place=scatter:excl\n"),
-            (W{"--ntasks=3", "--cpus-per-task=2", "--nodes=3", "--exclusive"}));
-  EXPECT_EQ(words("#PBS -l select=2:ncpus=1,place=pack\n"), (W{"--ntasks=2", "--cpus-per-task=1", "--nodes=1"}));
+            (W{"--ntasks=3", "--cpus-per-task=2", "--nodes=3", "--exclusive", "--export=NONE"}));
+  EXPECT_EQ(words("#PBS -l select=2:ncpus=1,place=pack\n"), (W{"--ntasks=2", "--cpus-per-task=1", "--nodes=1", "--export=NONE"}));
   // Chunks of one shape add up; a later -l of the same name replaces the earlier.
   EXPECT_EQ(words("#PBS -l select=1:ncpus=4+2:ncpus=4\n#PBS -l walltime=60 -l walltime=120\n"),
-            (W{"--ntasks=3", "--cpus-per-task=4", "--time=0-00:02:00"}));
+            (W{"--ntasks=3", "--cpus-per-task=4", "--time=0-00:02:00", "--export=NONE"}));
   std::vector<std::string> warnings;
-  EXPECT_EQ(words("#PBS -l select=1:ncpus=6:mpiprocs=4\n", &warnings), (W{"--ntasks=4", "--cpus-per-task=2"}));
+  EXPECT_EQ(words("#PBS -l select=1:ncpus=6:mpiprocs=4\n", &warnings), (W{"--ntasks=4", "--cpus-per-task=2", "--export=NONE"}));
   EXPECT_TRUE(has(warnings, "ncpus=6 does not divide among mpiprocs=4; each task gets 2"));
 }
 
 TEST(PbsDirectives, OneMemoryRequestTheChunksThenTheJobsThenAProcesss) {
   std::vector<std::string> warnings;
   EXPECT_EQ(words("#PBS -l select=1:ncpus=2:mem=1gb\n#PBS -l mem=4gb\n", &warnings),
-            (W{"--ntasks=1", "--cpus-per-task=2", "--mem-per-cpu=524288K"}));
+            (W{"--ntasks=1", "--cpus-per-task=2", "--mem-per-cpu=524288K", "--export=NONE"}));
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_EQ(warnings[0], "job.sh:2: #PBS -l mem: select's mem counts; ignored");
-  EXPECT_EQ(words("#PBS -l pmem=1gb,mem=2gb\n", &warnings), (W{"--mem=2097152K"}));
+  EXPECT_EQ(words("#PBS -l pmem=1gb,mem=2gb\n", &warnings), (W{"--mem=2097152K", "--export=NONE"}));
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_EQ(warnings[0], "job.sh:1: #PBS -l pmem: -l mem counts; ignored");
 }
 
 TEST(PbsDirectives, ReadingStopsAtTheFirstCommandAsInQsub) {
   EXPECT_EQ(words("#!/bin/sh\n  #PBS -N indented\n# a comment\n\n: a no-op\n#PBS -l select=1:\\\nncpus=4\necho\n#PBS -N late\n"),
-            (W{"--job-name=indented", "--ntasks=1", "--cpus-per-task=4"}));
+            (W{"--job-name=indented", "--ntasks=1", "--cpus-per-task=4", "--export=NONE"}));
   EXPECT_TRUE(has_pbs_directives("#!/bin/sh\n#PBS -N x\n"));
   EXPECT_FALSE(has_pbs_directives("#!/bin/sh\necho\n#PBS -N x\n"));
   EXPECT_FALSE(has_pbs_directives("#!/bin/sh\n#PBS_NODEFILE lists the nodes\n"));
@@ -99,28 +99,37 @@ TEST(PbsDirectives, ReadingStopsAtTheFirstCommandAsInQsub) {
 TEST(PbsDirectives, OptionsAsGetoptReadsThem) {
   EXPECT_EQ(words("#PBS -Nglued -lwalltime=60 -Vjoe -o o.txt -e e.txt # the rest is a comment\n"),
             (W{"--job-name=glued", "--time=0-00:01:00", "--output=o.txt"}));
-  EXPECT_EQ(words("#PBS -o o.txt -e e.txt -j eo\n"), (W{"--output=e.txt"}));  // both streams in the error file
-  EXPECT_EQ(words("#PBS -N 'two words' -q \"long queue\"\n"), (W{"--job-name=two words", "--partition=long queue"}));
+  EXPECT_EQ(words("#PBS -o o.txt -e e.txt -j eo\n"), (W{"--output=e.txt", "--export=NONE"}));  // both in the error file
+  EXPECT_EQ(words("#PBS -N 'two words' -q \"long queue\"\n"), (W{"--job-name=two words", "--partition=long queue", "--export=NONE"}));
 }
 
 TEST(PbsDirectives, OutputPathsInYardsPatterns) {
-  EXPECT_EQ(words("#PBS -o logs/\n"), (W{"--output=logs/%j.OU"}));
-  EXPECT_EQ(words("#PBS -e logs\n", nullptr, [](const std::string&) { return true; }), (W{"--error=logs/%j.ER"}));
-  EXPECT_EQ(words("#PBS -o 50%.$PBS_JOBNAME.${PBS_ARRAYID}\n"), (W{"--output=50%%.%x.%a"}));
+  EXPECT_EQ(words("#PBS -o logs/\n"), (W{"--output=logs/%j.OU", "--export=NONE"}));
+  EXPECT_EQ(words("#PBS -e logs\n", nullptr, [](const std::string&) { return true; }), (W{"--error=logs/%j.ER", "--export=NONE"}));
+  EXPECT_EQ(words("#PBS -o 50%.$PBS_JOBNAME.${PBS_ARRAYID}\n"), (W{"--output=50%%.%x.%a", "--export=NONE"}));
   std::vector<std::string> warnings;
-  EXPECT_EQ(words("#PBS -o login1:/tmp/x\n", &warnings), (W{"--output=/tmp/x"}));
+  EXPECT_EQ(words("#PBS -o login1:/tmp/x\n", &warnings), (W{"--output=/tmp/x", "--export=NONE"}));
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_EQ(warnings[0], "job.sh:1: #PBS -o login1:/tmp/x: the file is written where the job runs; 'login1:' ignored");
+}
+
+// As qsub, the job gets the caller's environment with -V only; without it, -v's variables
+// alone. A script without #PBS lines keeps yard's default (ALL).
+TEST(PbsDirectives, TheCallersEnvironmentOnlyWithCapitalV) {
+  EXPECT_EQ(words("#PBS -N x\n"), (W{"--job-name=x", "--export=NONE"}));
+  EXPECT_EQ(words("#PBS -v A=1,B\n"), (W{"--export=A=1,B"}));
+  EXPECT_EQ(words("#PBS -V\n"), W{});
+  EXPECT_EQ(words("#PBS -V -v A=1\n"), (W{"--export=ALL,A=1"}));
+  EXPECT_EQ(words("#!/bin/sh\necho no directives\n"), W{});
 }
 
 TEST(PbsDirectives, AScriptThatGoesToPbsOWorkdirFindsIt) {
   std::error_code ec;
   const std::string cwd = std::filesystem::current_path(ec).string();
-  EXPECT_EQ(words("#PBS -N x\ncd $PBS_O_WORKDIR\n"), (W{"--job-name=x", "--export=ALL,PBS_O_WORKDIR=" + cwd}));
-  EXPECT_EQ(words("#PBS -o $PBS_O_WORKDIR/out\n"), (W{"--output=" + cwd + "/out", "--export=ALL,PBS_O_WORKDIR=" + cwd}));
-  EXPECT_EQ(words("#PBS -w /data -v A=1\ncd $PBS_O_WORKDIR\n"),
-            (W{"--chdir=/data", "--export=ALL,PBS_O_WORKDIR=/data,A=1"}));
-  EXPECT_EQ(words("#PBS -N x\ncd $HOME\n"), (W{"--job-name=x"}));  // nothing added when it is not read
+  EXPECT_EQ(words("#PBS -N x\ncd $PBS_O_WORKDIR\n"), (W{"--job-name=x", "--export=PBS_O_WORKDIR=" + cwd}));
+  EXPECT_EQ(words("#PBS -o $PBS_O_WORKDIR/out -V\n"), (W{"--output=" + cwd + "/out", "--export=ALL,PBS_O_WORKDIR=" + cwd}));
+  EXPECT_EQ(words("#PBS -w /data -v A=1\ncd $PBS_O_WORKDIR\n"), (W{"--chdir=/data", "--export=PBS_O_WORKDIR=/data,A=1"}));
+  EXPECT_EQ(words("#PBS -N x -V\ncd $HOME\n"), (W{"--job-name=x"}));  // nothing added when it is not read
   EXPECT_EQ(words("#!/bin/sh\ncd $PBS_O_WORKDIR\n"), W{});          // nor to a script without directives
 }
 
@@ -129,7 +138,7 @@ TEST(PbsDirectives, WhatChangesNothingIsAWarningNamingTheLine) {
   EXPECT_EQ(words("#!/bin/bash\n#PBS -S /bin/bash -k oe\n#PBS -l arch=linux -W group_list=g stray\n"
                   "echo $PBS_ARRAY_INDEX ${PBS_JOBID} $PBS_JOBIDX\n",
                   &warnings),
-            W{});
+            (W{"--export=NONE"}));
   ASSERT_EQ(warnings.size(), 5u) << warnings[0];
   EXPECT_EQ(warnings[0], "job.sh:2: #PBS -k oe: no equivalent in yard; ignored");
   EXPECT_EQ(warnings[1], "job.sh:3: #PBS -l arch: a resource yard does not know; ignored");
@@ -138,9 +147,9 @@ TEST(PbsDirectives, WhatChangesNothingIsAWarningNamingTheLine) {
   EXPECT_EQ(warnings[4],
             "job.sh: the script reads $PBS_ARRAY_INDEX, $PBS_JOBID, which yard does not set; yard's own are "
             "$YARD_JOB_ID, $YARD_JOB_NAME, $SLURM_ARRAY_TASK_ID, $YARD_NTASKS");
-  EXPECT_EQ(words("#!/bin/sh\n#PBS -S /bin/bash\n", &warnings), W{});
+  EXPECT_EQ(words("#!/bin/sh\n#PBS -S /bin/bash\n", &warnings), (W{"--export=NONE"}));
   EXPECT_TRUE(has(warnings, "job.sh:2: #PBS -S /bin/bash: the script runs with the interpreter of its #! line"));
-  EXPECT_EQ(words("#PBS -W block=true -n\n"), (W{"--wait", "--exclusive"}));
+  EXPECT_EQ(words("#PBS -W block=true -n\n"), (W{"--wait", "--exclusive", "--export=NONE"}));
 }
 
 TEST(PbsDirectives, WhatWouldChangeTheResultIsRefusedNamingTheLineAndValue) {

@@ -20,7 +20,7 @@ TEST(ScriptKind, TheOneKindTheChosenOneOrAnError) {
   auto pbs = read_directives_of("pbs", both, "job.sh", nullptr);
   ASSERT_TRUE(pbs) << pbs.error();
   EXPECT_EQ(pbs->directives.kind, "#PBS");
-  EXPECT_EQ(pbs->directives.words, (std::vector<std::string>{"--job-name=x"}));
+  EXPECT_EQ(pbs->directives.words, (std::vector<std::string>{"--job-name=x", "--export=NONE"}));
   EXPECT_EQ(read_directives_of("slurm", both, "job.sh", nullptr)->directives.words, (std::vector<std::string>{"-n", "2"}));
   EXPECT_FALSE(read_directives_of("loadleveler", both, "job.sh", nullptr));
 }

@@ -61,10 +61,13 @@ Result<std::string> sge_memory(std::string_view v) {
   return std::to_string(static_cast<long long>(kib)) + "K";
 }
 
-// An -o/-e path: Grid Engine's pseudo variables as yard's patterns, '%' kept literal.
-std::string sge_path(std::string_view v) {
-  static const std::pair<std::string_view, std::string_view> kVars[] = {
-      {"$JOB_ID", "%j"}, {"$TASK_ID", "%a"}, {"$JOB_NAME", "%x"}, {"$USER", "%u"}, {"$HOSTNAME", "%N"}};
+// Grid Engine's pseudo variables in -o/-e paths, as yard's patterns ($HOME: the home).
+const std::pair<std::string_view, std::string_view> kVars[] = {
+    {"$JOB_ID", "%j"}, {"$TASK_ID", "%a"}, {"$JOB_NAME", "%x"}, {"$USER", "%u"}, {"$HOSTNAME", "%N"}};
+
+// An -o/-e path: Grid Engine's pseudo variables as yard's patterns, '%' kept literal. An
+// array's tasks share its $JOB_ID: the array's id, %A.
+std::string sge_path(std::string_view v, bool array) {
   std::string out;
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (v[i] == '%') {
@@ -75,14 +78,14 @@ std::string sge_path(std::string_view v) {
     if (v[i] == '$') {
       for (auto [var, pattern] : kVars)
         if (v.substr(i, var.size()) == var) {
-          out += pattern;
+          out += array && pattern == "%j" ? "%A" : pattern;
           i += var.size() - 1;
           replaced = true;
           break;
         }
       if (!replaced && v.substr(i, 5) == "$HOME") {
-        const char* home = std::getenv("HOME");
-        out += home ? home : "";
+        for (const char* c = std::getenv("HOME"); c && *c; ++c)  // its own % stays one
+          out += *c == '%' ? std::string("%%") : std::string(1, *c);
         i += 4;
         replaced = true;
       }
@@ -119,6 +122,7 @@ class Translator {
       const std::string& opt = words[i];
       if (opt.empty() || opt[0] != '-') return fail("'" + opt + "' is not a Grid Engine option");
       if (kNoValue.count(opt)) {
+        all_ = all_ || opt == "-V";
         if (!kSilent.count(opt)) warn(opt, why_ignored(opt));
         continue;
       }
@@ -146,7 +150,10 @@ class Translator {
     const bool array = !array_.empty();
     if (!output_.empty()) out.push_back("--output=" + file(output_, 'o', array));
     if (!error_.empty() && !joined_) out.push_back("--error=" + file(error_, 'e', array));
-    if (!exports_.empty()) out.push_back("--export=ALL," + exports_);
+    // qsub gives the job the caller's environment with -V only; without it, -v's list alone
+    // (once a #$ line was read: a script without one keeps yard's default).
+    if (all_ && !exports_.empty()) out.push_back("--export=ALL," + exports_);
+    if (!all_ && number_ > 0) out.push_back("--export=" + (exports_.empty() ? "NONE" : exports_));
     return out;
   }
   std::vector<std::string> warnings;
@@ -241,7 +248,7 @@ class Translator {
   }
 
   std::string file(const std::string& path, char stream, bool array) const {
-    std::string p = sge_path(path);
+    std::string p = sge_path(path, array);
     const bool dir = (!path.empty() && path.back() == '/') || (is_directory_ && is_directory_(path));
     if (!dir) return p;
     // Grid Engine's own name inside a directory: JOBNAME.oJOBID[.TASKID].
@@ -268,11 +275,21 @@ class Translator {
   bool (*is_directory_)(const std::string&);
   int number_ = 0;
   long long slots_ = 0, gpus_per_slot_ = 0;
-  bool mpi_ = false, joined_ = false, hard_time_ = false;
+  bool mpi_ = false, joined_ = false, hard_time_ = false, all_ = false;
   std::string array_, throttle_, output_, error_, exports_;
 };
 
 }  // namespace
+
+const std::vector<std::string_view>& sge_path_words() {
+  static const std::vector<std::string_view> words = [] {
+    std::vector<std::string_view> out;
+    for (auto [var, pattern] : kVars) out.push_back(var);
+    out.push_back("$HOME");
+    return out;
+  }();
+  return words;
+}
 
 bool has_sge_directives(std::string_view script) {
   for (std::string_view line : split(script, '\n'))

@@ -37,36 +37,49 @@ TEST(SgeDirectives, EveryCommonOptionSaidInSbatchsWords) {
       "echo hi\n";
   EXPECT_EQ(words(script), (W{"--job-name=sim", "--partition=all.q", "--account=melissa", "--time=0-01:30:00",
                               "--mem-per-cpu=2097152K", "--chdir=/scratch/run", "--priority=-10",
-                              "--dependency=afterany:12:14", "-c", "4", "--array=1-9:2%3", "--output=out.%j.%a",
-                              "--error=err-%x", "--export=ALL,A=1,B"}));
+                              "--dependency=afterany:12:14", "-c", "4", "--array=1-9:2%3", "--output=out.%A.%a",
+                              "--error=err-%x", "--export=A=1,B"}));
+}
+
+// As qsub, the job gets the caller's environment with -V only; without it, -v's variables
+// alone. A script without #$ lines keeps yard's default (ALL).
+TEST(SgeDirectives, TheCallersEnvironmentOnlyWithCapitalV) {
+  EXPECT_EQ(words("#$ -N x\n"), (W{"--job-name=x", "--export=NONE"}));
+  EXPECT_EQ(words("#$ -v A=1,B\n#$ -v C\n"), (W{"--export=A=1,B,C"}));
+  EXPECT_EQ(words("#$ -cwd -V\n"), W{});
+  EXPECT_EQ(words("#$ -V -v A=1\n"), (W{"--export=ALL,A=1"}));
+  EXPECT_EQ(words("#!/bin/sh\necho no directives\n"), W{});
 }
 
 TEST(SgeDirectives, EveryLineOfTheScriptCountsAndTheLastValueWins) {
   // qsub reads #$ lines after the first command too (checked on Grid Engine 8.1.9).
-  EXPECT_EQ(words("#!/bin/sh\n#$ -N early\necho\n#$ -N late\n"), (W{"--job-name=early", "--job-name=late"}));
+  EXPECT_EQ(words("#!/bin/sh\n#$ -N early\necho\n#$ -N late\n"), (W{"--job-name=early", "--job-name=late", "--export=NONE"}));
   EXPECT_TRUE(words("#!/bin/sh\n#$$ -N no\n##$ -N no\n #$ -N no\n").empty());
 }
 
 TEST(SgeDirectives, MpiEnvironmentsAreTasksOthersCpusAndGpusCountPerSlot) {
-  EXPECT_EQ(words("#$ -pe openmpi 8 -l gpu=1\n"), (W{"-n", "8", "--gpus=8"}));
+  EXPECT_EQ(words("#$ -pe openmpi 8 -l gpu=1\n"), (W{"-n", "8", "--gpus=8", "--export=NONE"}));
   std::vector<std::string> warnings;
-  EXPECT_EQ(words("#$ -pe smp 2-8\n", &warnings), (W{"-c", "2"}));
+  EXPECT_EQ(words("#$ -pe smp 2-8\n", &warnings), (W{"-c", "2", "--export=NONE"}));
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("job.sh:1: #$ -pe: a range of slots"), std::string::npos) << warnings[0];
 }
 
 TEST(SgeDirectives, JoinedOutputDropsTheErrorFileAndADirectoryGetsGridEnginesNames) {
-  EXPECT_EQ(words("#$ -o o.txt -e e.txt -j y\n"), (W{"--output=o.txt"}));
-  EXPECT_EQ(words("#$ -o logs/ -t 1-2\n"), (W{"--array=1-2", "--output=logs/%x.o%A.%a"}));
-  EXPECT_EQ(words("#$ -e logs\n", nullptr, [](const std::string&) { return true; }), (W{"--error=logs/%x.e%j"}));
-  EXPECT_EQ(words("#$ -o 50%.txt\n"), (W{"--output=50%%.txt"}));
+  EXPECT_EQ(words("#$ -o o.txt -e e.txt -j y\n"), (W{"--output=o.txt", "--export=NONE"}));
+  // An array's tasks share its $JOB_ID: the array's id.
+  EXPECT_EQ(words("#$ -o o.$JOB_ID -e e.$JOB_ID\n"), (W{"--output=o.%j", "--error=e.%j", "--export=NONE"}));
+  EXPECT_EQ(words("#$ -o o.$JOB_ID.$TASK_ID -t 1-2\n"), (W{"--array=1-2", "--output=o.%A.%a", "--export=NONE"}));
+  EXPECT_EQ(words("#$ -o logs/ -t 1-2\n"), (W{"--array=1-2", "--output=logs/%x.o%A.%a", "--export=NONE"}));
+  EXPECT_EQ(words("#$ -e logs\n", nullptr, [](const std::string&) { return true; }), (W{"--error=logs/%x.e%j", "--export=NONE"}));
+  EXPECT_EQ(words("#$ -o 50%.txt\n"), (W{"--output=50%%.txt", "--export=NONE"}));
 }
 
 TEST(SgeDirectives, TimesAndSizesInGridEnginesUnits) {
-  EXPECT_EQ(words("#$ -l h_rt=90\n"), (W{"--time=0-00:01:30"}));
-  EXPECT_EQ(words("#$ -l h_rt=100:00:00\n"), (W{"--time=4-04:00:00"}));
-  EXPECT_EQ(words("#$ -l mem_free=1g\n"), (W{"--mem-per-cpu=976563K"}));  // decimal units
-  EXPECT_EQ(words("#$ -l h_vmem=512M\n"), (W{"--mem-per-cpu=524288K"}));
+  EXPECT_EQ(words("#$ -l h_rt=90\n"), (W{"--time=0-00:01:30", "--export=NONE"}));
+  EXPECT_EQ(words("#$ -l h_rt=100:00:00\n"), (W{"--time=4-04:00:00", "--export=NONE"}));
+  EXPECT_EQ(words("#$ -l mem_free=1g\n"), (W{"--mem-per-cpu=976563K", "--export=NONE"}));  // decimal units
+  EXPECT_EQ(words("#$ -l h_vmem=512M\n"), (W{"--mem-per-cpu=524288K", "--export=NONE"}));
 }
 
 TEST(SgeDirectives, WhatChangesNothingIsAWarningNamingTheLine) {

@@ -7,10 +7,10 @@
 //     {{node.id}} %n, {{taskid}} %t)
 //   array  --cc=IDSET (copies of the job, {{cc}} their index)   dependencies
 //   --dependency=afterok:ID, one each   -x   --urgency=16+PRIORITY (Flux's 1 to 31)
-//   --export  --env=NAME=VALUE each (Flux passes the whole environment: ALL needs nothing)
+//   --export  --env=NAME=VALUE each (Flux passes the whole environment: ALL needs nothing;
+//     without ALL, --env=-* first removes every variable)
 // Lost: memory (Flux has no memory request), %A and %u in file names, an array's throttle,
-// an environment other than ALL plus variables, mail, requeueing, the append mode, QOS,
-// job types, components, sbatch's other options.
+// mail, requeueing, the append mode, QOS, job types, components, sbatch's other options.
 #include "translate/writer.h"
 #include "translate/writers.h"
 
@@ -81,9 +81,25 @@ Directives write_flux(const Job& job) {
   if (exclusive) w.add("-x");
   if (s.priority >= -15 && s.priority <= 15 && s.priority != 0) w.add("--urgency=" + std::to_string(16 + s.priority));
   else if (s.priority != 0) w.lose("priority", "--priority " + std::to_string(s.priority), "Flux's urgency runs from 1 to 31 (16 + a priority of -15 to 15); left out");
+  // Flux passes the whole environment unless told to remove every variable first.
   const Exports e = exports_of(job.exports);
-  if (!e.all || e.none) w.lack("export", "--export " + job.exports, "way to start from no variables (--env=-* is a pattern yard does not read)");
-  for (const auto& v : e.variables) w.add("--env=" + quoted(v));
+  if (!e.all) w.add("--env=-*");
+  for (const auto& v : e.variables) {
+    const auto eq = v.find('=');
+    const std::string name = v.substr(0, eq);
+    if (name.empty() || name.find_first_of("-^*?[/") != std::string::npos) {  // a removal, a file of rules, a pattern
+      w.lose("export", "--export " + v, "Flux reads --env=" + name + " as a rule, not a variable's name; left out");
+    } else if (eq != std::string::npos && v.find("{{", eq) != std::string::npos) {
+      w.lose("export", "--export " + v, "Flux fills {{...}} in a value when the job starts; left out");
+    } else {
+      // flux batch puts the environment's values in for $NAME in a value; $$ is a '$'.
+      std::string rule = name;
+      if (eq != std::string::npos) rule += "=";
+      for (char c : std::string_view(v).substr(eq == std::string::npos ? v.size() : eq + 1))
+        rule += c == '$' ? "$$" : std::string(1, c);
+      w.add("--env=" + quoted(rule));
+    }
+  }
   w.lose_unsaid({.handled = {"exclusive"}});
   return std::move(w).done();
 }

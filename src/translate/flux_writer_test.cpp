@@ -46,12 +46,24 @@ TEST(FluxWriter, GpusUrgencyEnvironmentAndExclusive) {
       "# flux: --urgency=31\n"
       "# flux: --env='A=1 2'\n",
       {});
-  j.exports = "NONE";
+  j.exports = "A,B=1,C*";
   j.spec.priority = 16;
-  EXPECT_EQ(testing::losses(write_flux(j)),
+  const Directives none = write_flux(j);
+  EXPECT_NE(none.text.find("# flux: --env=-*\n# flux: --env=A\n# flux: --env=B=1\n"), std::string::npos) << none.text;
+  EXPECT_EQ(testing::losses(none),
             (std::vector<std::string>{"0: --priority 16: Flux's urgency runs from 1 to 31 (16 + a priority of -15 to 15); left out",
-                                      "0: --export NONE: Flux has no way to start from no variables (--env=-* is a pattern "
-                                      "yard does not read); left out"}));
+                                      "0: --export C*: Flux reads --env=C* as a rule, not a variable's name; left out"}));
+}
+
+// flux batch puts the environment's values in for $NAME in --env's values: a '$' of the
+// value's own is $$; a template is filled in when the job starts: a loss.
+TEST(FluxWriter, AnEnvironmentValuesOwnDollars) {
+  Job j;
+  j.exports = "ALL,A=$x y,B={{id}}";
+  const Directives d = write_flux(j);
+  EXPECT_EQ(d.text, "# flux: --env='A=$$x y'\n");
+  EXPECT_EQ(testing::losses(d),
+            (std::vector<std::string>{"0: --export B={{id}}: Flux fills {{...}} in a value when the job starts; left out"}));
 }
 
 }  // namespace

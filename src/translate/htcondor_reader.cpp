@@ -1,5 +1,8 @@
 #include "translate/htcondor_reader.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <map>
 #include <optional>
 
@@ -18,15 +21,58 @@ struct Command {
   int line = 0;
 };
 
+// A macro condor_submit puts a value in for: $(NAME), $$(NAME) (from the machine's ad,
+// once the job is matched) or $FUNCTION(ARGUMENTS) such as $ENV(HOME); it ends at `end`.
+struct Macro {
+  std::string function;  // "" for $(NAME) and $$(NAME)
+  std::string body;      // the NAME, or the ARGUMENTS
+  bool machine = false;  // $$(NAME)
+  std::size_t end = 0;
+};
+
+// The macro that starts at v[i] (a '$'), or nullopt when that '$' begins none.
+std::optional<Macro> macro_at(std::string_view v, std::size_t i) {
+  Macro m;
+  std::size_t j = i + 1;
+  if (j < v.size() && v[j] == '$') {
+    m.machine = true;
+    ++j;
+  }
+  const std::size_t name = j;
+  while (j < v.size() && (std::isalnum(static_cast<unsigned char>(v[j])) || v[j] == '_')) ++j;
+  m.function = std::string(v.substr(name, j - name));
+  const auto close = j < v.size() && v[j] == '(' ? v.find(')', j) : std::string_view::npos;
+  if (close == std::string_view::npos || (m.machine && !m.function.empty())) return std::nullopt;
+  m.body = std::string(v.substr(j + 1, close - j - 1));
+  m.end = close + 1;
+  return m;
+}
+
+// What condor_submit puts in for the macros that do not depend on the job: a '$' for
+// $(DOLLAR), two for $$(DOLLARDOLLAR) (how a value keeps its own), and the submitting
+// environment's variable for $ENV(NAME[:DEFAULT]) (UNDEFINED when it is not set and has no
+// default); nullopt for any other.
+std::optional<std::string> known(const Macro& m) {
+  if (!m.machine && m.function.empty() && iequals(m.body, "DOLLAR")) return "$";
+  if (m.machine && iequals(m.body, "DOLLARDOLLAR")) return "$$";
+  if (m.machine || !iequals(m.function, "ENV")) return std::nullopt;
+  const auto colon = m.body.find(':');
+  if (const char* value = std::getenv(m.body.substr(0, colon).c_str())) return value;
+  return colon != std::string::npos ? m.body.substr(colon + 1) : "UNDEFINED";
+}
+
 class Reader {
  public:
   explicit Reader(std::string_view origin) : m_(origin, "HTCondor") {}
   directives::Messages m_;
   SubmitDescription out;
 
-  Status command(const Command& c) {
-    m_.at(c.line);
-    const std::string at = c.key + " = " + c.value;
+  Status command(const Command& raw) {
+    m_.at(raw.line);
+    const std::string at = raw.key + " = " + raw.value;
+    // Output paths put their macros in as yard's patterns (path()).
+    Command c = raw;
+    if (c.key != "output" && c.key != "error") c.value = macros(raw.value, at);
     auto add = [&](std::string word) { directives::add_line(out.directives, c.line, {std::move(word)}); };
     auto number = [&](long long least) -> std::optional<long long> {
       const long long n = count(c.value);
@@ -61,8 +107,7 @@ class Reader {
     } else if (c.key == "initialdir") {
       add("--chdir=" + c.value);
     } else if (c.key == "getenv") {
-      if (!iequals(c.value, "true") && !iequals(c.value, "false"))
-        m_.warn(at, "only getenv = true (the whole environment, yard's default) is read; ignored");
+      getenv(c, at);
     } else if (c.key == "environment") {
       return environment(c, at);
     } else if (c.key == "priority") {
@@ -118,10 +163,19 @@ class Reader {
     return {};
   }
 
-  // What depends on the whole description: the array, its throttle and the files.
+  // What depends on the whole description: the array, its throttle, the environment and
+  // the files.
   Status finish() {
     m_.at(queue_line_);
     if (out.executable.empty()) return m_.fail("no executable: yard translate reads the script the job runs");
+    // Without getenv (false by default) the job gets no variable of the submitter's.
+    std::string list = all_ ? "ALL" : "";
+    for (const auto& v : getenv_names_) list += "," + v;
+    for (const auto& v : environment_) list += "," + v;
+    if (!all_ && !list.empty()) list.erase(0, 1);
+    const int line = std::max(getenv_line_, environment_line_);
+    directives::add_line(out.directives, line > 0 ? line : queue_line_,
+                         {"--export=" + (list.empty() ? "NONE" : list)});
     if (!array_.empty()) {
       if (auto s = directives::check_array(array_); !s) return m_.fail("queue: " + s.error());
       directives::add_line(out.directives, queue_line_,
@@ -138,8 +192,46 @@ class Reader {
   }
 
  private:
+  // `v` with the macros put in that known() knows; any other is kept as written, with a
+  // warning: what HTCondor puts in for it is its own.
+  std::string macros(std::string_view v, const std::string& at) {
+    std::string expanded;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const auto m = v[i] == '$' ? macro_at(v, i) : std::nullopt;
+      if (!m) {
+        expanded += v[i];
+        continue;
+      }
+      const std::string text(v.substr(i, m->end - i));
+      const auto value = known(*m);
+      expanded += value ? *value : text;
+      if (!value) m_.warn(at, "HTCondor puts a value in for " + text + ", which yard does not know; kept as written");
+      else if (iequals(m->function, "ENV") && m->body.find(':') == std::string::npos && !std::getenv(m->body.c_str()))
+        m_.warn(at, text + ": not set here; condor_submit puts in UNDEFINED");
+      i = m->end - 1;
+    }
+    return expanded;
+  }
+
   static std::string unquoted(const std::string& v) {
     return v.size() >= 2 && v.front() == '"' && v.back() == '"' ? v.substr(1, v.size() - 2) : v;
+  }
+
+  // getenv = true | false | NAMES: the submitter's variables the job gets, all of them or
+  // those named (condor_submit matches a name in any case; a pattern, * or !NAME, is not
+  // read).
+  void getenv(const Command& c, const std::string& at) {
+    getenv_line_ = c.line;
+    getenv_names_.clear();
+    all_ = iequals(c.value, "true") || c.value == "*";
+    if (all_ || iequals(c.value, "false")) return;
+    std::string names = c.value;
+    for (char& ch : names) ch = ch == ';' || ch == ' ' || ch == '\t' ? ',' : ch;
+    for (std::string_view name : split(names, ',')) {
+      if (name.empty()) continue;
+      if (name.find_first_of("*!=") == std::string_view::npos) getenv_names_.emplace_back(name);
+      else m_.warn(at, "'" + std::string(name) + "': yard passes variables on by name, not by pattern; ignored");
+    }
   }
 
   // environment = "A=1 B='x y'" (the new syntax) or A=1;B=2 (the old one).
@@ -153,13 +245,11 @@ class Reader {
       for (std::string_view item : split(c.value, ';'))
         if (!trim(item).empty()) items.emplace_back(trim(item));
     }
-    std::string list = "ALL";
-    for (const auto& item : items) {
+    for (const auto& item : items)
       if (item.find('=') == std::string::npos || item.find(',') != std::string::npos)
         return m_.fail(at + ": '" + item + "': expected NAME=VALUE without a comma");
-      list += "," + item;
-    }
-    directives::add_line(out.directives, c.line, {"--export=" + list});
+    environment_ = std::move(items);
+    environment_line_ = c.line;
     return {};
   }
 
@@ -172,28 +262,39 @@ class Reader {
         p += "%%";
         continue;
       }
-      if (v.substr(i, 2) != "$(") {
+      const auto m = v[i] == '$' ? macro_at(v, i) : std::nullopt;
+      if (!m && v.substr(i, 2) == "$(") return err("unclosed $(");
+      if (!m) {
         p += v[i];
         continue;
       }
-      const auto close = v.find(')', i);
-      if (close == std::string_view::npos) return err("unclosed $(");
-      const std::string name = to_lower(v.substr(i + 2, close - i - 2));
-      if (name == "cluster" || name == "clusterid") p += array ? "%A" : "%j";
-      else if ((name == "process" || name == "procid") && !index_name_.empty())
+      const std::string name = to_lower(m->body), text(v.substr(i, m->end - i));
+      if (auto value = known(*m)) {  // the path's own text: every '%' stays one
+        for (char ch : *value) p += ch == '%' ? std::string("%%") : std::string(1, ch);
+      } else if (m->machine || !m->function.empty()) {
+        return err(text + " is not supported in yard's output paths");
+      } else if (name == "cluster" || name == "clusterid") {
+        p += array ? "%A" : "%j";
+      } else if ((name == "process" || name == "procid") && !index_name_.empty()) {
         return err("$(Process) counts the jobs from 0; the index is $(" + index_name_ + ")");
-      else if (name == "process" || name == "procid") p += array ? "%a" : "0";
-      else if (!index_name_.empty() && name == to_lower(index_name_)) p += "%a";
-      else return err("$(" + std::string(v.substr(i + 2, close - i - 2)) + ") is not supported in yard's output paths");
-      i = close;
+      } else if (name == "process" || name == "procid") {
+        p += array ? "%a" : "0";
+      } else if (!index_name_.empty() && name == to_lower(index_name_)) {
+        p += "%a";
+      } else {
+        return err(text + " is not supported in yard's output paths");
+      }
+      i = m->end - 1;
     }
     return p;
   }
 
   Command output_, error_;
   std::string array_, index_name_;
+  std::vector<std::string> getenv_names_, environment_;
+  bool all_ = false;  // getenv = true
   long long throttle_ = 0;
-  int queue_line_ = 0;
+  int queue_line_ = 0, getenv_line_ = 0, environment_line_ = 0;
 };
 
 // The line's `key = value`, or nullopt when it is not one.

@@ -6,6 +6,10 @@
 // Lines: `key = value` (keys in any case; a line ending in a backslash goes on), comments
 // starting with '#', and one `queue` statement: `queue`, `queue N`, or `queue NAME in
 // (I, J, ...)` with whole numbers (the array's indices; $(NAME) is the index).
+// Macros are put in as condor_submit does: $(DOLLAR) is a '$' and $$(DOLLARDOLLAR) two,
+// $ENV(NAME[:DEFAULT]) the submitting environment's NAME; in output paths $(Cluster),
+// $(Process) and the index as below. Any other is kept as written, with a warning (an
+// error in an output path): what HTCondor puts in for it is its own.
 // Mapping, HTCondor -> sbatch (htcondor_writer.cpp writes it right to left):
 //   batch_name = NAME            --job-name=NAME
 //   request_cpus = N             --cpus-per-task=N (one task: a vanilla job runs on one machine)
@@ -17,7 +21,9 @@
 //                                output file: one file
 //   accounting_group = G         --account=G
 //   initialdir = DIR             --chdir=DIR
-//   environment = "A=1 B=2"      --export=ALL,A=1,B=2   (getenv = true: ALL, yard's default)
+//   getenv = true | NAME, ...    --export=ALL | NAME,...: the submitter's variables the job gets
+//   environment = "A=1 B=2"      ...,A=1,B=2 added; neither: --export=NONE (getenv is false by
+//                                default: the job gets no variable of the submitter's)
 //   priority = N                 --priority=N
 //   notification = Never|Error|Complete|Always, notify_user = U   --mail-type=NONE|FAIL|END|ALL, --mail-user=U
 //   queue N, queue NAME in (1, 3) --array=0-(N-1), --array=1,3;  max_materialize = M: %M

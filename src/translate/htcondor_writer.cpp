@@ -1,19 +1,24 @@
 // Writes a job as an HTCondor submit description (condor_submit; htcondor_reader.h reads
 // it back). HTCondor has no directives in scripts: the description's `executable` is the
 // script itself, which HTCondor runs as it is (other schedulers' directives in it are
-// comments to it). Written:
+// comments to it). condor_submit puts its macros in every value: a '$' of the job's own is
+// written $(DOLLAR). Written:
 //   universe = vanilla, executable = SCRIPT       batch_name = NAME
 //   request_cpus = T*C (a vanilla job runs on one machine; tasks and their CPUs are its CPUs,
 //     a loss when T > 1)   request_memory = the job's memory (K M G T)   request_gpus = G
 //   allowed_job_duration = SECONDS (HTCondor holds a job that runs longer)
 //   output, error ($(Cluster) %j and %A, $(Process) %a; stderr with stdout: the same file)
-//   accounting_group = ACCOUNT   initialdir = DIR   getenv = true (--export ALL),
-//   environment = "A=1 B=2"   priority = N   notification, notify_user
+//   accounting_group = ACCOUNT   initialdir = DIR   --export  getenv = true (ALL) or
+//     getenv = A, B (the variables named; neither: NONE, HTCondor's default) and
+//     environment = "C=1 D=2"   priority = N   notification, notify_user
 //   array  queue N (indices 0..N-1) or queue ArrayIndex in (1, 3, 5), $(ArrayIndex) %a;
 //     max_materialize = MAX (jobs of the array in the queue at once)
 // Lost: nodes (one machine), queues (HTCondor matches machines instead), dependencies
-// (DAGMan's), %x %u %N in file names, --export NONE, exclusive nodes, requeueing, the
+// (DAGMan's), %x %u %N in file names, exclusive nodes, requeueing, the
 // append mode, QOS, job types, components, sbatch's other options.
+#include <algorithm>
+#include <cctype>
+
 #include "core/text.h"
 #include "translate/writer.h"
 #include "translate/writers.h"
@@ -22,6 +27,35 @@ namespace yard::translate {
 namespace {
 
 void set(Writer& w, std::string_view key, const std::string& value) { w.add(std::string(key) + " = " + value); }
+
+// condor_submit reads a value as the rest of its line, the blanks at its ends dropped.
+bool holds(Writer& w, std::string_view option, const std::string& what, std::string_view value) {
+  if (trim(value).size() == value.size()) return true;
+  w.lose(option, "--" + std::string(option) + " " + what, "HTCondor drops the blanks at a value's ends; left out");
+  return false;
+}
+
+// A value's own text as condor_submit gives it back, putting its macros in: $(DOLLAR) for
+// a '$', $$(DOLLARDOLLAR) for two ("$$(" left in a job is filled in from the machine's ad).
+std::string condor_literal(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '$') {
+      out += text[i];
+    } else if (i + 1 < text.size() && text[i + 1] == '$') {
+      out += "$$(DOLLARDOLLAR)";
+      ++i;
+    } else {
+      out += "$(DOLLAR)";
+    }
+  }
+  return out;
+}
+
+// `key = VALUE` for sbatch's --`option`, unless it has blanks at its ends.
+void set_value(Writer& w, std::string_view option, std::string_view key, const std::string& value) {
+  if (holds(w, option, "'" + value + "'", value)) set(w, key, condor_literal(value));
+}
 
 void resources(Writer& w) {
   const Resources& r = w.res();
@@ -44,11 +78,9 @@ void files(Writer& w, const std::string& index) {
     if (c == 'a' && array) return "$(" + index + ")";
     return std::nullopt;
   };
-  // $( begins one of HTCondor's macros.
   auto path = [&](std::string_view option, const std::string& p) {
-    if (p.find("$(") == std::string::npos) return target_path(w, option, p, tokens);
-    w.lose(option, "--" + std::string(option) + " " + p, "$( begins a macro in HTCondor's file names; left out");
-    return std::string();
+    std::string t = target_path(w, option, p, tokens, "%", {}, condor_literal);
+    return holds(w, option, "'" + p + "'", t) ? t : std::string();
   };
   const std::string out = path("output", s.stdout_path);
   if (!out.empty()) set(w, "output", out);
@@ -60,20 +92,34 @@ void files(Writer& w, const std::string& index) {
   }
 }
 
+// getenv = true for ALL, else the names of the variables passed on as they are (none:
+// HTCondor's default, NONE; condor_submit matches a name in any case, so that a variable
+// named alike in another case goes too); environment = "A=1 B='x y'" for those given a value.
 void environment(Writer& w) {
   const Exports e = exports_of(w.job.exports);
-  if (e.none) w.lose("export", "--export " + w.job.exports, "an HTCondor job gets no variables but those named; none written");
-  if (e.all) set(w, "getenv", "true");
-  std::string vars;
+  std::string names, vars;
   for (const auto& v : e.variables) {
     const auto eq = v.find('=');
-    const std::string value = eq == std::string::npos ? "" : v.substr(eq + 1);
-    if (eq == std::string::npos || eq == 0 || v.find_first_of(" \t'\"") < eq || value.find_first_of("'\"") != std::string::npos) {
+    if (eq == std::string::npos && e.all) continue;  // in the whole environment already
+    if (eq == std::string::npos) {
+      // condor_submit takes *, ! and separators in a name for a pattern of names.
+      const bool name = !v.empty() && std::all_of(v.begin(), v.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+      });
+      if (name) names += (names.empty() ? "" : ", ") + v;
+      else w.lose("export", "--export " + v, "getenv takes names of letters, digits and _; left out");
+      continue;
+    }
+    const std::string value = v.substr(eq + 1);
+    if (eq == 0 || v.find_first_of(" \t'\"") < eq || value.find_first_of("'\"") != std::string::npos) {
       w.lose("export", "--export " + v, "environment takes NAME=VALUE without quotes; left out");
       continue;
     }
-    vars += (vars.empty() ? "" : " ") + v.substr(0, eq + 1) + (value.find_first_of(" \t") == std::string::npos ? value : "'" + value + "'");
+    const std::string written = condor_literal(value);
+    const bool blank = value.find_first_of(" \t") != std::string::npos;
+    vars += (vars.empty() ? "" : " ") + v.substr(0, eq + 1) + (blank ? "'" + written + "'" : written);
   }
+  if (e.all || !names.empty()) set(w, "getenv", e.all ? "true" : names);
   if (!vars.empty()) set(w, "environment", "\"" + vars + "\"");
 }
 
@@ -92,7 +138,7 @@ void mail(Writer& w) {
     if (end || fail || none) set(w, "notification", end ? "Complete" : fail ? "Error" : "Never");
   }
   const std::string user = w.job.option("mail-user", &given);
-  if (given) set(w, "notify_user", user);
+  if (given) set_value(w, "mail-user", "notify_user", user);
 }
 
 }  // namespace
@@ -102,14 +148,17 @@ Directives write_htcondor(const Job& job, const std::string& executable) {
   const JobSpec& s = job.spec;
   w.add("# HTCondor submit description: condor_submit FILE (written by yard translate)");
   set(w, "universe", "vanilla");
-  set(w, "executable", executable);
-  if (job.name_given) set(w, "batch_name", s.name.find_first_of(" \t") == std::string::npos ? s.name : "\"" + s.name + "\"");
+  set(w, "executable", condor_literal(executable));
+  // In double quotes when it has blanks, or quotes of its own at its ends (the reader
+  // takes off one pair).
+  const bool plain = s.name.find_first_of(" \t\v\f") == std::string::npos && !s.name.starts_with('"');
+  if (job.name_given) set(w, "batch_name", plain ? condor_literal(s.name) : "\"" + condor_literal(s.name) + "\"");
   resources(w);
   std::string index = "Process";
   if (s.array && (s.array->indices.front() != 0 || regular_step(s.array->indices) != 1)) index = "ArrayIndex";
   files(w, index);
-  if (!s.account.empty()) set(w, "accounting_group", s.account);
-  if (!job.chdir.empty()) set(w, "initialdir", job.chdir);
+  if (!s.account.empty()) set_value(w, "account", "accounting_group", s.account);
+  if (!job.chdir.empty()) set_value(w, "chdir", "initialdir", job.chdir);
   environment(w);
   if (s.priority != 0) set(w, "priority", std::to_string(s.priority));
   mail(w);

@@ -66,5 +66,47 @@ TEST(HtCondorWriter, ZeroBasedArraysEnvironmentAndMail) {
       {});
 }
 
+// Without getenv the job gets no variable of the submitter's (HTCondor's default): NONE,
+// or the variables getenv names and environment sets.
+TEST(HtCondorWriter, AnEnvironmentOtherThanTheWholeOne) {
+  Job j;
+  j.exports = "NONE";
+  EXPECT_EQ(write_htcondor(j, "job.sh").text.find("getenv"), std::string::npos);
+  EXPECT_TRUE(write_htcondor(j, "job.sh").losses.empty());
+  j.exports = "A,B=2,C_3,D-4";
+  const Directives d = write_htcondor(j, "job.sh");
+  EXPECT_NE(d.text.find("getenv = A, C_3\nenvironment = \"B=2\"\n"), std::string::npos) << d.text;
+  EXPECT_EQ(testing::losses(d),
+            (std::vector<std::string>{"0: --export D-4: getenv takes names of letters, digits and _; left out"}));
+  j.exports = "ALL,A,B=2";
+  EXPECT_NE(write_htcondor(j, "job.sh").text.find("getenv = true\nenvironment = \"B=2\"\n"), std::string::npos);
+}
+
+// condor_submit puts its macros in every value: a '$' of the job's own is $(DOLLAR), two
+// are $$(DOLLARDOLLAR) (a "$$(" left in the job would be the machine's attribute).
+TEST(HtCondorWriter, EveryDollarOfTheJobsOwnIsAMacro) {
+  Job j;
+  j.name_given = true;
+  j.spec.name = "a$(id)";
+  j.spec.account = "g$";
+  j.chdir = "/d/$HOME";
+  j.spec.stdout_path = "o$$(x)-%j";
+  j.exports = "B=$(id)";
+  j.options = {{"mail-user", "u$@x"}};
+  testing::expect_directives(write_htcondor(j, "job$.sh"),
+      "# HTCondor submit description: condor_submit FILE (written by yard translate)\n"
+      "universe = vanilla\n"
+      "executable = job$(DOLLAR).sh\n"
+      "batch_name = a$(DOLLAR)(id)\n"
+      "output = o$$(DOLLARDOLLAR)(x)-$(Cluster)\n"
+      "error = o$$(DOLLARDOLLAR)(x)-$(Cluster)\n"
+      "accounting_group = g$(DOLLAR)\n"
+      "initialdir = /d/$(DOLLAR)HOME\n"
+      "environment = \"B=$(DOLLAR)(id)\"\n"
+      "notify_user = u$(DOLLAR)@x\n"
+      "queue\n",
+      {});
+}
+
 }  // namespace
 }  // namespace yard::translate

@@ -11,9 +11,11 @@
 //   --export  -env "none" | "all, A=1" | "A=1, B" (LSF passes the whole environment: ALL
 //     needs nothing)
 // Lost: %x %u %N and padding in file names, QOS, job types, components, a negative
-// priority, FAIL-only mail, sbatch's other options.
+// priority, FAIL-only mail, sbatch's other options. A path whose own text holds %J or %I,
+// and a value of --export holding a $, are written as they are, a loss: LSF puts values in.
 #include "backends/slurm/slurm_script.h"  // slurm_array_text: LSF's index lists are sbatch's
 #include "core/text.h"
+#include "directives/lsf_directives.h"  // lsf_path_words
 #include "translate/writer.h"
 #include "translate/writers.h"
 
@@ -63,8 +65,11 @@ void files(Writer& w) {
     return std::nullopt;
   };
   const bool append = s.open_mode() == OpenMode::Append;
-  if (!s.stdout_path.empty()) w.add((append ? "-o " : "-oo ") + quoted(target_path(w, "output", s.stdout_path, tokens)));
-  if (!s.stderr_path.empty()) w.add((append ? "-e " : "-eo ") + quoted(target_path(w, "error", s.stderr_path, tokens)));
+  auto path = [&](std::string_view option, const std::string& p) {
+    return quoted(target_path(w, option, p, tokens, "%", lsf_path_words()));
+  };
+  if (!s.stdout_path.empty()) w.add((append ? "-o " : "-oo ") + path("output", s.stdout_path));
+  if (!s.stderr_path.empty()) w.add((append ? "-e " : "-eo ") + path("error", s.stderr_path));
 }
 
 std::string conditions(const std::vector<Dependency>& deps, bool any) {
@@ -130,7 +135,12 @@ Directives write_lsf(const Job& job) {
   if (s.priority < 0) w.lose("priority", "--priority " + std::to_string(s.priority), "LSF's priorities are positive; left out");
   const Exports e = exports_of(job.exports);
   std::string env = e.none ? "none" : e.all ? "all" : "";
-  for (const auto& v : listable(w, e)) env += (env.empty() ? "" : ", ") + v;
+  for (const auto& v : listable(w, e)) {
+    if (const auto eq = v.find('='); eq != std::string::npos && v.find('$', eq) != std::string::npos)
+      w.lose("export", "--export " + v, "LSF puts a variable's value in for $NAME in -env's values and has no way to "
+             "keep a $ as written; written as it is");
+    env += (env.empty() ? "" : ", ") + v;
+  }
   if (env != "all") w.add("-env " + quoted(env));
   w.lose_unsaid({.append = true, .requeue = true, .handled = {"exclusive", "mail-type", "mail-user", "wait"}});
   return std::move(w).done();

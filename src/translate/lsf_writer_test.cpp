@@ -66,5 +66,23 @@ TEST(LsfWriter, AnArrayFromZeroAndANameWithBrackets) {
        "0: --array 0,2,4: LSF numbers an array's elements from 1; each index is 1 more"});
 }
 
+// LSF puts values in for %J and %I in a path, and for $NAME in -env's values: a path's or
+// a value's own is written as it is, a loss.
+TEST(LsfWriter, APathsOwnPatternsAndAnEnvironmentsDollarsAreALoss) {
+  Job j;
+  j.spec.stdout_path = "100%%Job-%j";
+  j.spec.stderr_path = "%%I%%";
+  j.exports = "A=$HOME,B";
+  const Directives d = write_lsf(j);
+  EXPECT_NE(d.text.find("#BSUB -oo 100%Job-%J\n#BSUB -eo %I%\n"), std::string::npos) << d.text;
+  EXPECT_EQ(testing::losses(d),
+            (std::vector<std::string>{"0: --output 100%%Job-%j: LSF puts a value in for %J in a file name and has no "
+                                      "way to keep it as written; written as it is",
+                                      "0: --error %%I%%: LSF puts a value in for %I in a file name and has no way to "
+                                      "keep it as written; written as it is",
+                                      "0: --export A=$HOME: LSF puts a variable's value in for $NAME in -env's values "
+                                      "and has no way to keep a $ as written; written as it is"}));
+}
+
 }  // namespace
 }  // namespace yard::translate

@@ -4,7 +4,8 @@
 //     (oar_script.h): every CPU a core, cores and GPUs the same on each node, a GPU's cores
 //     below it; tasks of several CPUs are their cores (a loss when C > 1); what does not
 //     divide evenly is rounded up (a loss)
-//   -q QUEUE  --project ACCOUNT  -d DIR   -O/-E files (%jobid% %jobname% %arrayid% %arrayindex%)
+//   -q QUEUE  --project ACCOUNT  -d DIR   -O/-E files (%jobid% %jobname% %arrayid% %arrayindex%;
+//     a path whose own text holds one is written as it is, a loss)
 //   array  --array N (OAR numbers elements 1..N; other indices are renumbered, a loss)
 //   dependencies  -a ID each (OAR waits for any end: afterok and afternotok are a loss)
 //   OAR's job types  -t TYPE
@@ -12,6 +13,8 @@
 // it to a file of its own), an array's throttle, --export, mail, priority, requeueing,
 // QOS, components, sbatch's other options.
 #include "backends/oar/oar_script.h"  // oar_resource_request
+#include "core/text.h"
+#include "directives/oar_directives.h"  // oar_path_words
 #include "translate/writer.h"
 #include "translate/writers.h"
 
@@ -20,7 +23,7 @@ namespace {
 
 // A value oarsub takes as the rest of its line: no newline, no blanks at its ends.
 void value(Writer& w, std::string_view option, const std::string& flag, const std::string& v) {
-  if (v.empty() || v.front() == ' ' || v.back() == ' ' || v.find('\n') != std::string::npos)
+  if (v.empty() || trim(v).size() != v.size() || v.find('\n') != std::string::npos)
     return w.lose(option, "--" + std::string(option) + " '" + v + "'", "an #OAR line cannot hold blanks at its ends; left out");
   w.add(flag + " " + v);
 }
@@ -65,8 +68,9 @@ void files(Writer& w) {
     if (c == 'a') return "%arrayindex%";
     return std::nullopt;
   };
-  if (!s.stdout_path.empty()) value(w, "output", "-O", target_path(w, "output", s.stdout_path, tokens));
-  if (!s.stderr_path.empty()) value(w, "error", "-E", target_path(w, "error", s.stderr_path, tokens));
+  const auto& words = oar_path_words();
+  if (!s.stdout_path.empty()) value(w, "output", "-O", target_path(w, "output", s.stdout_path, tokens, "%", words));
+  if (!s.stderr_path.empty()) value(w, "error", "-E", target_path(w, "error", s.stderr_path, tokens, "%", words));
   else if (!s.stdout_path.empty())
     w.lose("output", "--output " + s.stdout_path, "OAR writes stderr to a file of its own (OAR.%jobid%.stderr), not with stdout");
 }

@@ -47,5 +47,17 @@ TEST(OarWriter, GpusUnevenCoresTypesAndValuesItCannotHold) {
        "same number of cores); rounded up"});
 }
 
+// oarsub puts values in for %jobid% and its other patterns: one of a path's own text is
+// written as it is, a loss.
+TEST(OarWriter, APathsOwnPatternsAreALoss) {
+  Job j;
+  j.spec.stdout_path = "%%jobid%%.%j";
+  j.spec.stderr_path = "100%%";
+  const Directives d = write_oar(j);
+  EXPECT_NE(d.text.find("#OAR -O %jobid%.%jobid%\n#OAR -E 100%\n"), std::string::npos) << d.text;
+  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{"0: --output %%jobid%%.%j: OAR puts a value in for %jobid% in "
+                                                          "a file name and has no way to keep it as written; written as it is"}));
+}
+
 }  // namespace
 }  // namespace yard::translate

@@ -1,5 +1,6 @@
 #include "translate/pbs_common.h"
 
+#include "directives/pbs_paths.h"
 namespace yard::translate {
 
 std::string pbs_size(std::uint64_t bytes) { return size_in(bytes, {"kb", "mb", "gb", "tb"}); }
@@ -24,7 +25,7 @@ void write_pbs_common(Writer& w, std::string_view array_index, std::vector<std::
   };
   // qsub takes HOST: before a path's first '/' for the host PBS copies the file to.
   auto path = [&](std::string_view option, const std::string& p) {
-    std::string t = target_path(w, option, p, tokens);
+    std::string t = target_path(w, option, p, tokens, "%", pbs_path_words());
     const auto colon = t.find(':');
     return colon != std::string::npos && t.find('/') > colon ? "./" + t : t;
   };
@@ -39,8 +40,9 @@ void write_pbs_common(Writer& w, std::string_view array_index, std::vector<std::
   qsub_mail_and_rerun(w);
   if (s.priority >= -1024 && s.priority <= 1023 && s.priority != 0) w.add("-p " + std::to_string(s.priority));
   else if (s.priority != 0) w.lose("priority", "--priority " + std::to_string(s.priority), "PBS priorities run from -1024 to 1023; left out");
+  // Without -V qsub gives the job -v's variables alone (and its own PBS_O_ ones), as --export
+  // without ALL does; with neither, NONE.
   const Exports e = exports_of(job.exports);
-  if (e.none) w.lose("export", "--export " + job.exports, "qsub passes no variables without -V or -v but its own PBS_O_ ones; none written");
   if (e.all) w.add("-V");
   std::string list;
   for (const auto& v : listable(w, e)) list += (list.empty() ? "" : ",") + v;

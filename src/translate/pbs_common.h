@@ -6,7 +6,8 @@
 
 namespace yard::translate {
 
-// Writes -N, -q, -A, -l walltime, -o/-e/-j, -W depend, -W block, -m/-M, -r, -p, -V/-v;
+// Writes -N, -q, -A, -l walltime, -o/-e/-j, -W depend, -W block, -m/-M, -r, -p, -V/-v (a
+// path whose own text holds $HOME or another word qsub puts a value in for is a loss);
 // `array_index` is the variable an output path's %a becomes; `handled` the sbatch
 // options the caller wrote. Then every loss the two share.
 // `shape` writes the resources of the job's shape, after -N.

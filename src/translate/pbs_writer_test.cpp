@@ -59,5 +59,22 @@ TEST(PbsProWriter, UnevenTasksNodeMemoryExclusiveAndOddIndices) {
        "(cd in the script)"});
 }
 
+// qsub puts values in for $HOME, $USER, ^array_index^ and its own variables wherever they
+// stand in a path, with no way to keep one as written: a path whose own text holds one is
+// written as it is, a loss. Another $ stays, and so do the variables written for patterns,
+// whatever follows them.
+TEST(PbsProWriter, APathsOwnDollarWordsAreALoss) {
+  Job j;
+  j.spec.stdout_path = "$HOME/x-%j";
+  j.spec.stderr_path = "$FOO/%u_NAME-%x^array";
+  const Directives d = write_pbs(j);
+  EXPECT_NE(d.text.find("#PBS -o $HOME/x-${PBS_JOBID}\n"), std::string::npos) << d.text;
+  EXPECT_NE(d.text.find("#PBS -e $FOO/$USER_NAME-${PBS_JOBNAME}^array\n"), std::string::npos) << d.text;
+  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{"0: --output $HOME/x-%j: PBS Pro puts a value in for $HOME in "
+                                                          "a file name and has no way to keep it as written; written as it is"}));
+  j.spec.stdout_path = "a^array_index^", j.spec.stderr_path = "$PBS_JOBIDx";
+  EXPECT_EQ(testing::losses(write_torque(j)).size(), 2u);
+}
+
 }  // namespace
 }  // namespace yard::translate

@@ -43,12 +43,13 @@ Error at_line(const std::string& message, const std::string& origin, const Job& 
   return err(origin + ": " + message);
 }
 
-// --export without the directory variable a reader added (yard submit's own doing).
+// --export without the directory variable a reader added (yard submit's own doing); a list
+// of that variable alone was one without ALL: NONE.
 std::string without_variable(const std::string& exports, std::string_view name) {
   std::string out;
   for (std::string_view item : split(exports, ','))
     if (!starts_with(item, std::string(name) + "=")) out += (out.empty() ? "" : ",") + std::string(item);
-  return out.empty() ? "ALL" : out;
+  return !out.empty() ? out : exports.empty() ? "ALL" : "NONE";
 }
 
 // The HTCondor description's executable, found beside the description.

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <map>
 
 #include "translate/htcondor_reader.h"
@@ -61,10 +62,37 @@ TEST(ReadJob, ErrorsNameTheFileTheLineAndTheValue) {
 }
 
 TEST(ReadJob, TheSubmitDirectoryVariableIsNotExported) {
-  auto r = read("#!/bin/sh\n#PBS -N x -v A=1\ncd $PBS_O_WORKDIR\n");
+  auto r = read("#!/bin/sh\n#PBS -N x -V -v A=1\ncd $PBS_O_WORKDIR\n");
   ASSERT_TRUE(r) << r.error();
   EXPECT_EQ(r->job.exports, "ALL,A=1");
   EXPECT_EQ(r->job.submit_dir_variable, "PBS_O_WORKDIR");
+  // Without -V the job gets no variable of the caller's but -v's (and qsub's own).
+  r = read("#!/bin/sh\n#PBS -N x -v A=1\ncd $PBS_O_WORKDIR\n");
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->job.exports, "A=1");
+  r = read("#!/bin/sh\n#PBS -N x\ncd $PBS_O_WORKDIR\n");
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->job.exports, "NONE");
+}
+
+// HTCondor's getenv is false by default: the job gets the submitter's variables that
+// getenv names (all of them for true) and those environment sets.
+TEST(ReadJob, AnHtcondorJobsEnvironment) {
+  auto exports = [](const std::string& lines) {
+    auto r = read_job("executable = a\n" + lines + "queue\n", "j.sub", "", files({{"a", "true\n"}}), nullptr);
+    EXPECT_TRUE(r) << r.error();
+    return r ? r->job.exports : std::string();
+  };
+  EXPECT_EQ(exports(""), "NONE");
+  EXPECT_EQ(exports("getenv = True\n"), "ALL");
+  EXPECT_EQ(exports("getenv = true\nenvironment = \"A=1 B='x y'\"\n"), "ALL,A=1,B=x y");
+  EXPECT_EQ(exports("environment = A=1;B=2\ngetenv = false\n"), "A=1,B=2");
+  EXPECT_EQ(exports("getenv = PATH, HOME;X\n"), "PATH,HOME,X");
+  auto pattern = read_job("executable = a\ngetenv = CUDA*, !PATH, Y\nqueue\n", "j.sub", "", files({{"a", "true\n"}}),
+                          nullptr);
+  ASSERT_TRUE(pattern) << pattern.error();
+  EXPECT_EQ(pattern->job.exports, "Y");
+  EXPECT_EQ(pattern->warnings.size(), 2u);
 }
 
 TEST(ReadJob, AnHtcondorSubmitDescriptionAndItsExecutable) {
@@ -98,6 +126,7 @@ TEST(ReadJob, AnHtcondorSubmitDescriptionAndItsExecutable) {
   ASSERT_TRUE(j.spec.array);
   EXPECT_EQ(j.spec.array->indices, (std::vector<std::int64_t>{1, 3, 5}));
   EXPECT_EQ(j.spec.array->max_running, 2);
+  EXPECT_EQ(j.exports, "NONE");  // no getenv
   EXPECT_EQ(r->warnings, (std::vector<std::string>{"dir/job.sub:10: HTCondor log: no equivalent in yard; ignored"}));
   auto missing = read_job(sub, "dir/job.sub", "", files({}), nullptr);
   ASSERT_FALSE(missing);
@@ -141,6 +170,14 @@ TEST(Translate, LossesAndTheReadersWarningsNameTheFileAndTheLine) {
                 "job.sh:4: a directive after the script's first command: kept in the body as it is (translated above)"}));
 }
 
+// qsub reads #PBS lines past a line starting with ':'; no other scheduler reads its
+// directives there, so the target's go before such a line.
+TEST(Translate, APbsScriptsColonLineComesAfterTheTargetsDirectives) {
+  auto t = translate({"#!/bin/sh\n: set up\n#PBS -N x -V\necho\n", "job.sh", "", "slurm", ""}, files({}), nullptr);
+  ASSERT_TRUE(t) << t.error();
+  EXPECT_EQ(t->output, "#!/bin/sh\n#SBATCH --job-name=x\n: set up\necho\n");
+}
+
 TEST(Translate, ABodyLineTheTargetWouldReadIsAnErrorAndAFluxGroupMayFollowCommands) {
   auto refused = translate({"#!/bin/sh\n#SBATCH -n 2\necho\n#$ -N other\n", "job.sh", "slurm", "sge", ""}, files({}), nullptr);
   ASSERT_FALSE(refused);
@@ -180,6 +217,38 @@ TEST(Translate, TheReadersWordOnTheBodyOnlyWhenTheSchedulerChanges) {
   ASSERT_TRUE(other) << other.error();
   ASSERT_EQ(other->warnings.size(), 1u);
   EXPECT_EQ(other->warnings[0].rfind("job.sh: the script reads $PBS_JOBID, which yard does not set", 0), 0u);
+}
+
+// condor_submit's macros as it puts them in: $(DOLLAR) a '$', $$(DOLLARDOLLAR) two,
+// $ENV(NAME[:DEFAULT]) the environment's NAME; another macro is kept, with a warning.
+TEST(ReadJob, AnHtcondorDescriptionsMacros) {
+  const char* home = std::getenv("HOME");
+  ASSERT_NE(home, nullptr);
+  const std::string sub =
+      "executable = job$(DOLLAR).sh\n"
+      "batch_name = a$(DOLLAR)(id)\n"
+      "accounting_group = g$$(DOLLARDOLLAR)\n"
+      "initialdir = $ENV(HOME)/$ENV(YARD_TEST_UNSET_VARIABLE:dflt)\n"
+      "notify_user = $(user)@x\n"
+      "environment = \"X=$ENV(HOME) Y=$(DOLLAR)z\"\n"
+      "output = o$(DOLLAR)%.$(Cluster)\n"
+      "queue\n";
+  auto r = read_job(sub, "j.sub", "", files({{"job$.sh", "#!/bin/sh\n"}}), nullptr);
+  ASSERT_TRUE(r) << r.error();
+  const Job& j = r->job;
+  EXPECT_EQ(j.script_path, "job$.sh");
+  EXPECT_EQ(j.spec.name, "a$(id)");
+  EXPECT_EQ(j.spec.account, "g$$");
+  EXPECT_EQ(j.chdir, std::string(home) + "/dflt");
+  EXPECT_EQ(j.option("mail-user"), "$(user)@x");
+  EXPECT_EQ(j.exports, "X=" + std::string(home) + ",Y=$z");
+  EXPECT_EQ(j.spec.stdout_path, "o$%%.%j");
+  EXPECT_EQ(r->warnings, (std::vector<std::string>{"j.sub:5: HTCondor notify_user = $(user)@x: HTCondor puts a value in "
+                                                   "for $(user), which yard does not know; kept as written"}));
+  auto machine = read_job("executable = a\noutput = $$(Name).out\nqueue\n", "j.sub", "", files({{"a", ""}}), nullptr);
+  ASSERT_FALSE(machine);
+  EXPECT_EQ(machine.error(), "j.sub:2: in HTCondor directives: output = $$(Name).out: $$(Name) is not supported in "
+                             "yard's output paths");
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "translate/script_parts.h"
 #include "translate/translate.h"
 #include "translate/translate_testing.h"
+#include "translate/writer.h"
 #include "translate/writers.h"
 
 namespace yard::translate {
@@ -29,13 +30,14 @@ namespace {
 //   throttle  an array's limit on running elements
 //   arrayid   %A in file names (read back as %j)
 //   queue     the partition
+//   exports   the job's environment but the whole one
 const std::map<std::string, std::set<std::string>> kLosses = {
     {"slurm", {}},
     {"pbs", {"mem", "arrayid"}},
     {"torque", {"cpus", "arrayid"}},
     {"lsf", {"cpus", "nodes", "total"}},
-    {"sge", {"cpus", "nodes", "mem", "afterok", "arrayid"}},
-    {"oar", {"cpus", "memory", "afterok", "deps", "throttle"}},
+    {"sge", {"cpus", "nodes", "mem", "afterok"}},
+    {"oar", {"cpus", "memory", "afterok", "deps", "throttle", "exports"}},
     {"htcondor", {"cpus", "nodes", "mem", "nodeps", "queue"}},
     {"flux", {"memory", "throttle", "arrayid"}},
 };
@@ -74,6 +76,7 @@ std::vector<Job> jobs() {
     j.spec.stdout_path = "mpi-%j.log";
     j.spec.partition = "compute", j.spec.account = "chem";
     j.spec.dependencies = {{DependencyKind::AfterOk, 7}, {DependencyKind::AfterOk, 8}};
+    j.exports = "NONE";
   });
   add([](Job& j) {  // an array with a throttle, no name of its own
     j.spec.res.cpus_per_task = 4, j.spec.res.mem_bytes = 8 * testing::kGiB, j.spec.res.walltime_s = 600;
@@ -81,12 +84,14 @@ std::vector<Job> jobs() {
     j.spec.partition = "batch", j.spec.account = "proj2";
     j.spec.array = ArraySpec{{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 3};
     j.spec.dependencies = {{DependencyKind::AfterOk, 99}};
+    j.exports = "A,B=1";
   });
   add([](Job& j) {  // one task of eight CPUs
     j.spec.name = "omp";
     j.spec.res.cpus_per_task = 8, j.spec.res.mem_per_cpu_bytes = 512 * testing::kMiB, j.spec.res.walltime_s = 2700;
     j.spec.stdout_path = "omp.out", j.spec.stderr_path = "omp.err";
     j.spec.partition = "p", j.spec.account = "a";
+    j.exports = "ALL,C=x y";
   });
   return out;
 }
@@ -124,6 +129,13 @@ std::map<std::string, std::string> fields(const Job& j, const std::set<std::stri
   f["stdout"] = path(j.spec.stdout_path), f["stderr"] = path(j.spec.stderr_path);
   if (!lost.count("queue")) f["partition"] = j.spec.partition;
   f["account"] = j.spec.account;
+  if (!lost.count("exports")) {  // ALL and the variables in any order, NONE as none
+    const Exports e = exports_of(j.exports);
+    std::vector<std::string> vars = e.variables;
+    std::sort(vars.begin(), vars.end());
+    f["exports"] = e.all ? "ALL" : "";
+    for (const auto& v : vars) f["exports"] += " " + v;
+  }
   if (j.spec.array) {
     f["array"] = idset(j.spec.array->indices);
     if (!lost.count("throttle")) f["throttle"] = std::to_string(j.spec.array->max_running);
@@ -187,6 +199,74 @@ TEST(RoundTrip, AKindsOwnScriptComesBackTheSame) {
       ASSERT_TRUE(third) << third.error();
       EXPECT_EQ(third->output, again->output);
     }
+}
+
+// A value holding a quote and ending in a blank: no target's line goes on into the next
+// one (the next directive, or the script's first command), and the value comes back as it
+// was where the target can hold it.
+TEST(RoundTrip, AValueWithAQuoteAndABlankAtItsEndStaysOnItsLine) {
+  const std::string script = "#!/bin/bash\n#SBATCH -o \"a'b\t\"\n#SBATCH -e \"c\\\"d\\\\' \"\n#SBATCH -J keep\necho body\n";
+  const Loader load = [&](const std::string& path) -> Result<std::string> {
+    if (path == "t.sh") return script;
+    return err("cannot read " + path);
+  };
+  for (const std::string k : kKinds | std::views::transform([](auto k) { return std::string(k); })) {
+    SCOPED_TRACE(k);
+    auto t = translate({script, "t.sh", "slurm", k, ""}, load, nullptr);
+    ASSERT_TRUE(t) << t.error();
+    EXPECT_EQ(t->output.find("\\\n"), std::string::npos) << t->output;  // no line ends in a backslash
+    auto back = read_job(t->output, k == "htcondor" ? "t.sub" : "t.sh", k, load, nullptr);
+    ASSERT_TRUE(back) << back.error() << "\n" << t->output;
+    EXPECT_EQ(back->job.spec.name, "keep") << t->output;
+    if (k != "htcondor") {
+      EXPECT_TRUE(t->output.ends_with("\necho body\n")) << t->output;
+    }
+    // OAR's and HTCondor's values are the rest of their line, blanks at its ends dropped:
+    // there the paths are losses.
+    if (k == "oar" || k == "htcondor") {
+      EXPECT_EQ(t->losses, 2) << t->output;
+      continue;
+    }
+    EXPECT_EQ(t->losses, 0) << t->output;
+    EXPECT_EQ(back->job.spec.stdout_path, "a'b\t") << t->output;
+    EXPECT_EQ(back->job.spec.stderr_path, "c\"d\\' ") << t->output;
+  }
+}
+
+// A value's own '$' and '%' come back as they were from every target, or the translation
+// says that the target puts a value in for them (PBS's $HOME, LSF's %J and -env's $z);
+// --export without ALL stays so wherever the target can say it (OAR cannot).
+TEST(RoundTrip, DollarsPercentsAndEnvironmentsKeepTheirMeaningOrAreALoss) {
+  const std::string script = "#!/bin/sh\n#SBATCH -o '$HOME/o-%%Job-%j' -e 'e$(id)$$x'\n"
+                             "#SBATCH -D '/d/$USER' -A 'a$b' -J 'n$(Cluster)'\n#SBATCH --export=X,Y=$z\necho\n";
+  const Loader load = [&](const std::string& path) -> Result<std::string> {
+    if (path == "t.sh") return script;
+    return err("cannot read " + path);
+  };
+  const std::map<std::string, std::size_t> losses = {{"slurm", 0}, {"pbs", 2},      {"torque", 1}, {"lsf", 2},
+                                                     {"sge", 1},   {"oar", 1},      {"htcondor", 0}, {"flux", 0}};
+  const auto first = read_job(script, "t.sh", "slurm", load, nullptr);
+  ASSERT_TRUE(first) << first.error();
+  for (const std::string k : kKinds | std::views::transform([](auto k) { return std::string(k); })) {
+    SCOPED_TRACE(k);
+    auto t = translate({script, "t.sh", "slurm", k, ""}, load, nullptr);
+    ASSERT_TRUE(t) << t.error();
+    EXPECT_EQ(t->losses, losses.at(k)) << t->output;
+    auto back = read_job(t->output, k == "htcondor" ? "t.sub" : "t.sh", k, load, nullptr);
+    ASSERT_TRUE(back) << back.error() << "\n" << t->output;
+    auto same = [&](const std::string& option, const std::string& a, const std::string& b) {
+      bool warned = false;
+      for (const auto& w : t->warnings) warned = warned || w.find("--" + option) != std::string::npos;
+      EXPECT_TRUE(a == b || warned) << "--" << option << " " << a << " came back as " << b << "\n" << t->output;
+    };
+    const Job &a = first->job, &b = back->job;
+    same("output", a.spec.stdout_path, b.spec.stdout_path);
+    same("error", a.spec.stderr_path, b.spec.stderr_path);
+    same("chdir", a.chdir, b.chdir);
+    same("account", a.spec.account, b.spec.account);
+    same("job-name", a.spec.name, b.spec.name);
+    same("export", a.exports, b.exports);
+  }
 }
 
 }  // namespace

@@ -81,7 +81,8 @@ ScriptParts split_script(std::string_view script, std::string_view kind) {
       inserted = true;  // the target's directives go where the first one was
       continue;
     }
-    inserted = inserted || is_command(text(i), kind == "pbs");  // and before any command
+    // and before any command, a ":" line too (qsub reads on past one; no other target does)
+    inserted = inserted || is_command(text(i));
     (inserted ? p.after : p.before) += lines[i];
   }
   for (std::size_t i = end; i < lines.size(); ++i) p.body += lines[i];

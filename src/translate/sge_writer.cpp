@@ -4,17 +4,20 @@
 //     mpi and smp are the usual names, which yard's reader also knows.
 //   memory  -l h_vmem=X a slot's: --mem-per-cpu, or --mem's share (K M G T)
 //   time limit  -l h_rt=H:MM:SS   -q QUEUE  -P ACCOUNT (Grid Engine's project)
-//   files  -o -e, -j y when stderr goes with stdout ($JOB_ID for %j and %A, $TASK_ID %a,
-//     $JOB_NAME %x, $USER %u, $HOSTNAME %N)
+//   files  -o -e, -j y when stderr goes with stdout ($JOB_ID for %A, and for %j but in an
+//     array, whose tasks share it: a loss; $TASK_ID %a, $JOB_NAME %x, $USER %u, $HOSTNAME %N)
 //   array  -t X-Y[:Z] and -tc MAX (one range with a step from 1; other indices are numbered
 //     from 1, a loss)   dependencies  -hold_jid 1,2 (Grid Engine waits for any end: afterok
 //     and afternotok become afterany, a loss)   directory  -wd DIR, else -cwd (the directory
 //     it is submitted from, as Slurm)   --export  -V, -v A=1,B   -p PRIORITY   -m, -M
 //   -r y|n   --wait  -sync y
+// A path whose own text holds $HOME, $USER or another of Grid Engine's pseudo variables is
+// written as it is, a loss: Grid Engine puts a value in.
 // Lost: nodes (the parallel environment's allocation rule spreads the slots), GPUs (no
 // GPU request; sites' complexes differ), the append mode, QOS, job types, components,
 // sbatch's other options.
 #include "backends/sge/sge_script.h"  // sge_task_range
+#include "directives/sge_directives.h"  // sge_path_words
 #include "translate/writer.h"
 #include "translate/writers.h"
 
@@ -66,7 +69,9 @@ Directives write_sge(const Job& job) {
   shape(w);
   if (!s.partition.empty()) w.add("-q " + quoted(s.partition));
   if (!s.account.empty()) w.add("-P " + quoted(s.account));
-  const TokenMap tokens = [](char c, std::string&) -> std::optional<std::string> {
+  // An array's tasks share its $JOB_ID: the array's id.
+  const TokenMap tokens = [&](char c, std::string& note) -> std::optional<std::string> {
+    if (c == 'j' && s.array) note = "an element's own id: Grid Engine's $JOB_ID is the array's; written as $JOB_ID";
     if (c == 'j' || c == 'A') return "$JOB_ID";
     if (c == 'a') return "$TASK_ID";
     if (c == 'x') return "$JOB_NAME";
@@ -74,8 +79,8 @@ Directives write_sge(const Job& job) {
     if (c == 'N') return "$HOSTNAME";
     return std::nullopt;
   };
-  if (!s.stdout_path.empty()) w.add("-o " + quoted(target_path(w, "output", s.stdout_path, tokens)));
-  if (!s.stderr_path.empty()) w.add("-e " + quoted(target_path(w, "error", s.stderr_path, tokens)));
+  if (!s.stdout_path.empty()) w.add("-o " + quoted(target_path(w, "output", s.stdout_path, tokens, "%", sge_path_words())));
+  if (!s.stderr_path.empty()) w.add("-e " + quoted(target_path(w, "error", s.stderr_path, tokens, "%", sge_path_words())));
   else w.add("-j y");
   if (s.array) array(w);
   std::string holds;

@@ -61,5 +61,30 @@ TEST(GridEngineWriter, GpusMemoryShareIndicesAndDirectory) {
        "0: --array 0-2: Grid Engine's -t takes one range with a step from 1; written as 1-3"});
 }
 
+// Grid Engine puts values in for $HOME, $USER, $JOB_ID and its other pseudo variables in a
+// path: one of the path's own text is written as it is, a loss.
+TEST(GridEngineWriter, APathsOwnPseudoVariablesAreALoss) {
+  Job j;
+  j.spec.stdout_path = "$JOB_IDs/%j";
+  j.spec.stderr_path = "$HOSTNAMES-%x.$TASK";
+  const Directives d = write_sge(j);
+  EXPECT_NE(d.text.find("#$ -o $JOB_IDs/$JOB_ID\n"), std::string::npos) << d.text;
+  EXPECT_EQ(testing::losses(d),
+            (std::vector<std::string>{"0: --output $JOB_IDs/%j: Grid Engine puts a value in for $JOB_ID in a file name "
+                                      "and has no way to keep it as written; written as it is",
+                                      "0: --error $HOSTNAMES-%x.$TASK: Grid Engine puts a value in for $HOSTNAME in a "
+                                      "file name and has no way to keep it as written; written as it is"}));
+}
+
+// An array's tasks share its $JOB_ID (the array's id): an element's own %j is a loss.
+TEST(GridEngineWriter, AnArraysTasksShareItsJobId) {
+  Job j = testing::array_job();
+  j.spec.stdout_path = "o-%j_%a", j.spec.stderr_path = "e-%A";
+  const Directives d = write_sge(j);
+  EXPECT_NE(d.text.find("#$ -o o-$JOB_ID_$TASK_ID\n#$ -e e-$JOB_ID\n"), std::string::npos) << d.text;
+  EXPECT_EQ(testing::losses(d), (std::vector<std::string>{"0: --output o-%j_%a: %j: an element's own id: Grid Engine's "
+                                                          "$JOB_ID is the array's; written as $JOB_ID"}));
+}
+
 }  // namespace
 }  // namespace yard::translate

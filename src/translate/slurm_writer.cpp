@@ -11,6 +11,7 @@
 // Lost: OAR's job types (--job-type is yard's, not sbatch's).
 #include "backends/slurm/slurm_script.h"  // slurm_array_text
 #include "core/duration.h"
+#include "core/sbatch_options.h"
 #include "translate/writer.h"
 #include "translate/writers.h"
 
@@ -18,6 +19,14 @@ namespace yard::translate {
 namespace {
 
 void option(Writer& w, std::string_view name, const std::string& value) { w.add("--" + std::string(name) + "=" + quoted(value)); }
+
+// One of sbatch's other options as it was given: alone when it takes no value; an empty
+// value of one that needs a value as '' (alone, sbatch would find its value missing).
+std::string other(const std::string& name, const std::string& value) {
+  const SbatchOption* o = find_sbatch_option(name);
+  if (value.empty() && (!o || o->value != SbatchValue::Required)) return "--" + name;
+  return "--" + name + "=" + quoted(value);
+}
 
 // A component's resources (component 0's are the job's).
 void resources(Writer& w, const Resources& r, const std::string& partition, bool component = false) {
@@ -56,13 +65,13 @@ Directives write_slurm(const Job& job) {
   std::vector<std::string_view> handled;
   for (const auto& [name, value] : job.options) {
     if (name == "nice") continue;  // the priority, above
-    w.add(value.empty() ? "--" + name : "--" + name + "=" + quoted(value));
+    w.add(other(name, value));
     handled.push_back(name);
   }
   for (const auto& c : s.components) {
     w.add("hetjob");
     resources(w, c.res, c.partition, true);
-    for (const auto& [name, value] : c.slurm_options) w.add(value.empty() ? "--" + name : "--" + name + "=" + quoted(value));
+    for (const auto& [name, value] : c.slurm_options) w.add(other(name, value));
   }
   w.lose_unsaid({.qos = true, .components = true, .append = true, .requeue = true, .node_range = true, .gres = true,
                  .handled = handled});

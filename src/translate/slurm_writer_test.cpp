@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "core/batch_directives.h"
+#include "directives/directive_common.h"
 #include "translate/translate_testing.h"
 #include "translate/writer.h"
 #include "translate/writers.h"
@@ -81,7 +83,7 @@ TEST(SlurmWriter, QuotesOtherOptionsPriorityAndComponents) {
       "#SBATCH --job-name='my job #1'\n"
       "#SBATCH --nodes=2-4\n"
       "#SBATCH --open-mode=append\n"
-      "#SBATCH --chdir=/scratch/it\\'s\\ here\n"
+      "#SBATCH --chdir=\"/scratch/it's here\"\n"
       "#SBATCH --export=NONE,A=1\n"
       "#SBATCH --nice=100\n"
       "#SBATCH --no-requeue\n"
@@ -96,6 +98,46 @@ TEST(SlurmWriter, QuotesOtherOptionsPriorityAndComponents) {
       {"7: --job-type besteffort: Slurm has no kinds of job (OAR's -t); left out"});
   const auto flux = testing::losses(write_flux(j));
   EXPECT_NE(std::find(flux.begin(), flux.end(), "0: --nodes 2-4: Flux takes one node count; the least is written"), flux.end());
+}
+
+// An empty value of an option that needs one is written '': alone, sbatch would find its
+// value missing (an HTCondor description's `notify_user =` gives one).
+TEST(SlurmWriter, AnEmptyValueOfAnOptionThatNeedsOne) {
+  Job j;
+  j.options = {{"mail-user", ""}, {"exclusive", ""}};
+  EXPECT_EQ(write_slurm(j).text, "#SBATCH --mail-user=''\n#SBATCH --exclusive\n");
+}
+
+// Every reader takes the value back as one word; a value holding a ' is never written with
+// backslashes, so that no line ends in one (a #PBS or #BSUB line would go on).
+TEST(Quoted, OneWordForEveryReaderAndNeverABackslashForAQuote) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"plain", "plain"},
+      {"a b\t", "'a b\t'"},
+      {"a\\", "'a\\'"},
+      {"a'b\t", "\"a'b\t\""},
+      {"it's \"x\"", "'it'\"'\"'s \"x\"'"},
+      {"'''\\ ", "\"'\"\"'\"\"'\"'\\ '"},
+      {"#'", "\"#'\""},
+  };
+  for (const auto& [value, written] : cases) {
+    SCOPED_TRACE(value);
+    EXPECT_EQ(translate::quoted(value), written);
+    EXPECT_EQ(*split_directive_words(translate::quoted(value)), std::vector<std::string>{value});
+    EXPECT_EQ(*directives::split_words(translate::quoted(value)), std::vector<std::string>{value});
+  }
+}
+
+// A value that would still end a line in a backslash where the reader takes one for the
+// line going on (HTCondor's values are written as they are) is left out.
+TEST(Writer, ALineEndingInABackslashIsALossWhereItWouldGoOn) {
+  Job j;
+  j.spec.account = "group\\";
+  const auto lost = testing::losses(write_htcondor(j, "job.sh"));
+  EXPECT_NE(std::find(lost.begin(), lost.end(), "0: accounting_group = group\\: HTCondor reads a line ending in a "
+                                                "backslash as going on into the next one; left out"),
+            lost.end());
+  EXPECT_NE(write_slurm(j).text.find("#SBATCH --account='group\\'\n"), std::string::npos);
 }
 
 }  // namespace

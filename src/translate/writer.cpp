@@ -55,7 +55,11 @@ Job bounded(const Job& job, std::vector<Loss>& losses) {
 }
 
 Writer::Writer(const Job& j, std::string_view kind, std::string prefix)
-    : job(j), res_(j.spec.res), prefix_(std::move(prefix)), title_(kind_title(kind)) {
+    : job(j),
+      res_(j.spec.res),
+      prefix_(std::move(prefix)),
+      title_(kind_title(kind)),
+      continued_(kind == "pbs" || kind == "torque" || kind == "lsf" || kind == "htcondor") {
   bool given = false;
   std::string per_node = j.option("ntasks-per-node", &given);
   if (!given) per_node = j.option("tasks-per-node");
@@ -71,6 +75,13 @@ void Writer::add(const std::string& text) {
   // A line ends at a newline, and a carriage return before it is taken for a DOS one.
   if (text.find('\n') != std::string::npos || text.ends_with('\r')) {
     out_.losses.push_back({0, escape_for_terminal(text), "a value a directive line cannot hold (a line break); left out"});
+    return;
+  }
+  // Should a value still end a line in a backslash (HTCondor's are written as they are),
+  // the target's reader would join the next line to it.
+  if (continued_ && trim(text).ends_with('\\')) {
+    out_.losses.push_back({0, escape_for_terminal(text), std::string(title_) + " reads a line ending in a backslash as "
+                           "going on into the next one; left out"});
     return;
   }
   out_.text += (prefix_.empty() ? "" : prefix_ + " ") + text + "\n";
@@ -115,12 +126,27 @@ std::string quoted(std::string_view value) {
   const bool control = std::any_of(value.begin(), value.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; });
   if (!value.empty() && !control && value.find_first_of(kSpecial) == std::string_view::npos) return std::string(value);
   if (value.find('\'') == std::string_view::npos) return "'" + std::string(value) + "'";
+  // A value holding a ' is never written with backslashes: a blank escaped at its end
+  // leaves a backslash last on the line, which the readers of #PBS and #BSUB lines take
+  // for the line going on into the next one. In double quotes when nothing in it is
+  // special there (the readers differ on a backslash or a " inside them, and Flux's
+  // refuses three quotes in a row); else in single quotes, each ' between double quotes,
+  // which every reader joins into one word as a shell does: 'it'"'"'s'.
+  if (value.find_first_of("\"\\") == std::string_view::npos && value.find("'''") == std::string_view::npos)
+    return "\"" + std::string(value) + "\"";
   std::string out;
+  bool open = false;
   for (char c : value) {
-    if (kSpecial.find(c) != std::string_view::npos) out += '\\';
-    out += c;
+    if (c == '\'') {
+      out += open ? "'\"'\"" : "\"'\"";
+      open = false;
+    } else {
+      if (!open) out += '\'';
+      open = true;
+      out += c;
+    }
   }
-  return out;
+  return open ? out + "'" : out;
 }
 
 std::string size_in(std::uint64_t bytes, const std::vector<std::string_view>& units) {
@@ -192,35 +218,85 @@ std::string dependency_text(const std::vector<Dependency>& deps, bool any) {
   return out;
 }
 
+namespace {
+
+// A path as written: pieces of its own text, and those `token` gave.
+struct Piece {
+  std::string text;
+  bool token = false;
+};
+
+// The first of the reader's `words` it would find in the path's own text, reading the
+// path as it does (left to right, at each place the first word that matches); "" for none.
+std::string_view misread(const std::vector<Piece>& pieces, const std::vector<std::string_view>& words) {
+  std::string all;
+  std::vector<std::size_t> token_end;  // at the start of a token: where it ends
+  for (const Piece& p : pieces) {
+    const std::size_t start = all.size();
+    all += p.text;
+    token_end.resize(all.size(), 0);
+    if (p.token && !p.text.empty()) token_end[start] = all.size();
+  }
+  for (std::size_t i = 0; i < all.size();) {
+    std::string_view found;
+    for (std::string_view word : words)
+      if (!word.empty() && std::string_view(all).substr(i, word.size()) == word) {
+        found = word;
+        break;
+      }
+    if (token_end[i] > 0 && i + found.size() <= token_end[i]) {
+      i = token_end[i];
+    } else if (!found.empty()) {
+      return found;
+    } else {
+      ++i;
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
 std::string target_path(Writer& w, std::string_view option, std::string_view path, const TokenMap& token,
-                        std::string_view percent) {
-  std::string out;
+                        std::string_view percent, const std::vector<std::string_view>& read_as,
+                        std::string (*literal)(std::string_view)) {
+  std::vector<Piece> pieces;
+  auto put = [&](std::string_view text, bool from_token) {
+    if (!from_token && !pieces.empty() && !pieces.back().token) pieces.back().text += text;
+    else pieces.push_back({std::string(text), from_token});
+  };
   for (std::size_t i = 0; i < path.size(); ++i) {
     if (path[i] != '%') {
-      out += path[i];
+      put(path.substr(i, 1), false);
       continue;
     }
     const PatternSequence seq = read_pattern_sequence(path, i);
     if (seq.letter >= path.size()) {  // a '%' at the end stays one
-      out += percent;
+      put(percent, false);
       break;
     }
     const char letter = path[seq.letter];
     const std::string written(path.substr(i, seq.letter + 1 - i));
     if (letter == '%') {
-      out += percent;
+      put(percent, false);
     } else if (std::string note; auto t = token(letter, note)) {
       if (!note.empty()) w.lose(option, "--" + std::string(option) + " " + std::string(path), written + ": " + note);
       if (seq.width > 0 && w.title() != "Slurm")
         w.lose(option, "--" + std::string(option) + " " + std::string(path),
                written + ": " + std::string(w.title()) + " does not pad numbers; written unpadded");
-      out += *t;
+      put(*t, true);
     } else {
       w.lose(option, "--" + std::string(option) + " " + std::string(path),
              written + " has no equivalent in " + std::string(w.title()) + "'s file names; left out of the path");
     }
     i = seq.letter;
   }
+  if (const std::string_view word = misread(pieces, read_as); !word.empty())
+    w.lose(option, "--" + std::string(option) + " " + std::string(path),
+           std::string(w.title()) + " puts a value in for " + std::string(word) + " in a file name and has no way "
+           "to keep it as written; written as it is");
+  std::string out;
+  for (const Piece& p : pieces) out += p.token || !literal ? p.text : literal(p.text);
   return out;
 }
 
@@ -244,8 +320,12 @@ std::string mail_letters(Writer& w, std::string_view types) {
 std::vector<std::string> listable(Writer& w, const Exports& e) {
   std::vector<std::string> out;
   for (const auto& v : e.variables) {
-    if (v.find_first_of("'\"") == std::string::npos) out.push_back(v);
-    else w.lose("export", "--export " + v, std::string(w.title()) + "'s list of variables cannot hold quotes; left out");
+    if (v.find_first_of("'\"") != std::string::npos)
+      w.lose("export", "--export " + v, std::string(w.title()) + "'s list of variables cannot hold quotes; left out");
+    else if (trim(v).size() != v.size())  // the readers take blanks around an item for separators
+      w.lose("export", "--export '" + v + "'", std::string(w.title()) + "'s list of variables drops blanks at an item's ends; left out");
+    else
+      out.push_back(v);
   }
   return out;
 }

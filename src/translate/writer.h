@@ -49,6 +49,7 @@ class Writer {
   Resources res_;
   std::string prefix_;
   std::string_view title_;
+  bool continued_;  // the target's reader joins a line ending in a backslash to the next
   Directives out_;
 };
 
@@ -58,8 +59,8 @@ class Writer {
 Job bounded(const Job& job, std::vector<Loss>& losses);
 
 // A value for a reader that splits words as a shell does (#SBATCH, #PBS, #BSUB, #$,
-// Flux's): as it is when nothing in it is special, else in single quotes, else with a
-// backslash before each special character.
+// Flux's): as it is when nothing in it is special, else in single quotes; one holding a '
+// in double quotes, or in single quotes with each ' in double quotes. Never a backslash.
 std::string quoted(std::string_view value);
 
 // `bytes` in the largest of `units` (KiB, MiB, GiB, TiB) that holds it whole, rounded up
@@ -93,10 +94,15 @@ void all_for_any(Writer& w);
 // A yard output path (core/output_pattern.h) in the target's words: each %-sequence as
 // `token` says for its letter (nullopt: the target has none; it is left out, a loss; a
 // `note` set: the nearest the target has, a loss saying why),
-// "%%" as `percent`, every other character as it is. `option` is "output" or "error".
+// "%%" as `percent`, every other character as it is, or as `literal` writes the path's own
+// text (HTCondor's $(DOLLAR) for a '$'). `option` is "output" or "error".
+// `read_as`: the words the target's reader puts values in for wherever they stand in a path
+// ($HOME, %J), in the order it tries them; where the path's own text forms one, the path
+// is written as it is and the target puts a value in: a loss.
 using TokenMap = std::function<std::optional<std::string>(char letter, std::string& note)>;
 std::string target_path(Writer& w, std::string_view option, std::string_view path, const TokenMap& token,
-                        std::string_view percent = "%");
+                        std::string_view percent = "%", const std::vector<std::string_view>& read_as = {},
+                        std::string (*literal)(std::string_view) = nullptr);
 
 // sbatch's --mail-type as the letters of qsub's -m (PBS and Grid Engine): b begin, e end,
 // a abort (FAIL), "n" for NONE; a type neither has is a loss.
@@ -111,8 +117,8 @@ struct Exports {
   std::vector<std::string> variables;
 };
 Exports exports_of(std::string_view text);
-// The variables of --export that a qsub -v or bsub -env list holds (no quotes in them);
-// each other one is a loss.
+// The variables of --export that a qsub -v or bsub -env list holds (no quotes in them, no
+// blanks at their ends); each other one is a loss.
 std::vector<std::string> listable(Writer& w, const Exports& e);
 
 }  // namespace yard::translate

@@ -19,9 +19,9 @@ TEST_F(ScriptDirectives, AGridEngineScriptRunsUnchangedOnTheLocalBackend) {
         "#$ -pe smp 2 -l h_rt=0:10:00,h_vmem=100M\n"
         "#$ -o sge-out.$JOB_ID -j y\n"
         "#$ -m bea -M someone@example.org\n"
-        "echo \"cpus=$YARD_CPUS_PER_TASK\"\n"
+        "echo \"cpus=$YARD_CPUS_PER_TASK caller=${FROM_CALLER-unset}\"\n"
         "echo err >&2\n");
-  Output o = yard({"submit", "--json", "sge.sh"});
+  Output o = yard({"submit", "--json", "sge.sh"}, {"FROM_CALLER=1"});
   ASSERT_EQ(o.rc, 0) << o.err;
   EXPECT_NE(o.err.find("sge.sh:5: #$ -m: yard sends no mail; ignored"), std::string::npos) << o.err;
   const long id = nlohmann::json::parse(o.out)["id"].get<long>();
@@ -29,7 +29,8 @@ TEST_F(ScriptDirectives, AGridEngineScriptRunsUnchangedOnTheLocalBackend) {
   auto j = job(id);
   EXPECT_EQ(j["name"], "from-sge");
   EXPECT_EQ(j["cpus"], 2);
-  EXPECT_EQ(read("sge-out." + std::to_string(id)), "cpus=2\nerr\n");  // -j y: one file
+  // -j y: one file; -V: the caller's environment.
+  EXPECT_EQ(read("sge-out." + std::to_string(id)), "cpus=2 caller=1\nerr\n");
 }
 
 TEST_F(ScriptDirectives, AnOarScriptRunsUnchangedOnTheLocalBackend) {
@@ -61,9 +62,9 @@ TEST_F(ScriptDirectives, APbsScriptRunsUnchangedOnTheLocalBackend) {
         "#PBS -o pbs-out.$PBS_JOBID -j oe\n"
         "#PBS -m abe -M someone@example.org\n"
         "cd $PBS_O_WORKDIR\n"
-        "echo \"cpus=$YARD_CPUS_PER_TASK workdir=$PBS_O_WORKDIR\"\n"
+        "echo \"cpus=$YARD_CPUS_PER_TASK workdir=$PBS_O_WORKDIR caller=${FROM_CALLER-unset}\"\n"
         "echo err >&2\n");
-  Output o = yard({"submit", "--json", "pbs.sh"});
+  Output o = yard({"submit", "--json", "pbs.sh"}, {"FROM_CALLER=1"});
   ASSERT_EQ(o.rc, 0) << o.err;
   EXPECT_NE(o.err.find("--mail-type=FAIL,BEGIN,END: no sendmail on this machine (/nonexistent/sendmail); no mail will be sent"),
             std::string::npos)
@@ -75,9 +76,10 @@ TEST_F(ScriptDirectives, APbsScriptRunsUnchangedOnTheLocalBackend) {
   EXPECT_EQ(j["cpus"], 2);
   EXPECT_EQ(j["mem_bytes"], 100 * 1024 * 1024);
   EXPECT_EQ(j["walltime_s"], 600);
-  // -j oe: one file; $PBS_O_WORKDIR is where the job was submitted from.
+  // -j oe: one file; $PBS_O_WORKDIR is where the job was submitted from; without -V, as
+  // with qsub, the job gets none of the caller's variables.
   EXPECT_EQ(read("pbs-out." + std::to_string(id)),
-            "cpus=2 workdir=" + std::filesystem::canonical(dir_).string() + "\nerr\n");
+            "cpus=2 workdir=" + std::filesystem::canonical(dir_).string() + " caller=unset\nerr\n");
 }
 
 TEST_F(ScriptDirectives, AnLsfScriptRunsUnchangedOnTheLocalBackend) {

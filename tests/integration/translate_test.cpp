@@ -93,6 +93,22 @@ TEST_F(Translate, OutputGoesToTheFileExecutableWhenTheScriptWas) {
   EXPECT_TRUE(back.out.ends_with("\n" + kBody));
 }
 
+// A value holding a quote and ending in a blank stays on its line: PBS's and LSF's
+// readers take a line ending in a backslash for one going on into the next.
+TEST_F(Translate, AValueEndingInABlankDoesNotSwallowTheNextLine) {
+  write("t.sh", "#!/bin/bash\n#SBATCH -o \"a'b\t\"\n#SBATCH -J keep\necho body\n");
+  for (const char* to : {"pbs", "lsf"}) {
+    Output o = yard({"translate", "--to", to, "-o", std::string("t.") + to, "t.sh"});
+    ASSERT_EQ(o.rc, 0) << to << ": " << o.err;
+    EXPECT_EQ(o.err, "") << to;
+    Output back = yard({"translate", "--from", to, "--to", "slurm", std::string("t.") + to});
+    ASSERT_EQ(back.rc, 0) << to << ": " << back.err;
+    EXPECT_NE(back.out.find("#SBATCH --output=\"a'b\t\"\n"), std::string::npos) << to << ":\n" << back.out;
+    EXPECT_NE(back.out.find("#SBATCH --job-name=keep\n"), std::string::npos) << to << ":\n" << back.out;
+    EXPECT_TRUE(back.out.ends_with("\necho body\n")) << to << ":\n" << back.out;
+  }
+}
+
 TEST_F(Translate, TheJobIsTheOneYardSubmitResolves) {
   configure("cpus: 64\nmemory: 256G\ngpus: 4\n");
   write("one.sh", "#!/bin/bash\n#SBATCH -J one -n 4 -c 2 --mem=3G -t 20 -o o-%j -e e-%j\n#SBATCH --array=1-9:2%2\n" + kBody);

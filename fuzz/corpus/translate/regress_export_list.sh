@@ -1,0 +1,3 @@
+#!/bin/sh
+#SBATCH --export X,Y=1,Z=$x
+echo

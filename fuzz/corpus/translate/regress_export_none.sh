@@ -1,0 +1,3 @@
+#!/bin/sh
+#SBATCH --export NONE
+echo

@@ -1,0 +1,3 @@
+#!/bin/sh
+# flux: --env=-* --env=A=$$x --env=B
+echo

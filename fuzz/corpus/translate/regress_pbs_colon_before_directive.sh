@@ -1,0 +1,4 @@
+#!/bin/sh
+: set up
+#PBS -N x
+echo
