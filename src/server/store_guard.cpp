@@ -1,5 +1,6 @@
 #include "server/store_guard.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <ctime>
@@ -20,9 +21,14 @@ void drop_old_wal(const Paths& paths) {
 StoreRescue rescue_store(const Store& store, const StoreFile& file, StoreFile::Change change, const Paths& paths) {
   StoreRescue r;
   if (change == StoreFile::Change::Deleted) {
-    // The state directory may have gone too (rm -rf): made again, 0700.
-    Status put_back = ensure_dirs(paths);
-    if (put_back) put_back = store.copy_to(paths.store);
+    // The whole state directory removed (its lock and log with it) is someone starting
+    // afresh on purpose: not undone; the daemon stops.
+    struct stat dir{};
+    if (::stat(paths.state_dir.c_str(), &dir) != 0) {
+      r.told = file.what() + ", with its directory " + paths.state_dir + ": the daemon stops";
+      return r;
+    }
+    Status put_back = store.copy_to(paths.store);
     if (put_back) {
       drop_old_wal(paths);
       r.restored = true;

@@ -1,8 +1,9 @@
 // What the daemon does when its store is no longer at its path (store/store_file.h): it
 // never acknowledges into a file that no one will read again.
 //  - Deleted (or renamed away), the store or its -wal: the open connection still holds
-//    every job, so the store is written back to its path (its directory made again if
-//    need be), and the daemon answers, then restarts from it as after a crash.
+//    every job, so the store is written back to its path, and the daemon answers, then
+//    restarts from it as after a crash. The whole state directory removed is a wish to
+//    start afresh: the daemon stops.
 //  - Replaced by another file: that file is someone's, and is left alone; what the
 //    daemon held is copied beside it, the requests of the iteration are refused, and the
 //    daemon stops.

@@ -104,6 +104,20 @@ TEST_F(DaemonFaults, ADeletedStoreIsPutBackWithEveryJobAndIdsGoOn) {
   EXPECT_EQ(submit({"-o", "/dev/null", "--", "true"}), 5);
 }
 
+TEST_F(DaemonFaults, AStateDirectoryRemovedWholeIsAFreshStartNotUndone) {
+  const long a = submit({"-o", "/dev/null", "--", "true"});
+  ASSERT_EQ(wait({a}), 0);
+  const long pid = daemon_pid();
+  std::filesystem::rename(state(), dir_ + "/state/gone");  // as rm -rf, at once
+  // The old daemon stops (refusing this request, or before it); a new one starts afresh.
+  Output o = yard({"submit", "--json", "-o", "/dev/null", "--", "true"}, {}, 120);
+  EXPECT_TRUE(wait_until([&] { return !process_alive(pid); }, 30)) << "the daemon went on without its directory";
+  if (o.rc == 0) {
+    EXPECT_NE(o.out.find("\"id\":1"), std::string::npos) << "the removed store was put back: " << o.out;
+  }
+  EXPECT_LE(status().size(), 1u) << "the removed store was put back";
+}
+
 TEST_F(DaemonFaults, AReplacedStoreIsLeftAloneTheDaemonStopsAndKeepsWhatItHeld) {
   const long a = submit({"-o", "/dev/null", "--", "true"});
   ASSERT_EQ(wait({a}), 0);
