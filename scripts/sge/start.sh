@@ -28,56 +28,80 @@ echo "$host localhost" > "$yard_sge_common/host_aliases"
 # shellcheck source=scripts/lib/wait.sh
 . "$here/../lib/wait.sh"
 
-if pgrep -x sge_qmaster >/dev/null; then
-  log "sge_qmaster runs already (not ours: left running at stop)"
-else
-  qmaster_pidfile=/var/spool/gridengine/qmaster/qmaster.pid
-  rm -f "$qmaster_pidfile"
-  su -s /bin/sh sgeadmin -c "SGE_ROOT=$SGE_ROOT SGE_CELL=$SGE_CELL $yard_sge_bin/sge_qmaster"
-  wait_for 30 yard_sge_pid "$qmaster_pidfile" sge_qmaster || { log "sge_qmaster did not start"; exit 1; }
-  cp "$qmaster_pidfile" "$state/qmaster.pid"
-fi
-wait_for 30 q qconf -sh || { log "sge_qmaster does not answer"; exit 1; }
+# Starts sge_qmaster unless one runs, and waits until it answers. A qmaster that was
+# shutting down when we looked (the previous cluster's, stopped a moment ago) answers
+# once and then refuses connections: the configuration below is retried on a running one.
+start_qmaster() {
+  if pgrep -x sge_qmaster >/dev/null; then
+    log "sge_qmaster runs already (not ours: left running at stop)"
+  else
+    local qmaster_pidfile=/var/spool/gridengine/qmaster/qmaster.pid
+    rm -f "$qmaster_pidfile"
+    su -s /bin/sh sgeadmin -c "SGE_ROOT=$SGE_ROOT SGE_CELL=$SGE_CELL $yard_sge_bin/sge_qmaster"
+    wait_for 30 yard_sge_pid "$qmaster_pidfile" sge_qmaster || { log "sge_qmaster did not start"; return 1; }
+    cp "$qmaster_pidfile" "$state/qmaster.pid"
+  fi
+  wait_for 30 q qconf -sh || { log "sge_qmaster does not answer"; return 1; }
+}
 
-# The cell's configuration for tests (each step does nothing if already so).
+# The cell's configuration for tests (each step does nothing if already so). Every
+# step that must succeed says so with `|| return 1`: `set -e` does not apply inside a
+# function called as a condition.
+configure_cell() {
+  local rule pe
+  q qconf -ah "$host" >/dev/null 2>&1 || true
+  q qconf -as "$host" >/dev/null 2>&1 || true
+  if ! q qconf -se "$host" >/dev/null 2>&1; then
+    printf 'hostname %s\nload_scaling NONE\ncomplex_values NONE\nuser_lists NONE\nxuser_lists NONE\nprojects NONE\nxprojects NONE\nusage_scaling NONE\nreport_variables NONE\n' \
+      "$host" > "$tmp/exec"
+    q qconf -Ae "$tmp/exec" >/dev/null || return 1
+  fi
+  if ! q qconf -shgrp @allhosts >/dev/null 2>&1; then
+    printf 'group_name @allhosts\nhostlist %s\n' "$host" > "$tmp/hg"
+    q qconf -Ahgrp "$tmp/hg" >/dev/null || return 1
+  fi
+  for pe in smp mpi; do
+    q qconf -sp "$pe" >/dev/null 2>&1 && continue
+    rule='$pe_slots'
+    [[ $pe == mpi ]] && rule='$round_robin'
+    printf 'pe_name %s\nslots 999\nuser_lists NONE\nxuser_lists NONE\nstart_proc_args NONE\nstop_proc_args NONE\nallocation_rule %s\ncontrol_slaves TRUE\njob_is_first_task FALSE\nurgency_slots min\naccounting_summary FALSE\nqsort_args NONE\n' \
+      "$pe" "$rule" > "$tmp/pe"
+    q qconf -Ap "$tmp/pe" >/dev/null || return 1
+  done
+  if ! q qconf -sq all.q >/dev/null 2>&1; then
+    q qconf -sq > "$tmp/template" 2>/dev/null || return 1
+    sed -e 's/^qname .*/qname all.q/' -e 's/^hostlist .*/hostlist @allhosts/' \
+      -e 's/^slots .*/slots 4/' -e 's/^pe_list .*/pe_list smp mpi/' \
+      -e 's/^shell_start_mode .*/shell_start_mode unix_behavior/' "$tmp/template" > "$tmp/q"
+    q qconf -Aq "$tmp/q" >/dev/null || return 1
+  fi
+  # A test cell runs its jobs however busy the machine is: with the default load
+  # threshold (np_load_avg=1.75) a 2-core machine compiling or running other tests puts
+  # the queue in alarm and its jobs wait for ever.
+  q qconf -sq all.q > "$tmp/all.q" || return 1
+  if [[ $(awk '$1 == "load_thresholds" { print $2 }' "$tmp/all.q") != NONE ]]; then
+    q qconf -rattr queue load_thresholds NONE all.q >/dev/null || return 1
+  fi
+  q qconf -sconf global > "$tmp/global.now" || return 1
+  sed -e 's/^min_uid .*/min_uid 0/' -e 's/^min_gid .*/min_gid 0/' \
+    -e 's/flush_time=[0-9:]*/flush_time=00:00:01/' "$tmp/global.now" > "$tmp/global"
+  (cd "$tmp" && q qconf -Mconf global >/dev/null 2>&1) || { log "cannot set the global configuration"; return 1; }
+  q qconf -ssconf > "$tmp/sched.now" || return 1
+  sed -e 's/^schedule_interval .*/schedule_interval 0:0:1/' "$tmp/sched.now" > "$tmp/sched"
+  q qconf -Msconf "$tmp/sched" >/dev/null 2>&1 || { log "cannot set the scheduler configuration"; return 1; }
+}
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-q qconf -ah "$host" >/dev/null 2>&1 || true
-q qconf -as "$host" >/dev/null 2>&1 || true
-if ! q qconf -se "$host" >/dev/null 2>&1; then
-  printf 'hostname %s\nload_scaling NONE\ncomplex_values NONE\nuser_lists NONE\nxuser_lists NONE\nprojects NONE\nxprojects NONE\nusage_scaling NONE\nreport_variables NONE\n' \
-    "$host" > "$tmp/exec"
-  q qconf -Ae "$tmp/exec" >/dev/null
-fi
-if ! q qconf -shgrp @allhosts >/dev/null 2>&1; then
-  printf 'group_name @allhosts\nhostlist %s\n' "$host" > "$tmp/hg"
-  q qconf -Ahgrp "$tmp/hg" >/dev/null
-fi
-for pe in smp mpi; do
-  q qconf -sp "$pe" >/dev/null 2>&1 && continue
-  rule='$pe_slots'
-  [[ $pe == mpi ]] && rule='$round_robin'
-  printf 'pe_name %s\nslots 999\nuser_lists NONE\nxuser_lists NONE\nstart_proc_args NONE\nstop_proc_args NONE\nallocation_rule %s\ncontrol_slaves TRUE\njob_is_first_task FALSE\nurgency_slots min\naccounting_summary FALSE\nqsort_args NONE\n' \
-    "$pe" "$rule" > "$tmp/pe"
-  q qconf -Ap "$tmp/pe" >/dev/null
+configured=0
+for attempt in 1 2 3; do
+  start_qmaster || exit 1
+  if configure_cell; then configured=1; break; fi
+  log "configuring the cell failed (attempt $attempt); retrying on a running sge_qmaster; the qmaster's last messages:"
+  tail -n 5 /var/spool/gridengine/qmaster/messages >&2 || true
+  wait_for 30 bash -c '! pgrep -x sge_qmaster' || wait_for 10 q qconf -sh || true
 done
-if ! q qconf -sq all.q >/dev/null 2>&1; then
-  q qconf -sq 2>/dev/null | sed -e 's/^qname .*/qname all.q/' -e 's/^hostlist .*/hostlist @allhosts/' \
-    -e 's/^slots .*/slots 4/' -e 's/^pe_list .*/pe_list smp mpi/' \
-    -e 's/^shell_start_mode .*/shell_start_mode unix_behavior/' > "$tmp/q"
-  q qconf -Aq "$tmp/q" >/dev/null
-fi
-# A test cell runs its jobs however busy the machine is: with the default load threshold
-# (np_load_avg=1.75) a 2-core machine compiling or running other tests puts the queue in
-# alarm and its jobs wait for ever.
-if [[ $(q qconf -sq all.q | awk '$1 == "load_thresholds" { print $2 }') != NONE ]]; then
-  q qconf -rattr queue load_thresholds NONE all.q >/dev/null
-fi
-q qconf -sconf global | sed -e 's/^min_uid .*/min_uid 0/' -e 's/^min_gid .*/min_gid 0/' \
-  -e 's/flush_time=[0-9:]*/flush_time=00:00:01/' > "$tmp/global"
-(cd "$tmp" && q qconf -Mconf global >/dev/null 2>&1) || { log "cannot set the global configuration"; exit 1; }
-q qconf -ssconf | sed -e 's/^schedule_interval .*/schedule_interval 0:0:1/' > "$tmp/sched"
-q qconf -Msconf "$tmp/sched" >/dev/null 2>&1 || { log "cannot set the scheduler configuration"; exit 1; }
+((configured)) || { log "could not configure the cell"; exit 1; }
 
 if pgrep -x sge_execd >/dev/null; then
   log "sge_execd runs already (not ours: left running at stop)"
