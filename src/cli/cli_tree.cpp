@@ -26,6 +26,7 @@ std::unique_ptr<CliTree> make_cli_tree() {
   add_run_command(app, t->rc);
   add_translate_command(app, t->rc);
   add_accounts_command(app, t->rc);
+  add_watch_command(app, t->rc);
   add_sim_command(app);
   add_completion_command(app, *t);
   return t;

@@ -1,60 +1,43 @@
-// yard status | wait | logs | cancel: read the store directly (read-only, WAL: never in
-// the daemon's way); cancel goes through the daemon.
+// yard status | wait | logs | cancel: through the daemon's API (client/daemon_client.h),
+// like every other client; a daemon that is not running is started.
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <thread>
 
+#include "cli/cli_client.h"
 #include "cli/commands.h"
 #include "cli/job_refs.h"
 #include "cli/job_view.h"
-#include "cli/cli_client.h"
-#include "core/clock.h"
 #include "core/json_text.h"
-#include "server/daemon_lock.h"
-#include "server/paths.h"
-#include "store/store.h"
 
 namespace yard {
 namespace {
 
-// NotFound when there is no store and no daemon (no job was ever submitted); a daemon
-// that runs without its store lost it under it (store_guard.h puts it back): Unavailable.
-Result<Store> open_store() {
-  Paths p = default_paths();
-  if (!std::filesystem::exists(p.store)) {
-    if (auto holder = daemon_lock_holder(p.lock))
-      return unavailable("no store at " + p.store + ", but the daemon (pid " + std::to_string(*holder) +
-                         ") runs: its store was removed under it");
-    return Error{"no jobs yet (no store at " + p.store + ")", ErrorKind::NotFound};
-  }
-  return Store::open(p.store, Store::Mode::ReadOnly);
-}
-
-// The jobs named by `refs` (all jobs when there are none); an error naming every
-// unknown one.
-Result<std::vector<JobRecord>> find_jobs(Store& st, const std::vector<JobRef>& refs) {
-  auto jobs = st.jobs(store_ids(refs));
+// The jobs named by `refs` (every job when there are none); an error naming every
+// unknown one (NotFound).
+Result<std::vector<JobRecord>> find_jobs(DaemonClient& client, const std::vector<JobRef>& refs, JobQuery query = {}) {
+  query.ids = store_ids(refs);
+  auto jobs = client.all_jobs(query);
   if (!jobs || refs.empty()) return jobs;
   auto found = resolve_job_refs(refs, *jobs);
   if (!found.unknown.empty()) {
     std::string names;
     for (auto& u : found.unknown) names += (names.empty() ? "" : ", ") + u.text;
-    return err("no job " + names);
+    return Error{"no job " + names, ErrorKind::NotFound};
   }
   return found.jobs;
 }
 
-Result<std::vector<JobRecord>> find_jobs(Store& st, const std::vector<std::string>& words) {
+Result<std::vector<JobRecord>> find_jobs(DaemonClient& client, const std::vector<std::string>& words,
+                                         JobQuery query = {}) {
   auto refs = parse_job_refs(words);
   if (!refs) return refs.failure();
-  return find_jobs(st, *refs);
+  return find_jobs(client, *refs, std::move(query));
 }
 
-// What `yard cancel` sends the daemon for `ref`, which names `jobs` (its candidates in the
-// store); nullopt with a message in `why` when it cannot be sent.
+// What `yard cancel` sends the daemon for `ref`, which names `jobs` (its candidates);
+// nullopt with a message in `why` when it cannot be sent.
 std::optional<std::int64_t> cancel_id(const JobRef& ref, const std::vector<JobRecord>& jobs, std::string& why) {
   if (!ref.index) {
     if (std::none_of(jobs.begin(), jobs.end(), [&](const JobRecord& j) { return matches(ref, j); })) return std::nullopt;
@@ -76,79 +59,88 @@ std::optional<std::int64_t> cancel_id(const JobRef& ref, const std::vector<JobRe
   return std::nullopt;
 }
 
+// Copies a job's output stream to `out` from `offset`, a chunk at a time; with `follow`,
+// until the job has ended. Returns the offset reached, or the error.
+Result<std::int64_t> copy_output(DaemonClient& client, std::int64_t id, bool stderr_stream, std::int64_t offset,
+                                 std::ostream& out, bool follow) {
+  for (;;) {
+    auto chunk = client.logs(LogsRequest{id, stderr_stream, offset, kMaxLogChunk});
+    if (!chunk) return chunk.failure();
+    if (chunk->path.empty() && !follow) return Error{"has not started", ErrorKind::NotFound};
+    out.write(chunk->data.data(), static_cast<std::streamsize>(chunk->data.size()));
+    offset += static_cast<std::int64_t>(chunk->data.size());
+    if (!chunk->data.empty()) continue;
+    if (!follow || chunk->ended) return offset;
+    out.flush();
+    // A file grows without telling anyone: looked at again shortly.
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+}
+
 }  // namespace
 
-// Until the jobs `wait_ids` end (yard wait, sbatch --wait): 0 if all COMPLETED, 1 if not,
-// 3 after `wait_timeout` seconds (0: never), 2 for bad ids; `print`: each job's end state.
 int wait_for_jobs(const std::vector<std::string>& wait_ids, double wait_timeout, bool print) {
-  auto st = open_store();
-  if (!st) {
-    std::cerr << "yard wait: " << st.error() << "\n";
-    return exit_code_for(st.kind());
+  DaemonClient client = cli_client("wait");
+  auto jobs = find_jobs(client, wait_ids);
+  if (!jobs) {
+    std::cerr << "yard wait: " << jobs.error() << "\n";
+    return exit_code_for(jobs.kind());
   }
-  const double start = monotonic_now();
-  auto delay = std::chrono::milliseconds(20);
-  // Jobs advance only while a daemon runs: every few seconds it is checked, and
-  // started if it is gone (as submit would), so a wait never outlasts a daemon in
-  // silence; a daemon that cannot start says why, once.
-  auto next_check = start;
-  std::string said;
-  for (;;) {
-    if (monotonic_now() >= next_check) {
-      next_check = monotonic_now() + 3;
-      const Paths paths = default_paths();
-      if (!DaemonClient(paths).ping(2000))
-        if (auto started = start_daemon(paths); !started && started.error() != said) {
-          said = started.error();
-          std::cerr << "yard wait: jobs cannot advance: " << said << "\n";
-        }
-    }
-    auto jobs = find_jobs(*st, wait_ids);
-    if (!jobs) {
-      std::cerr << "yard wait: " << jobs.error() << "\n";
-      return kExitBadInput;
-    }
-    bool done = true, ok = true;
-    for (auto& j : *jobs) {
-      done = done && is_terminal(j.state);
-      ok = ok && j.state == JobState::Completed;
-    }
-    if (done) {
-      if (print)
-        for (auto& j : *jobs) std::cout << display_id(j) << " " << to_string(j.state) << "\n";
-      return ok ? 0 : 1;
-    }
-    if (wait_timeout > 0 && monotonic_now() - start > wait_timeout) {
-      std::cerr << "yard wait: jobs still running after " << wait_timeout << " s\n";
-      return 3;
-    }
-    std::this_thread::sleep_for(delay);
-    delay = std::min(delay * 2, std::chrono::milliseconds(250));
+  WaitRequest request;
+  for (auto& j : *jobs) request.ids.push_back(j.id);
+  auto ended = client.wait(request, wait_timeout);
+  if (!ended) {
+    std::cerr << "yard wait: " << ended.error() << "\n";
+    return exit_code_for(ended.kind());
   }
+  if (!*ended) {
+    std::cerr << "yard wait: jobs still running after " << wait_timeout << " s\n";
+    return 3;
+  }
+  bool ok = true;
+  for (auto& j : (*ended)->jobs) {
+    ok = ok && j.state == JobState::Completed;
+    if (print) std::cout << display_id(j) << " " << to_string(j.state) << "\n";
+  }
+  return ok ? 0 : 1;
 }
 
 void add_status_commands(CLI::App& app, int& rc) {
   auto* status = app.add_subcommand("status", "Show jobs (all, or the given ids) as a table or --json");
   static std::vector<std::string> status_ids;
   static bool status_json = false;
+  static std::vector<std::string> status_states;
+  static JobQuery status_query;
   status->add_option("ids", status_ids, "Job ids: ID (an array id shows all its elements) or ID_INDEX");
   status->add_flag("--json", status_json, "Print a JSON array of job objects");
+  status->add_option("--state", status_states, "Only jobs in these states (PENDING, RUNNING, COMPLETED, ...)")
+      ->delimiter(',')->allow_extra_args(false);
+  status->add_option("--name", status_query.name, "Only jobs of this name");
+  status->add_option("--backend", status_query.backend, "Only jobs of this backend");
+  status->add_option("--limit", status_query.limit, "At most this many jobs (the first ones; 0: all)");
+  status->add_option("--after", status_query.after, "Only jobs after this id (the last id of the page before)");
   status->callback([&rc] {
-    auto st = open_store();
-    if (!st) {
-      // No job was ever submitted: an empty list, as squeue shows one.
-      if (status_ids.empty() && st.kind() == ErrorKind::NotFound) {
-        std::cout << (status_json ? "[]\n" : "");
+    for (auto& s : status_states) {
+      auto state = parse_job_state(s);
+      if (!state) {
+        std::cerr << "yard status: --state: unknown state '" << s
+                  << "' (PENDING, RUNNING, COMPLETED, FAILED, CANCELLED, TIMEOUT, PREEMPTED, OUT_OF_MEMORY, LOST, UNKNOWN)\n";
+        rc = kExitBadInput;
         return;
       }
-      std::cerr << "yard status: " << st.error() << "\n";
-      rc = exit_code_for(st.kind());
-      return;
+      status_query.states.push_back(*state);
     }
-    auto jobs = find_jobs(*st, status_ids);
+    DaemonClient client = cli_client("status");
+    Result<std::vector<JobRecord>> jobs = Error{""};
+    if (status_query.limit && status_ids.empty()) {
+      auto page = client.jobs(JobsRequest{status_query});
+      jobs = page ? Result<std::vector<JobRecord>>(std::move(page->jobs)) : page.failure();
+    } else {
+      jobs = find_jobs(client, status_ids, status_query);
+    }
     if (!jobs) {
       std::cerr << "yard status: " << jobs.error() << "\n";
-      rc = kExitBadInput;
+      rc = exit_code_for(jobs.kind());
       return;
     }
     if (status_json) {
@@ -169,31 +161,27 @@ void add_status_commands(CLI::App& app, int& rc) {
 
   auto* logs = app.add_subcommand("logs", "Print a job's output (stdout; stderr to stderr if separate)");
   static std::string logs_id;
+  static bool follow = false;
   logs->add_option("id", logs_id, "Job id: ID (an array's: every element) or ID_INDEX")->required();
+  logs->add_flag("-f,--follow", follow, "Keep printing what the job writes until it ends");
   logs->callback([&rc] {
-    auto st = open_store();
-    auto jobs = st ? find_jobs(*st, std::vector<std::string>{logs_id}) : Result<std::vector<JobRecord>>(st.failure());
+    DaemonClient client = cli_client("logs");
+    auto jobs = find_jobs(client, std::vector<std::string>{logs_id});
     if (!jobs) {
       std::cerr << "yard logs: " << jobs.error() << "\n";
-      rc = kExitBadInput;
+      rc = exit_code_for(jobs.kind());
       return;
     }
     for (auto& j : *jobs) {
-      if (j.stdout_path.empty()) {
-        std::cerr << "yard logs: job " << display_id(j) << " has not started\n";
-        rc = 1;
-        continue;
-      }
-      std::ifstream out(j.stdout_path);
+      auto out = copy_output(client, j.id, false, 0, std::cout, follow);
       if (!out) {
-        std::cerr << "yard logs: cannot read " << j.stdout_path << "\n";
+        std::cerr << "yard logs: job " << display_id(j) << " " << out.error() << "\n";
         rc = 1;
         continue;
       }
-      std::cout << out.rdbuf();
-      if (j.stderr_path != j.stdout_path) {
-        std::ifstream e(j.stderr_path);
-        if (e) std::cerr << e.rdbuf();
+      if (j.stderr_path != j.stdout_path && !j.stderr_path.empty()) {
+        std::cout.flush();
+        (void)copy_output(client, j.id, true, 0, std::cerr, false);
       }
     }
   });
@@ -211,23 +199,22 @@ void add_status_commands(CLI::App& app, int& rc) {
       rc = kExitBadInput;
       return;
     }
-    // Which ids are known is read from the store, so that a bad id does not stop the
-    // good ones from being cancelled (scancel cancels those, and reports the others).
-    std::vector<JobRecord> known;
-    if (auto st = open_store()) {
-      auto jobs = st->jobs(store_ids(*refs));
-      if (!jobs) {
-        std::cerr << "yard cancel: " << jobs.error() << "\n";
-        rc = 1;
-        return;
-      }
-      known = std::move(*jobs);
+    // Which ids are known is asked first, so that a bad id does not stop the good ones
+    // from being cancelled (scancel cancels those, and reports the others).
+    DaemonClient client = cli_client("cancel");
+    JobQuery query;
+    query.ids = store_ids(*refs);
+    auto known = client.all_jobs(query);
+    if (!known) {
+      std::cerr << "yard cancel: " << known.error() << "\n";
+      rc = exit_code_for(known.kind());
+      return;
     }
     std::vector<std::int64_t> ids;
     bool failed = false;
     for (auto& ref : *refs) {
       std::string why = "no job " + ref.text;
-      auto id = cancel_id(ref, known, why);
+      auto id = cancel_id(ref, *known, why);
       if (id) {
         ids.push_back(*id);
       } else {
@@ -236,8 +223,7 @@ void add_status_commands(CLI::App& app, int& rc) {
       }
     }
     if (!ids.empty()) {
-      // As submit: a daemon that is not running is started, so that the cancel happens.
-      auto r = cli_client("cancel").cancel(CancelRequest{ids});
+      auto r = client.cancel(CancelRequest{ids});
       if (!r) {
         std::cerr << "yard cancel: " << r.error() << "\n";
         rc = exit_code_for(r.kind());

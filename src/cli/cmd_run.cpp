@@ -3,11 +3,9 @@
 // terminal, or one plain line per state change otherwise.
 #include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <map>
-#include <thread>
 
 #include "cli/commands.h"
 #include "cli/cli_client.h"
@@ -15,7 +13,6 @@
 #include "core/environment.h"
 #include "core/text.h"
 #include "flow/run_file.h"
-#include "store/store.h"
 
 namespace yard {
 
@@ -41,14 +38,22 @@ void add_run_command(CLI::App& app, int& rc) {
       std::cout << "yard run: " << escape_for_terminal(file) << " has no jobs: nothing submitted\n";
       return;
     }
-    const Paths paths = default_paths();
+    DaemonClient client = cli_client("run");
+    // Where the event log stands before the first submission: following from there sees
+    // every change of these jobs, and nothing older.
+    auto ping = client.ping();
+    if (!ping) {
+      std::cerr << "yard run: " << ping.error() << "\n";
+      rc = exit_code_for(ping.kind());
+      return;
+    }
     std::map<std::string, std::vector<std::int64_t>> ids_by_name;
     std::vector<std::int64_t> all;
     for (auto& j : *jobs) {
       JobSpec s = j.spec;
       for (auto& a : j.after)
         for (auto id : ids_by_name[a]) s.dependencies.push_back({DependencyKind::AfterOk, id});
-      auto r = cli_client("run").submit(SubmitRequest{std::move(s), "", "", false});
+      auto r = client.submit(SubmitRequest{std::move(s), "", "", false});
       if (!r) {
         std::cerr << "yard run: job '" << escape_for_terminal(j.name) << "': " << r.error() << "\n";
         rc = r.kind() == ErrorKind::OutcomeUnknown ? kExitOutcomeUnknown : 1;
@@ -59,49 +64,60 @@ void add_run_command(CLI::App& app, int& rc) {
       all.insert(all.end(), ids.begin(), ids.end());
       std::cout << "submitted " << escape_for_terminal(j.name) << " as " << ids.front() << (ids.size() > 1 ? " (array of " + std::to_string(ids.size()) + ")" : "") << "\n";
     }
-    auto st = Store::open(paths.store, Store::Mode::ReadOnly);
-    if (!st) {
-      std::cerr << "yard run: " << st.error() << "\n";
+    const bool tty = ::isatty(1) != 0;
+    std::map<std::int64_t, JobState> last;
+    for (auto id : all) last[id] = JobState::Pending;
+    int done = 0, running = 0, pending = static_cast<int>(all.size()), failed = 0;
+    const int total = static_cast<int>(all.size());
+    auto count = [&](JobState s, int d) {
+      if (is_terminal(s)) done += d;
+      if (is_terminal(s) && s != JobState::Completed) failed += d;
+      if (s == JobState::Running) running += d;
+      if (s == JobState::Pending) pending += d;
+    };
+    auto progress = [&] {
+      if (!tty) return;
+      const int width = 30, filled = total ? done * width / total : width;
+      std::cout << "\r[" << std::string(static_cast<std::size_t>(filled), '#')
+                << std::string(static_cast<std::size_t>(width - filled), '.') << "] " << done << "/" << total
+                << " done, " << running << " running, " << pending << " pending, " << failed << " failed   "
+                << std::flush;
+    };
+    progress();
+    WatchRequest follow;
+    follow.since = ping->last_event;
+    follow.filter.ids = all;
+    auto watched = client.watch(follow, [&](const LoggedEvent& e) {
+      auto it = last.find(e.job_id);
+      if (it == last.end() || it->second == e.event.state) return true;
+      count(it->second, -1);
+      count(e.event.state, +1);
+      it->second = e.event.state;
+      if (!tty) {
+        std::string id = std::to_string(e.job_id);
+        if (e.array_job_id && e.array_index) id = std::to_string(*e.array_job_id) + "_" + std::to_string(*e.array_index);
+        std::cout << escape_for_terminal(e.name) << " " << id << " " << to_string(e.event.state)
+                  << (e.event.detail.empty() ? "" : " (" + escape_for_terminal(e.event.detail) + ")") << "\n";
+      }
+      progress();
+      return done < total;
+    });
+    if (!watched) {
+      std::cerr << "\nyard run: " << watched.error() << "\n";
       rc = 1;
       return;
     }
-    const bool tty = ::isatty(1) != 0;
-    std::map<std::int64_t, JobState> last;
-    for (;;) {
-      auto recs = st->jobs(all);
-      if (!recs) {
-        std::cerr << "yard run: " << recs.error() << "\n";
-        rc = 1;
-        return;
-      }
-      int done = 0, running = 0, pending = 0, failed = 0;
-      for (auto& j : *recs) {
-        if (is_terminal(j.state)) ++done;
-        if (is_terminal(j.state) && j.state != JobState::Completed) ++failed;
-        if (j.state == JobState::Running) ++running;
-        if (j.state == JobState::Pending) ++pending;
-        if (!tty && last[j.id] != j.state) {
-          std::cout << escape_for_terminal(j.name) << " " << display_id(j) << " " << to_string(j.state)
-                    << (j.reason.empty() ? "" : " (" + escape_for_terminal(j.reason) + ")") << "\n";
-          last[j.id] = j.state;
-        }
-      }
-      const int total = static_cast<int>(recs->size());
-      if (tty) {
-        const int width = 30, filled = total ? done * width / total : width;
-        std::cout << "\r[" << std::string(static_cast<std::size_t>(filled), '#')
-                  << std::string(static_cast<std::size_t>(width - filled), '.') << "] " << done << "/" << total
-                  << " done, " << running << " running, " << pending << " pending, " << failed << " failed   "
-                  << std::flush;
-      }
-      if (done == total) {
-        if (tty) std::cout << "\n";
-        print_job_table(std::cout, *recs);
-        rc = failed ? 1 : 0;
-        return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (tty) std::cout << "\n";
+    JobQuery query;
+    query.ids = all;
+    auto recs = client.all_jobs(query);
+    if (!recs) {
+      std::cerr << "yard run: " << recs.error() << "\n";
+      rc = 1;
+      return;
     }
+    print_job_table(std::cout, *recs);
+    rc = failed ? 1 : 0;
   });
 }
 

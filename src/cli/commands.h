@@ -42,6 +42,7 @@ void add_status_commands(CLI::App& app, int& rc);  // status, wait, logs, cancel
 void add_server_command(CLI::App& app, int& rc);
 void add_run_command(CLI::App& app, int& rc);
 void add_accounts_command(CLI::App& app, int& rc);
+void add_watch_command(CLI::App& app, int& rc);  // yard watch: the event stream
 struct CliTree;
 // yard completion bash|zsh (and the build's hidden yard __man DIR).
 void add_completion_command(CLI::App& app, CliTree& tree);

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/result.h"
-#include "store/store.h"
+#include "core/job_record.h"
 
 namespace yard {
 

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "store/store.h"
+#include "core/job_record.h"
 
 namespace yard {
 

@@ -117,3 +117,58 @@ Result<std::string> exchange_line(const std::string& socket_path, const std::str
 }
 
 }  // namespace yard
+
+namespace yard {
+
+Result<LineStream> LineStream::open(const std::string& socket_path, const std::string& line) {
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return unavailable(std::string("socket: ") + std::strerror(errno));
+  LineStream s(fd);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (socket_path.size() >= sizeof addr.sun_path) return unavailable("socket path too long: " + socket_path);
+  std::strcpy(addr.sun_path, socket_path.c_str());
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0)
+    return unavailable("cannot reach the daemon at " + socket_path + ": " + std::strerror(errno));
+  const std::string out = line + "\n";
+  for (std::size_t off = 0; off < out.size();) {
+    const ssize_t n = ::send(fd, out.data() + off, out.size() - off, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return unavailable(std::string("sending to the daemon: ") + std::strerror(errno));
+    off += static_cast<std::size_t>(n);
+  }
+  return s;
+}
+
+LineStream::~LineStream() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+LineStream::Got LineStream::next(std::string& line, int timeout_ms) {
+  const double deadline = timeout_ms < 0 ? 0 : monotonic_now() + timeout_ms / 1000.0;
+  for (;;) {
+    if (const auto nl = in_.find('\n', pos_); nl != std::string::npos) {
+      line.assign(in_, pos_, nl - pos_);
+      pos_ = nl + 1;
+      return Got::Line;
+    }
+    in_.erase(0, pos_);  // only the start of a line is left: keep it, drop what was read
+    pos_ = 0;
+    int wait_ms = -1;
+    if (timeout_ms >= 0) {
+      wait_ms = static_cast<int>((deadline - monotonic_now()) * 1000);
+      if (wait_ms <= 0) return Got::Timeout;
+    }
+    pollfd p{fd_, POLLIN, 0};
+    const int ready = ::poll(&p, 1, wait_ms);
+    if (ready < 0 && errno != EINTR) return Got::Closed;
+    if (ready <= 0) continue;
+    char buf[65536];
+    const ssize_t n = ::recv(fd_, buf, sizeof buf, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return Got::Closed;
+    in_.append(buf, static_cast<std::size_t>(n));
+  }
+}
+
+}  // namespace yard

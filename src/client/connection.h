@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 
 #include "core/result.h"
 
@@ -29,5 +30,28 @@ Exchange exchange(const std::string& socket_path, const std::string& line,
 // The reply line, within `timeout_ms`; Unavailable when the daemon cannot be reached,
 // does not answer in time, or closes the connection first.
 Result<std::string> exchange_line(const std::string& socket_path, const std::string& line, int timeout_ms);
+
+}  // namespace yard
+
+namespace yard {
+
+// A connection that stays open for a stream of reply lines (a wait, a watch).
+class LineStream {
+ public:
+  // Connects and sends `line`; Unavailable when no daemon takes it.
+  static Result<LineStream> open(const std::string& socket_path, const std::string& line);
+  LineStream(LineStream&& o) noexcept : fd_(std::exchange(o.fd_, -1)), in_(std::move(o.in_)), pos_(o.pos_) {}
+  LineStream& operator=(LineStream&&) = delete;
+  ~LineStream();
+  enum class Got { Line, Timeout, Closed };
+  // The next line into `line`, waiting up to `timeout_ms` (-1: for ever).
+  Got next(std::string& line, int timeout_ms);
+
+ private:
+  explicit LineStream(int fd) : fd_(fd) {}
+  int fd_ = -1;
+  std::string in_;
+  std::size_t pos_ = 0;  // where the next line starts in in_
+};
 
 }  // namespace yard

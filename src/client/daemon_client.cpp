@@ -86,15 +86,18 @@ Result<std::string> spawn_daemon(const Paths& paths, double deadline) {
 
 }  // namespace
 
-Result<long> start_daemon(const Paths& paths) {
+Result<long> start_daemon(const Paths& paths, bool* refused) {
   if (auto s = ensure_dirs(paths); !s) return s.failure();
   const double deadline = monotonic_now() + 10;
   auto delay = std::chrono::milliseconds(2);
   while (monotonic_now() < deadline) {
     auto said = spawn_daemon(paths, deadline);
     if (!said) return said.failure();
-    if (said->rfind("error ", 0) == 0) return unavailable("the daemon could not start: " + said->substr(6));
-    if (*said == "exited") return unavailable("the daemon exited as it started; see " + paths.log);
+    if (said->rfind("error ", 0) == 0 || *said == "exited") {
+      if (refused) *refused = true;
+      if (*said == "exited") return unavailable("the daemon exited as it started; see " + paths.log);
+      return unavailable("the daemon could not start: " + said->substr(6));
+    }
     // "ready"; or "busy": another daemon, starting or restarting, holds this state
     // directory. Wait for it to answer; if it goes away instead (it could not start
     // either), start one again to learn why.
@@ -174,8 +177,10 @@ Result<std::string> DaemonClient::ask(const std::string& line, int timeout_ms, b
       delay = std::min(delay * 2, std::chrono::milliseconds(200));
       continue;
     }
-    auto started = start_daemon(paths_);
-    if (!started && !daemon_lock_holder(paths_.lock)) return maybe_done ? give_up(started.error()) : started.failure();
+    bool refused = false;
+    auto started = start_daemon(paths_, &refused);
+    if (!started && (refused || !daemon_lock_holder(paths_.lock)))
+      return maybe_done ? give_up(started.error()) : started.failure();
   }
 }
 

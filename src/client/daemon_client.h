@@ -13,6 +13,7 @@
 
 #include <functional>
 
+#include "client/connection.h"
 #include "core/result.h"
 #include "protocol/messages.h"
 #include "server/paths.h"
@@ -29,6 +30,21 @@ class DaemonClient {
   Result<PingReply> ping(int timeout_ms = 5000);
   Result<ShutdownReply> shutdown(const ShutdownRequest& request);
 
+  // The read side (daemon_queries.cpp; protocol/queries.h). One page of jobs, or every
+  // page of them; one job in full; a byte range of its output; the accounts.
+  Result<JobsReply> jobs(const JobsRequest& request);
+  Result<std::vector<JobRecord>> all_jobs(JobQuery query);
+  Result<JobReply> job(std::int64_t id);
+  Result<LogsReply> logs(const LogsRequest& request);
+  Result<AccountsReply> accounts();
+  // Until every job named ends (the daemon tells: no polling); nullopt after `timeout_s`
+  // (0: for ever). A daemon that restarts meanwhile is asked again (started if gone).
+  Result<std::optional<WaitReply>> wait(const WaitRequest& request, double timeout_s);
+  // The event log from `request.since`, each event to `on_event` (false: stop), in order;
+  // after a lost connection it goes on from the last event seen (nothing missed, nothing
+  // twice). Returns when stopped, or without follow at the end of the log.
+  Status watch(WatchRequest request, const std::function<bool(const LoggedEvent&)>& on_event);
+
   const Paths& paths() const { return paths_; }
   // Told once when the client starts waiting past the usual time for a silent daemon
   // (the CLI prints it, so a user sees why a command takes long).
@@ -39,13 +55,17 @@ class DaemonClient {
   // the request changes something, and a silent daemon is waited for (see above).
   Result<std::string> ask(const std::string& line, int timeout_ms, bool acts);
   static double patience_s();
+  // A connection for a stream, starting the daemon if allowed (daemon_queries.cpp).
+  Result<LineStream> open_stream(const std::string& line);
   Paths paths_;
   bool autostart_ = false;
   std::function<void(const std::string&)> notice_;
 };
 
 // Starts a daemon and waits (10 s at most) until it answers. Returns its pid; if the
-// daemon could not start, its own reason, at once.
-Result<long> start_daemon(const Paths& paths);
+// daemon could not start, its own reason, at once (and `refused` is set: the daemon said
+// why it will not run, so asking again cannot help, even while that daemon, exiting,
+// still holds its lock).
+Result<long> start_daemon(const Paths& paths, bool* refused = nullptr);
 
 }  // namespace yard

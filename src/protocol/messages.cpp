@@ -2,11 +2,11 @@
 
 #include <unistd.h>
 
+#include "protocol/codec.h"
+#include "protocol/job_wire.h"
+
 namespace yard {
 namespace {
-
-// Job texts travel encoded (core/byte_json.h); anything else is replaced, not thrown.
-std::string line_of(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
 
 struct Encode {
   nlohmann::json operator()(const SubmitRequest& r) const {
@@ -19,9 +19,14 @@ struct Encode {
   nlohmann::json operator()(const CancelRequest& r) const { return {{"op", "cancel"}, {"ids", r.ids}}; }
   nlohmann::json operator()(const PingRequest&) const { return {{"op", "ping"}}; }
   nlohmann::json operator()(const ShutdownRequest& r) const { return {{"op", "shutdown"}, {"kill_jobs", r.kill_jobs}}; }
+  template <typename Query>
+  nlohmann::json operator()(const Query& r) const {
+    return query_request_json(r);
+  }
 };
 
-// The reply object, or the refusal it carries.
+}  // namespace
+
 Result<nlohmann::json> reply_object(std::string_view line) {
   nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) return Error{"bad reply from the daemon: not a JSON object", ErrorKind::Internal};
@@ -35,19 +40,6 @@ Result<nlohmann::json> reply_object(std::string_view line) {
   }
   return j;
 }
-
-template <typename T, typename F>
-Result<T> decode_with(std::string_view line, F read) {
-  auto j = reply_object(line);
-  if (!j) return j.failure();
-  try {
-    return read(*j);
-  } catch (const std::exception& e) {
-    return Error{std::string("bad reply from the daemon: ") + e.what(), ErrorKind::Internal};
-  }
-}
-
-}  // namespace
 
 std::string encode_request(const Request& r) { return line_of(std::visit(Encode{}, r)); }
 
@@ -73,7 +65,7 @@ Result<Request> decode_request(std::string_view line) {
     if (op == "cancel") {
       Request r{std::in_place_type<CancelRequest>};
       try {
-        j.at("ids").get_to(std::get<CancelRequest>(r).ids);
+        std::get<CancelRequest>(r).ids = wire_integers(j.at("ids"), "ids");
       } catch (const std::exception& e) {
         return err(std::string("malformed cancel request: ") + e.what());
       }
@@ -81,6 +73,7 @@ Result<Request> decode_request(std::string_view line) {
     }
     if (op == "ping") return Request{PingRequest{}};
     if (op == "shutdown") return Request{ShutdownRequest{j.value("kill_jobs", false)}};
+    if (auto r = decode_query_request(op, j)) return std::move(*r);
   } catch (const std::exception& e) {
     return err(std::string("malformed request: ") + e.what());
   }
@@ -101,6 +94,7 @@ nlohmann::json ping_json(const PingReply& r) {
   j["pid"] = r.pid;
   j["socket"] = r.socket;
   j["store"] = r.store;
+  j["last_event"] = r.last_event;
   return j;
 }
 
@@ -135,7 +129,8 @@ Result<PingReply> decode_ping_reply(std::string_view line) {
     r.pid = j.at("pid").get<long>();
     r.socket = j.value("socket", "");
     r.store = j.value("store", "");
-    for (const char* k : {"ok", "pid", "socket", "store"}) j.erase(k);
+    r.last_event = j.value("last_event", std::int64_t{0});
+    for (const char* k : {"ok", "pid", "socket", "store", "last_event"}) j.erase(k);
     r.backends = std::move(j);
     return r;
   });

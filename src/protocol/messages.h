@@ -6,6 +6,7 @@
 //   {"op":"cancel","ids":[...]}                                 -> {"ok":true,"ids":[acted on]}
 //   {"op":"ping"}                     -> {"ok":true,"pid":N,"socket":...,"store":..., backends' keys}
 //   {"op":"shutdown","kill_jobs":bool}                          -> {"ok":true}
+// and the read side, jobs, job, logs, accounts, wait and watch (protocol/queries.h).
 // A refusal: {"ok":false,"error":"message a user can act on","kind":"invalid|not_found|..."}.
 // Job texts are bytes (core/byte_json.h): a text that is not UTF-8 travels as base64.
 // The daemon validates every spec again: the wire is a trust boundary.
@@ -22,6 +23,7 @@
 
 #include "core/job_spec.h"
 #include "core/result.h"
+#include "protocol/queries.h"
 
 namespace yard {
 
@@ -60,6 +62,7 @@ struct PingReply {
   // What each backend says of itself (Backend::describe(), merged): "running",
   // "pending", "cpus", "slurm_active", ...
   nlohmann::json backends = nlohmann::json::object();
+  std::int64_t last_event = 0;  // the event log's last id: a watch from here sees what follows
 };
 
 struct ShutdownRequest {
@@ -67,7 +70,8 @@ struct ShutdownRequest {
 };
 struct ShutdownReply {};
 
-using Request = std::variant<SubmitRequest, CancelRequest, PingRequest, ShutdownRequest>;
+using Request = std::variant<SubmitRequest, CancelRequest, PingRequest, ShutdownRequest, JobsRequest, JobRequest,
+                             LogsRequest, AccountsRequest, WaitRequest, WatchRequest>;
 
 // One line each way, without its '\n'.
 std::string encode_request(const Request& r);
@@ -77,6 +81,12 @@ std::string encode_reply(const SubmitReply& r);
 std::string encode_reply(const CancelReply& r);
 std::string encode_reply(const PingReply& r);
 std::string encode_reply(const ShutdownReply& r);
+std::string encode_reply(const JobsReply& r);
+std::string encode_reply(const JobReply& r);
+std::string encode_reply(const LogsReply& r);
+std::string encode_reply(const AccountsReply& r);
+std::string encode_reply(const WaitReply& r);
+std::string encode_reply(const WatchLine& r);
 std::string encode_error(const Error& e);
 
 // A reply line: the reply, or the daemon's refusal with its kind (or, for a line that is
@@ -85,6 +95,12 @@ Result<SubmitReply> decode_submit_reply(std::string_view line);
 Result<CancelReply> decode_cancel_reply(std::string_view line);
 Result<PingReply> decode_ping_reply(std::string_view line);
 Result<ShutdownReply> decode_shutdown_reply(std::string_view line);
+Result<JobsReply> decode_jobs_reply(std::string_view line);
+Result<JobReply> decode_job_reply(std::string_view line);
+Result<LogsReply> decode_logs_reply(std::string_view line);
+Result<AccountsReply> decode_accounts_reply(std::string_view line);
+Result<WaitReply> decode_wait_reply(std::string_view line);
+Result<WatchLine> decode_watch_line(std::string_view line);
 
 // A PingReply as `yard server status --json` shows it (pid, socket, store, the backends' keys).
 nlohmann::json ping_json(const PingReply& r);

@@ -23,19 +23,17 @@
 #include "local/machine.h"
 #include "server/daemon_lock.h"
 #include "server/listener.h"
+#include "server/connections.h"
 #include "server/requests.h"
 #include "server/start_report.h"
 #include "server/store_guard.h"
+#include "server/subscribers.h"
 #include "store/sqlite.h"
 #include "store/store.h"
 #include "store/store_file.h"
 
 namespace yard {
 namespace {
-
-struct Client {
-  std::string in;
-};
 
 std::string user_name() {
   if (passwd* pw = ::getpwuid(::getuid())) return pw->pw_name;
@@ -125,14 +123,16 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
   start_report.ready();
 
   DaemonState daemon{*store, backends, paths};
-  std::map<int, Client> clients;
+  Connections connections;
+  Subscribers subscribers(*store, connections);
+  if (auto s = subscribers.start(); !s) return refuse(s.error());
   bool first_pass = true;
   while (!daemon.stopping) {
     std::vector<pollfd> fds;
     if (!daemon.draining) fds.push_back({listener.fd(), POLLIN, 0});
     if (listener.watch_fd() >= 0) fds.push_back({listener.watch_fd(), POLLIN, 0});
     fds.push_back({sigfd, POLLIN, 0});
-    for (auto& [fd, c] : clients) fds.push_back({fd, POLLIN, 0});
+    connections.poll_fds(fds, [&subscribers](int fd) { return subscribers.wants_room(fd); });
     // Each backend's descriptors, and which backend each belongs to.
     std::map<int, Backend*> owner;
     double wake_s = 3600;
@@ -161,35 +161,28 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
       bool changed;  // it reports what only the commit makes true
     };
     std::vector<Reply> replies;
+    // Waits and watches start after the commit, from what it holds.
+    std::vector<std::pair<int, WaitRequest>> waits;
+    std::vector<std::pair<int, WatchRequest>> watches;
     std::map<Backend*, std::vector<int>> ready;
     auto tx = store->transaction();
     for (auto& p : fds) {
       if (!p.revents) continue;
       if (p.fd == listener.fd()) {
-        for (int c : listener.accept_owner_clients()) clients[c];
+        for (int c : listener.accept_owner_clients()) connections.add(c);
       } else if (p.fd == listener.watch_fd()) {
         if (auto what = listener.check_socket(); !what.empty()) std::cerr << "yard daemon: " << what << std::endl;
       } else if (p.fd == sigfd) {
         signalfd_siginfo si;
         while (::read(sigfd, &si, sizeof si) > 0) daemon.stopping = true;
-      } else if (auto it = clients.find(p.fd); it != clients.end()) {
-        char buf[65536];
-        ssize_t n = ::read(p.fd, buf, sizeof buf);
-        if (n <= 0) {
-          ::close(p.fd);
-          clients.erase(it);
-          continue;
-        }
-        it->second.in.append(buf, static_cast<std::size_t>(n));
-        auto nl = it->second.in.find('\n');
-        if (nl == std::string::npos) {
-          if (it->second.in.size() > kMaxRequestBytes)
-            replies.push_back({p.fd, encode_error(Error{"request too large (more than 64 MiB)"}), false});
-          continue;
-        }
-        bool changed = false;
-        std::string reply = handle_line(daemon, std::string_view(it->second.in).substr(0, nl), clock.wall(), changed);
-        replies.push_back({p.fd, std::move(reply), changed});
+      } else if (connections.owns(p.fd)) {
+        auto in = connections.ready(p.fd, p.revents);
+        if (in.refusal) replies.push_back({p.fd, std::move(*in.refusal), false});
+        if (!in.request) continue;
+        Answer a = answer(daemon, *in.request, clock.wall());
+        if (a.wait) waits.emplace_back(p.fd, std::move(*a.wait));
+        else if (a.watch) watches.emplace_back(p.fd, std::move(*a.watch));
+        else replies.push_back({p.fd, std::move(a.line), a.changed});
       } else if (auto o = owner.find(p.fd); o != owner.end()) {
         ready[o->second].push_back(p.fd);
       }
@@ -204,8 +197,7 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
       std::cerr << "yard daemon: " << committed.error() << std::endl;
       for (auto& r : replies) {
         if (r.changed) r.line = encode_error(Error{committed.error() + "; nothing was changed", ErrorKind::Unavailable});
-        send_line(r.fd, r.line);
-        ::close(r.fd);
+        connections.send_now_and_close(r.fd, r.line);
       }
       if (daemon.stopping) break;
       restart_from_store();
@@ -217,18 +209,18 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
       for (auto& r : replies) {
         if (!rescue.restored && r.changed)
           r.line = encode_error(Error{rescue.told + "; this request is not in " + paths.store, ErrorKind::Unavailable});
-        send_line(r.fd, r.line);
-        ::close(r.fd);
-        clients.erase(r.fd);
+        connections.send_now_and_close(r.fd, r.line);
       }
       if (rescue.restored) restart_from_store();
       break;
     }
-    for (auto& r : replies) {
-      send_line(r.fd, r.line);
-      ::close(r.fd);
-      clients.erase(r.fd);
-    }
+    for (auto& r : replies) connections.send(r.fd, r.line, true);
+    // The log's new events, read once for every waiter and watcher; then the new ones.
+    subscribers.after_commit();
+    for (auto& [fd, w] : waits) subscribers.wait(fd, w);
+    for (auto& [fd, w] : watches) subscribers.watch(fd, w);
+    subscribers.catch_up();
+    for (int fd : connections.take_closed()) subscribers.forget(fd);
     for (const auto& b : backends.all()) b->after_commit();
     // A start or requeue that could not be recorded after the commit: the same.
     if (!store->fault().empty()) {
@@ -237,7 +229,7 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
     }
     if (daemon.draining && backends.running() == 0) daemon.stopping = true;
   }
-  for (auto& [fd, c] : clients) ::close(fd);
+  subscribers.stop("the daemon stopped (pid " + std::to_string(::getpid()) + "); `yard server start` starts it again");
   for (const auto& b : backends.all()) b->stop();
   listener.close_and_unlink();
   std::cerr << "yard daemon: stopped; " << backends.running() << " running jobs go on without it" << std::endl;

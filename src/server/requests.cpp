@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "server/read_requests.h"
+
 namespace yard {
 namespace {
 
@@ -53,7 +55,8 @@ Result<CancelReply> handle(DaemonState& d, const CancelRequest& r, double now) {
 }
 
 PingReply handle(DaemonState& d, const PingRequest&) {
-  return PingReply{::getpid(), d.paths.socket, d.paths.store, d.backends.describe()};
+  auto last = d.store.last_event_id();
+  return PingReply{::getpid(), d.paths.socket, d.paths.store, d.backends.describe(), last ? *last : 0};
 }
 
 ShutdownReply handle(DaemonState& d, const ShutdownRequest& r) {
@@ -66,23 +69,41 @@ ShutdownReply handle(DaemonState& d, const ShutdownRequest& r) {
   return {};
 }
 
-std::string handle_line(DaemonState& d, std::string_view line, double now, bool& changed) {
-  changed = false;
+Answer answer(DaemonState& d, std::string_view line, double now) {
+  auto said = [](std::string reply_line, bool changes = false) {
+    Answer a;
+    a.line = std::move(reply_line);
+    a.changed = changes;
+    return a;
+  };
   auto request = decode_request(line);
-  if (!request) return encode_error(request.failure());
-  auto reply = [&changed](const auto& r) {
-    if (!r) return encode_error(r.failure());
-    changed = true;
-    return encode_reply(*r);
+  if (!request) return said(encode_error(request.failure()));
+  auto reply = [&said](const auto& r, bool changes = false) {
+    if (!r) return said(encode_error(r.failure()));
+    return said(encode_reply(*r), changes);
   };
   try {
-    if (auto* s = std::get_if<SubmitRequest>(&*request)) return reply(handle(d, std::move(*s), now));
-    if (auto* c = std::get_if<CancelRequest>(&*request)) return reply(handle(d, *c, now));
-    if (auto* p = std::get_if<PingRequest>(&*request)) return encode_reply(handle(d, *p));
-    return encode_reply(handle(d, std::get<ShutdownRequest>(*request)));
+    if (auto* s = std::get_if<SubmitRequest>(&*request)) return reply(handle(d, std::move(*s), now), true);
+    if (auto* c = std::get_if<CancelRequest>(&*request)) return reply(handle(d, *c, now), true);
+    if (auto* p = std::get_if<PingRequest>(&*request)) return said(encode_reply(handle(d, *p)));
+    if (auto* s = std::get_if<ShutdownRequest>(&*request)) return said(encode_reply(handle(d, *s)));
+    if (auto* j = std::get_if<JobsRequest>(&*request)) return reply(handle(d.store, *j));
+    if (auto* j = std::get_if<JobRequest>(&*request)) return reply(handle(d.store, *j));
+    if (auto* l = std::get_if<LogsRequest>(&*request)) return reply(handle(d.store, *l));
+    if (auto* a = std::get_if<AccountsRequest>(&*request)) return reply(handle(d.store, d.paths, *a, now));
+    Answer later;
+    if (auto* w = std::get_if<WaitRequest>(&*request)) later.wait = std::move(*w);
+    else later.watch = std::move(std::get<WatchRequest>(*request));
+    return later;
   } catch (const std::exception& e) {  // a backend's bug must not take the daemon down
-    return encode_error(Error{std::string("internal error: ") + e.what(), ErrorKind::Internal});
+    return said(encode_error(Error{std::string("internal error: ") + e.what(), ErrorKind::Internal}));
   }
+}
+
+std::string handle_line(DaemonState& d, std::string_view line, double now, bool& changed) {
+  Answer a = answer(d, line, now);
+  changed = a.changed;
+  return a.line;
 }
 
 }  // namespace yard

@@ -4,6 +4,7 @@
 // commit.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -27,9 +28,18 @@ Result<CancelReply> handle(DaemonState& daemon, const CancelRequest& request, do
 PingReply handle(DaemonState& daemon, const PingRequest& request);
 ShutdownReply handle(DaemonState& daemon, const ShutdownRequest& request);
 
-// The reply line to a request line: decoded, handled, encoded; never throws.
-// `changed`: whether the reply reports a change the iteration's commit must hold
-// (submitted or cancelled ids), so that a failed commit turns it into an error.
+// What the daemon does with a request line: decoded, handled, encoded; never throws.
+struct Answer {
+  std::string line;  // the reply; "" for a wait or a watch, answered later (subscribers.h)
+  // The reply reports a change the iteration's commit must hold (submitted or cancelled
+  // ids), so that a failed commit turns it into an error.
+  bool changed = false;
+  std::optional<WaitRequest> wait;
+  std::optional<WatchRequest> watch;
+};
+Answer answer(DaemonState& daemon, std::string_view line, double now);
+
+// answer()'s reply line alone (for requests that are not streams).
 std::string handle_line(DaemonState& daemon, std::string_view line, double now, bool& changed);
 
 }  // namespace yard

@@ -12,45 +12,12 @@
 #include <vector>
 
 #include "core/job_spec.h"
+#include "core/job_record.h"
 #include "core/job_state.h"
 #include "core/result.h"
 #include "store/sqlite.h"
 
 namespace yard {
-
-struct JobRecord {
-  std::int64_t id = 0;
-  std::string uid;
-  std::int64_t spec_id = 0;
-  std::string name, backend;
-  std::optional<std::int64_t> array_job_id, array_index;
-  int array_max_running = 0;
-  int priority = 0;
-  int cpus = 1;
-  std::int64_t mem_bytes = 0;
-  int gpus = 0;
-  std::int64_t walltime_s = 0;
-  JobState state = JobState::Pending;
-  std::string reason, native_state;
-  double submit_time = 0;
-  std::optional<double> start_time, end_time;
-  std::string stdout_path, stderr_path, alloc;
-  // Accounting, known once the job ended.
-  std::optional<std::int64_t> exit_code, signal;
-  std::optional<double> cpu_seconds;
-  std::optional<std::int64_t> max_rss_bytes;
-  // Indirect backends: the scheduler's id ("" until known), submission attempts so far,
-  // and whether a cancel was asked for.
-  std::string native_id;
-  int submit_attempts = 0;
-  bool cancel_requested = false;
-};
-
-struct JobEvent {
-  double time = 0;
-  JobState state = JobState::Pending;
-  std::string detail;
-};
 
 // What changes with a state transition; unset fields keep their value.
 struct Transition {
@@ -106,6 +73,12 @@ class Store {
   Status check_dependencies(const JobSpec& spec);
   // Jobs whose id or array job id is in `ids`; every job when `ids` is empty.
   Result<std::vector<JobRecord>> jobs(const std::vector<std::int64_t>& ids);
+  // One page of the jobs `q` asks for, in id order (job_queries.cpp).
+  Result<std::vector<JobRecord>> find(const JobQuery& q);
+  // The event log after id `after`, oldest first, at most `limit` entries; and the id of
+  // its last entry (0 when empty). One indexed read each, whoever asks.
+  Result<std::vector<LoggedEvent>> events_after(std::int64_t after, std::size_t limit);
+  Result<std::int64_t> last_event_id();
   Result<std::vector<JobRecord>> active_jobs();  // PENDING, RUNNING, UNKNOWN
   Result<std::vector<JobRecord>> active_jobs_of(std::string_view backend);
   // Indirect backends' bookkeeping (each one statement; group them with a Transaction).

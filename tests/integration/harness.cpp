@@ -1,5 +1,7 @@
 #include "harness.h"
 
+#include <atomic>
+
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -118,7 +120,11 @@ Output YardWorld::yard(const std::vector<std::string>& args, const std::vector<s
   for (auto& a : copy) argv.push_back(a.data());
   argv.push_back(nullptr);
 
-  const std::string out = dir_ + "/.out", err = dir_ + "/.err";
+  // Files of their own per call: a test may run yard in several threads (a watch beside
+  // the submissions it sees).
+  static std::atomic<int> calls{0};
+  const std::string n = std::to_string(calls++);
+  const std::string out = dir_ + "/.out" + n, err = dir_ + "/.err" + n;
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
@@ -142,6 +148,8 @@ Output YardWorld::yard(const std::vector<std::string>& args, const std::vector<s
   o.rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   o.out = slurp(out);
   o.err = slurp(err);
+  ::unlink(out.c_str());
+  ::unlink(err.c_str());
   return o;
 }
 

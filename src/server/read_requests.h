@@ -1,0 +1,21 @@
+// The daemon's answers to the read side of its protocol (protocol/queries.h): jobs by
+// query and page, one job in full, a byte range of a job's output, and the accounts as
+// the scheduling policy computes them. Read-only; testable without a socket.
+#pragma once
+
+#include "protocol/queries.h"
+#include "server/paths.h"
+#include "store/store.h"
+
+namespace yard {
+
+// The most jobs one reply carries (a larger or no limit is cut to it; `next` continues).
+constexpr std::size_t kMaxJobsPage = 5000;
+
+Result<JobsReply> handle(Store& store, const JobsRequest& request);
+Result<JobReply> handle(Store& store, const JobRequest& request);
+Result<LogsReply> handle(Store& store, const LogsRequest& request);
+// From the policy file `paths.policy` and the usage the store holds.
+Result<AccountsReply> handle(Store& store, const Paths& paths, const AccountsRequest& request, double now);
+
+}  // namespace yard

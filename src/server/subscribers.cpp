@@ -1,0 +1,162 @@
+#include "server/subscribers.h"
+
+#include <algorithm>
+
+#include "protocol/messages.h"
+
+namespace yard {
+namespace {
+
+// How many events a behind watcher is fed per read of the store.
+constexpr std::size_t kCatchUpPage = 2000;
+
+}  // namespace
+
+bool event_matches(const JobQuery& f, const LoggedEvent& e) {
+  if (!f.ids.empty() && !std::binary_search(f.ids.begin(), f.ids.end(), e.job_id) &&
+      !(e.array_job_id && std::binary_search(f.ids.begin(), f.ids.end(), *e.array_job_id)))
+    return false;
+  if (!f.states.empty() && std::find(f.states.begin(), f.states.end(), e.event.state) == f.states.end()) return false;
+  if (!f.name.empty() && f.name != e.name) return false;
+  if (!f.backend.empty() && f.backend != e.backend) return false;
+  if (f.array_job_id && e.array_job_id != f.array_job_id) return false;
+  return true;
+}
+
+Status Subscribers::start() {
+  auto last = store_.last_event_id();
+  if (!last) return last.failure();
+  head_ = *last;
+  return {};
+}
+
+void Subscribers::wait(int fd, const WaitRequest& r) {
+  JobQuery q;
+  q.ids = r.ids;
+  auto jobs = store_.find(q);
+  if (!jobs) {
+    connections_.send(fd, encode_error(jobs.failure()), true);
+    return;
+  }
+  std::string unknown;
+  for (auto id : r.ids)
+    if (std::none_of(jobs->begin(), jobs->end(), [&](const JobRecord& j) { return j.id == id || j.array_job_id == id; }))
+      unknown += (unknown.empty() ? "" : ", ") + std::to_string(id);
+  if (!unknown.empty()) {
+    connections_.send(fd, encode_error(Error{"no job " + unknown, ErrorKind::NotFound}), true);
+    return;
+  }
+  Waiter w{r.ids, {}};
+  for (const auto& j : *jobs)
+    if (!is_terminal(j.state)) w.remaining.insert(j.id);
+  if (w.remaining.empty()) {
+    connections_.send(fd, encode_reply(WaitReply{std::move(*jobs)}), true);
+    return;
+  }
+  for (auto id : w.remaining) waiting_on_.emplace(id, fd);
+  waiters_[fd] = std::move(w);
+}
+
+void Subscribers::finish_wait(int fd) {
+  auto it = waiters_.find(fd);
+  if (it == waiters_.end()) return;
+  JobQuery q;
+  q.ids = it->second.ids;
+  auto jobs = store_.find(q);
+  connections_.send(fd, jobs ? encode_reply(WaitReply{std::move(*jobs)}) : encode_error(jobs.failure()), true);
+  waiters_.erase(it);
+}
+
+void Subscribers::watch(int fd, const WatchRequest& r) {
+  if (r.since > head_) {
+    connections_.send(fd,
+                      encode_error(Error{"cursor " + std::to_string(r.since) + " is ahead of the event log (its last event is " +
+                                         std::to_string(head_) + "): it is not one this daemon gave"}),
+                      true);
+    return;
+  }
+  Watcher w{r.since, r.follow, r.filter};
+  std::sort(w.filter.ids.begin(), w.filter.ids.end());  // event_matches looks ids up
+  watchers_[fd] = std::move(w);
+  catch_up();
+}
+
+bool Subscribers::feed(int fd, Watcher& w, const std::vector<LoggedEvent>& events) {
+  for (const auto& e : events) {
+    if (e.id <= w.cursor) continue;
+    if (!connections_.owns(fd) || !connections_.room(fd)) return false;
+    if (event_matches(w.filter, e)) connections_.send(fd, encode_reply(WatchLine{e, 0}), false);
+    w.cursor = e.id;
+  }
+  return true;
+}
+
+void Subscribers::after_commit() {
+  auto fresh = store_.events_after(head_, static_cast<std::size_t>(-1) >> 1);
+  if (!fresh || fresh->empty()) return;
+  const std::int64_t before = head_;
+  head_ = fresh->back().id;
+  // Waiters: a job that reached an end state is one fewer to wait for.
+  std::vector<int> done;
+  for (const auto& e : *fresh) {
+    if (!is_terminal(e.event.state)) continue;
+    auto [lo, hi] = waiting_on_.equal_range(e.job_id);
+    for (auto it = lo; it != hi; ++it) {
+      auto w = waiters_.find(it->second);
+      if (w == waiters_.end()) continue;
+      w->second.remaining.erase(e.job_id);
+      if (w->second.remaining.empty()) done.push_back(it->second);
+    }
+    waiting_on_.erase(lo, hi);
+  }
+  for (int fd : done) finish_wait(fd);
+  // Live watchers take the new events from this one read; those behind read the store.
+  for (auto& [fd, w] : watchers_)
+    if (w.cursor == before) feed(fd, w, *fresh);
+}
+
+void Subscribers::catch_up() {
+  std::vector<int> ended;
+  for (auto& [fd, w] : watchers_) {
+    while (w.cursor < head_ && connections_.owns(fd) && connections_.room(fd)) {
+      auto page = store_.events_after(w.cursor, kCatchUpPage);
+      if (!page) {
+        connections_.send(fd, encode_error(page.failure()), true);
+        ended.push_back(fd);
+        break;
+      }
+      if (page->empty()) {  // nothing past the cursor (events of jobs since removed)
+        w.cursor = head_;
+        break;
+      }
+      feed(fd, w, *page);
+    }
+    if (!w.follow && w.cursor >= head_ && connections_.owns(fd)) {
+      connections_.send(fd, encode_reply(WatchLine{std::nullopt, head_}), true);
+      ended.push_back(fd);
+    }
+  }
+  for (int fd : ended) watchers_.erase(fd);
+}
+
+bool Subscribers::wants_room(int fd) const {
+  auto it = watchers_.find(fd);
+  return it != watchers_.end() && it->second.cursor < head_;
+}
+
+void Subscribers::stop(const std::string& why) {
+  const std::string line = encode_error(Error{why, ErrorKind::Unavailable});
+  for (auto& [fd, w] : watchers_) connections_.send_now_and_close(fd, line);
+  for (auto& [fd, w] : waiters_) connections_.send_now_and_close(fd, line);
+  watchers_.clear();
+  waiters_.clear();
+  waiting_on_.clear();
+}
+
+void Subscribers::forget(int fd) {
+  watchers_.erase(fd);
+  if (waiters_.erase(fd))
+    std::erase_if(waiting_on_, [fd](const auto& entry) { return entry.second == fd; });
+}
+
+}  // namespace yard

@@ -1,0 +1,74 @@
+// The daemon's open streams: clients waiting for jobs to end (`wait`) and clients
+// following the event log (`watch`). After each commit the daemon reads the log's new
+// events once (Store::events_after) and hands them to all: many watchers cost one read
+// per change, not one per watcher. A watcher that is behind (it asked from an old
+// cursor, or did not read fast enough) is fed from the store, a page at a time, whenever
+// its connection has room: a client that stops reading holds a small buffer and nothing
+// else, and never slows the others; one that reconnects with its last id misses nothing
+// and sees nothing twice.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "core/job_record.h"
+#include "protocol/queries.h"
+#include "server/connections.h"
+#include "store/store.h"
+
+namespace yard {
+
+// Whether `e` is an event the filter asks for (ids, sorted: jobs, or arrays by their
+// first id).
+bool event_matches(const JobQuery& filter, const LoggedEvent& e);
+
+class Subscribers {
+ public:
+  Subscribers(Store& store, Connections& connections) : store_(store), connections_(connections) {}
+
+  // Where the log stands (call once at start, and after each commit through after_commit).
+  Status start();
+  // Replies at once when every job has ended (or names the unknown ones); else keeps
+  // `fd` until they have.
+  void wait(int fd, const WaitRequest& request);
+  // Streams the log after `request.since` to `fd`.
+  void watch(int fd, const WatchRequest& request);
+  // After a commit: the new events, read once, to every waiter and live watcher.
+  void after_commit();
+  // Feeds watchers that are behind, as far as their connections have room.
+  void catch_up();
+  // A watcher behind the log whose connection is waiting for room (poll it for POLLOUT).
+  bool wants_room(int fd) const;
+  // The connection went away.
+  void forget(int fd);
+  // The daemon stops: every stream is told why, and closed (a client would otherwise take
+  // the closed connection for a restart, and start a daemon again).
+  void stop(const std::string& why);
+  std::size_t watchers() const { return watchers_.size(); }
+  std::size_t waiters() const { return waiters_.size(); }
+
+ private:
+  struct Watcher {
+    std::int64_t cursor = 0;  // the last event id considered (sent, or filtered out)
+    bool follow = true;
+    JobQuery filter;
+  };
+  struct Waiter {
+    std::vector<std::int64_t> ids;      // as asked
+    std::set<std::int64_t> remaining;  // jobs not yet ended
+  };
+  // Sends the events of `events` after the watcher's cursor that it asks for, while its
+  // connection has room; false if it ran out of room before the end.
+  bool feed(int fd, Watcher& w, const std::vector<LoggedEvent>& events);
+  void finish_wait(int fd);
+  Store& store_;
+  Connections& connections_;
+  std::int64_t head_ = 0;  // the last event id handed out
+  std::map<int, Watcher> watchers_;
+  std::map<int, Waiter> waiters_;
+  std::multimap<std::int64_t, int> waiting_on_;  // job id -> waiter's fd
+};
+
+}  // namespace yard
