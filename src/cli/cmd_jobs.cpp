@@ -144,9 +144,23 @@ void add_status_commands(CLI::App& app, int& rc) {
       return;
     }
     if (status_json) {
-      auto arr = nlohmann::json::array();
-      for (auto& j : *jobs) arr.push_back(job_json(j));
-      std::cout << dump_json(arr, 2) << "\n";
+      // As dump_json of the whole array with indent 2 prints it, written straight (100,000
+      // jobs never make one tree).
+      if (jobs->empty()) {
+        std::cout << "[]\n";
+        return;
+      }
+      std::string out = "[\n";
+      for (std::size_t i = 0; i < jobs->size(); ++i) {
+        out += "  ";
+        append_job_json(out, (*jobs)[i], 1);
+        out += i + 1 < jobs->size() ? ",\n" : "\n]\n";
+        if (out.size() > (1u << 20)) {
+          std::cout << out;
+          out.clear();
+        }
+      }
+      std::cout << out;
     } else {
       print_job_table(std::cout, *jobs);
     }

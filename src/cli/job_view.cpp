@@ -59,6 +59,35 @@ nlohmann::json job_json(const JobRecord& j) {
 
 namespace {
 
+// A JSON string as nlohmann's dump writes it (ensure_ascii off), after dump_json's
+// \xNN for bytes that are not UTF-8.
+void append_json_string(std::string& out, std::string_view raw) {
+  const std::string fixed = is_valid_utf8(raw) ? std::string() : escape_invalid_utf8(raw);
+  const std::string_view s = fixed.empty() ? raw : std::string_view(fixed);
+  out += '"';
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += ch;
+        }
+    }
+  }
+  out += '"';
+}
+
 // One row. Only NAME is cut (at 16 characters, as before); the other cells are as wide as
 // they need, and REASON, last, is shown whole: a row is never cut and always ends in its
 // newline. Text from users is escaped for the terminal (core/text.h).
@@ -73,6 +102,59 @@ std::string table_row(const std::string& id, const std::string& name, const std:
 }  // namespace
 
 double wall_clock_now() { return wall_now(); }
+
+void append_job_json(std::string& out, const JobRecord& j, int level) {
+  const std::string pad(static_cast<std::size_t>(2 * level), ' ');
+  bool first = true;
+  // Keys in nlohmann's (sorted) order, as job_json's object prints.
+  auto key = [&](const char* k) {
+    out += first ? "{\n" : ",\n";
+    first = false;
+    out += pad;
+    out += "  \"";
+    out += k;
+    out += "\": ";
+  };
+  auto integer = [&](const char* k, const std::optional<std::int64_t>& v) {
+    key(k);
+    out += v ? std::to_string(*v) : "null";
+  };
+  auto text = [&](const char* k, std::string_view v) {
+    key(k);
+    append_json_string(out, v);
+  };
+  auto time = [&](const char* k, const std::optional<double>& t) {
+    key(k);
+    if (t) append_json_string(out, rfc3339(*t));
+    else out += "null";
+  };
+  integer("array_job_id", j.array_job_id);
+  integer("array_task_id", j.array_index);
+  text("backend", j.backend);
+  key("cpu_seconds");
+  out += j.cpu_seconds ? nlohmann::json(*j.cpu_seconds).dump() : "null";
+  integer("cpus", j.cpus);
+  time("end_time", j.end_time);
+  integer("exit_code", j.exit_code);
+  integer("gpus", j.gpus);
+  integer("id", j.id);
+  integer("max_rss_bytes", j.max_rss_bytes);
+  integer("mem_bytes", j.mem_bytes);
+  text("name", j.name);
+  key("native_id");
+  if (j.native_id.empty()) out += "null";
+  else append_json_string(out, j.native_id);
+  text("reason", j.reason);
+  integer("signal", j.signal);
+  time("start_time", j.start_time);
+  text("state", to_string(j.state));
+  text("stderr", j.stderr_path);
+  text("stdout", j.stdout_path);
+  time("submit_time", j.submit_time);
+  text("uid", j.uid);
+  integer("walltime_s", j.walltime_s);
+  out += "\n" + pad + "}";
+}
 
 void print_job_table(std::ostream& out, const std::vector<JobRecord>& jobs, double now) {
   out << table_row("JOBID", "NAME", "STATE", "CPUS", "MEM", "GPUS", "ELAPSED", "EXIT", "REASON");

@@ -14,6 +14,9 @@ namespace yard {
 
 std::string rfc3339(double epoch_seconds);
 nlohmann::json job_json(const JobRecord& j);
+// The text of dump_json(job_json(j), 2), indented `level` levels more, written straight
+// into `out` (`yard status --json` of 100,000 jobs builds no tree).
+void append_job_json(std::string& out, const JobRecord& j, int level = 0);
 // Seconds since the epoch, with their fraction (start and end times have one).
 double wall_clock_now();
 // The status table; `now` gives running jobs their ELAPSED. Text from users (name,

@@ -84,3 +84,35 @@ TEST(JobJson, NonUtf8FieldsAreShownEscapedNotThrown) {
 
 }  // namespace
 }  // namespace yard
+
+namespace yard {
+namespace {
+
+TEST(JobJson, WrittenStraightItIsExactlyWhatTheTreeDumps) {
+  JobRecord j = record(7, "we\"ird\\ \x01\t\n\x7f caf\xc3\xa9 \xff\xfe end");
+  j.uid = "u-1";
+  j.backend = "local";
+  j.reason = "exit code 3";
+  j.native_id = "";
+  j.array_job_id = 5;
+  j.array_index = 2;
+  j.exit_code = 3;
+  j.cpu_seconds = 0.1 + 0.2;
+  j.start_time = 1000.25;
+  j.end_time = 1001.5;
+  j.stdout_path = "/tmp/out \x1f";
+  for (int variant = 0; variant < 2; ++variant) {
+    if (variant) j.native_id = "1234.server", j.signal = 9, j.cpu_seconds.reset(), j.max_rss_bytes = 1 << 20;
+    std::string direct;
+    append_job_json(direct, j);
+    EXPECT_EQ(direct, dump_json(job_json(j), 2));
+    // One level in, as inside the status array.
+    std::string nested = "[\n  ";
+    append_job_json(nested, j, 1);
+    nested += "\n]";
+    EXPECT_EQ(nested, dump_json(nlohmann::json::array({job_json(j)}), 2));
+  }
+}
+
+}  // namespace
+}  // namespace yard

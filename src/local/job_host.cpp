@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <unordered_map>
@@ -143,7 +144,13 @@ void Host::read_requests() {
 int Host::run() {
   // One record open per running job: as many as the hard limit allows, the jobs keeping
   // the usual limit.
-  if (::getrlimit(RLIMIT_NOFILE, &job_nofile_) == 0 && job_nofile_.rlim_cur < job_nofile_.rlim_max) {
+  // The daemon raised its own limit (one descriptor per client) and says what it was.
+  if (::getrlimit(RLIMIT_NOFILE, &job_nofile_) == 0)
+    if (const char* usual = std::getenv("YARD_JOB_NOFILE"); usual && *usual) {
+      const auto n = std::strtoull(usual, nullptr, 10);
+      if (n > 0 && n < job_nofile_.rlim_cur) job_nofile_.rlim_cur = n;
+    }
+  if (job_nofile_.rlim_cur < job_nofile_.rlim_max) {
     rlimit raised = job_nofile_;
     raised.rlim_cur = raised.rlim_max;
     raised_nofile_ = ::setrlimit(RLIMIT_NOFILE, &raised) == 0;

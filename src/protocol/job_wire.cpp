@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "core/byte_json.h"
+#include "protocol/json_out.h"
 
 namespace yard {
 namespace {
@@ -55,70 +56,148 @@ std::vector<std::int64_t> wire_integers(const nlohmann::json& list, const char* 
   return out;
 }
 
+namespace {
+
+// Every field of a job on the wire, once: its name, how it is written and how it is read
+// (a missing one keeps its default). Objects and table rows are both made from this.
+struct Field {
+  const char* name;
+  nlohmann::json (*get)(const JobRecord&);
+  void (*set)(JobRecord&, const nlohmann::json&);
+  void (*write)(std::string&, const JobRecord&);  // as get's value dumps, into a row
+};
+
+#define YARD_INT(key, member, type)                                             \
+  Field {                                                                       \
+    key, [](const JobRecord& j) { return nlohmann::json(j.member); },           \
+        [](JobRecord& r, const nlohmann::json& v) { r.member = static_cast<type>(integer_value(v, key)); }, \
+        [](std::string& out, const JobRecord& j) { json_out::integer(out, j.member); }                   \
+  }
+#define YARD_OPT_INT(key, member)                                                                     \
+  Field {                                                                                             \
+    key, [](const JobRecord& j) { return opt(j.member); }, [](JobRecord& r, const nlohmann::json& v) { \
+      if (!v.is_null()) r.member = integer_value(v, key);                                             \
+    }, [](std::string& out, const JobRecord& j) { json_out::optional(out, j.member); }                 \
+  }
+#define YARD_OPT_REAL(key, member)                                                                    \
+  Field {                                                                                             \
+    key, [](const JobRecord& j) { return opt(j.member); }, [](JobRecord& r, const nlohmann::json& v) { \
+      if (!v.is_null()) r.member = v.get<double>();                                                   \
+    }, [](std::string& out, const JobRecord& j) { json_out::optional(out, j.member); }                 \
+  }
+#define YARD_BYTES(key, member)                                                                     \
+  Field {                                                                                           \
+    key, [](const JobRecord& j) { return bytes_to_json(j.member); },                                \
+        [](JobRecord& r, const nlohmann::json& v) { r.member = bytes_from_json(v); },               \
+        [](std::string& out, const JobRecord& j) { json_out::bytes(out, j.member); }                \
+  }
+
+const Field kFields[] = {
+    YARD_INT("id", id, std::int64_t),
+    YARD_BYTES("uid", uid),
+    YARD_INT("spec_id", spec_id, std::int64_t),
+    YARD_BYTES("name", name),
+    YARD_BYTES("backend", backend),
+    YARD_OPT_INT("array_job_id", array_job_id),
+    YARD_OPT_INT("array_index", array_index),
+    YARD_INT("array_max_running", array_max_running, int),
+    YARD_INT("priority", priority, int),
+    YARD_INT("cpus", cpus, int),
+    YARD_INT("mem_bytes", mem_bytes, std::int64_t),
+    YARD_INT("gpus", gpus, int),
+    YARD_INT("walltime_s", walltime_s, std::int64_t),
+    Field{"state", [](const JobRecord& j) { return nlohmann::json(to_string(j.state)); },
+          [](JobRecord& r, const nlohmann::json& v) { r.state = state_from(v); },
+          [](std::string& out, const JobRecord& j) { json_out::string_utf8(out, to_string(j.state)); }},
+    YARD_BYTES("reason", reason),
+    YARD_BYTES("native_state", native_state),
+    Field{"submit_time", [](const JobRecord& j) { return nlohmann::json(j.submit_time); },
+          [](JobRecord& r, const nlohmann::json& v) { r.submit_time = v.get<double>(); },
+          [](std::string& out, const JobRecord& j) { json_out::real(out, j.submit_time); }},
+    YARD_OPT_REAL("start_time", start_time),
+    YARD_OPT_REAL("end_time", end_time),
+    YARD_BYTES("stdout", stdout_path),
+    YARD_BYTES("stderr", stderr_path),
+    YARD_BYTES("alloc", alloc),
+    YARD_OPT_INT("exit_code", exit_code),
+    YARD_OPT_INT("signal", signal),
+    YARD_OPT_REAL("cpu_seconds", cpu_seconds),
+    YARD_OPT_INT("max_rss_bytes", max_rss_bytes),
+    YARD_BYTES("native_id", native_id),
+    YARD_INT("submit_attempts", submit_attempts, int),
+    Field{"cancel_requested", [](const JobRecord& j) { return nlohmann::json(j.cancel_requested); },
+          [](JobRecord& r, const nlohmann::json& v) { r.cancel_requested = v.get<bool>(); },
+          [](std::string& out, const JobRecord& j) { out += j.cancel_requested ? "true" : "false"; }},
+};
+
+#undef YARD_INT
+#undef YARD_OPT_INT
+#undef YARD_OPT_REAL
+#undef YARD_BYTES
+
+}  // namespace
+
 nlohmann::json job_to_wire(const JobRecord& j) {
-  return {{"id", j.id},
-          {"uid", j.uid},
-          {"spec_id", j.spec_id},
-          {"name", bytes_to_json(j.name)},
-          {"backend", j.backend},
-          {"array_job_id", opt(j.array_job_id)},
-          {"array_index", opt(j.array_index)},
-          {"array_max_running", j.array_max_running},
-          {"priority", j.priority},
-          {"cpus", j.cpus},
-          {"mem_bytes", j.mem_bytes},
-          {"gpus", j.gpus},
-          {"walltime_s", j.walltime_s},
-          {"state", to_string(j.state)},
-          {"reason", bytes_to_json(j.reason)},
-          {"native_state", bytes_to_json(j.native_state)},
-          {"submit_time", j.submit_time},
-          {"start_time", opt(j.start_time)},
-          {"end_time", opt(j.end_time)},
-          {"stdout", bytes_to_json(j.stdout_path)},
-          {"stderr", bytes_to_json(j.stderr_path)},
-          {"alloc", bytes_to_json(j.alloc)},
-          {"exit_code", opt(j.exit_code)},
-          {"signal", opt(j.signal)},
-          {"cpu_seconds", opt(j.cpu_seconds)},
-          {"max_rss_bytes", opt(j.max_rss_bytes)},
-          {"native_id", bytes_to_json(j.native_id)},
-          {"submit_attempts", j.submit_attempts},
-          {"cancel_requested", j.cancel_requested}};
+  nlohmann::json o = nlohmann::json::object();
+  for (const Field& f : kFields) o[f.name] = f.get(j);
+  return o;
 }
 
 JobRecord job_from_wire(const nlohmann::json& j) {
+  if (!j.is_object()) throw std::invalid_argument("a job must be an object");
+  if (!j.contains("id") || !j.contains("state")) throw std::invalid_argument("a job needs an id and a state");
   JobRecord r;
-  r.id = j.at("id").get<std::int64_t>();
-  r.uid = j.value("uid", "");
-  r.spec_id = j.value("spec_id", std::int64_t{0});
-  r.name = bytes_at(j, "name");
-  r.backend = j.value("backend", "");
-  r.array_job_id = opt_from<std::int64_t>(j, "array_job_id");
-  r.array_index = opt_from<std::int64_t>(j, "array_index");
-  r.array_max_running = j.value("array_max_running", 0);
-  r.priority = j.value("priority", 0);
-  r.cpus = j.value("cpus", 1);
-  r.mem_bytes = j.value("mem_bytes", std::int64_t{0});
-  r.gpus = j.value("gpus", 0);
-  r.walltime_s = j.value("walltime_s", std::int64_t{0});
-  r.state = state_from(j.at("state"));
-  r.reason = bytes_at(j, "reason");
-  r.native_state = bytes_at(j, "native_state");
-  r.submit_time = j.value("submit_time", 0.0);
-  r.start_time = opt_from<double>(j, "start_time");
-  r.end_time = opt_from<double>(j, "end_time");
-  r.stdout_path = bytes_at(j, "stdout");
-  r.stderr_path = bytes_at(j, "stderr");
-  r.alloc = bytes_at(j, "alloc");
-  r.exit_code = opt_from<std::int64_t>(j, "exit_code");
-  r.signal = opt_from<std::int64_t>(j, "signal");
-  r.cpu_seconds = opt_from<double>(j, "cpu_seconds");
-  r.max_rss_bytes = opt_from<std::int64_t>(j, "max_rss_bytes");
-  r.native_id = bytes_at(j, "native_id");
-  r.submit_attempts = j.value("submit_attempts", 0);
-  r.cancel_requested = j.value("cancel_requested", false);
+  for (const Field& f : kFields)
+    if (auto it = j.find(f.name); it != j.end()) f.set(r, *it);
   return r;
+}
+
+std::string jobs_to_wire_table(const std::vector<JobRecord>& jobs) {
+  std::string out = "{\"columns\":[";
+  for (const Field& f : kFields) {
+    if (&f != kFields) out += ',';
+    json_out::string_utf8(out, f.name);
+  }
+  out += "],\"rows\":[";
+  out.reserve(out.size() + jobs.size() * 400);
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    out += i ? ",[" : "[";
+    for (const Field& f : kFields) {
+      if (&f != kFields) out += ',';
+      f.write(out, jobs[i]);
+    }
+    out += ']';
+  }
+  out += "]}";
+  return out;
+}
+
+std::vector<JobRecord> jobs_from_wire_table(const nlohmann::json& table) {
+  // Which of our fields each column is (a column we do not know is skipped: a newer
+  // daemon may say more).
+  std::vector<const Field*> setters;
+  bool has_id = false;
+  for (const auto& c : table.at("columns")) {
+    const std::string name = c.get<std::string>();
+    const Field* found = nullptr;
+    for (const Field& f : kFields)
+      if (name == f.name) found = &f;
+    has_id = has_id || name == "id";
+    setters.push_back(found);
+  }
+  if (!has_id) throw std::invalid_argument("a job table needs an id column");
+  std::vector<JobRecord> out;
+  const auto& rows = table.at("rows");
+  out.reserve(rows.size());
+  for (const auto& row : rows) {
+    if (!row.is_array() || row.size() != setters.size())
+      throw std::invalid_argument("a job row does not match the table's columns");
+    JobRecord r;
+    for (std::size_t i = 0; i < setters.size(); ++i)
+      if (setters[i]) setters[i]->set(r, row[i]);
+    out.push_back(std::move(r));
+  }
+  return out;
 }
 
 nlohmann::json event_to_wire(const JobEvent& e) {

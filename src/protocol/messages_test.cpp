@@ -88,5 +88,82 @@ TEST(Protocol, PingCarriesWhatEachBackendSays) {
   EXPECT_EQ(ping_json(*back).value("pid", 0), 42);
 }
 
+// Every field of a job crosses the socket unchanged: bytes that are not UTF-8, control
+// characters, times to the last bit, absent and present optionals.
+TEST(Protocol, JobsTravelAsATableWithEveryFieldAndByte) {
+  JobRecord a;
+  a.id = 12;
+  a.uid = "u";
+  a.name = std::string("na\"me\\ \x01 caf\xc3\xa9 \xff", 16);
+  a.backend = "slurm";
+  a.array_job_id = 10;
+  a.array_index = 3;
+  a.state = JobState::Failed;
+  a.reason = "exit code 3\n";
+  a.submit_time = 1764140000.123456789;
+  a.start_time = 1764140001.5;
+  a.exit_code = 3;
+  a.cpu_seconds = 0.1 + 0.2;
+  a.max_rss_bytes = std::int64_t{1} << 40;
+  a.native_id = "991.pbs";
+  a.cancel_requested = true;
+  JobRecord b;
+  b.id = 13;
+  b.state = JobState::Pending;
+  auto back = decode_jobs_reply(encode_reply(JobsReply{{a, b}, 13}));
+  ASSERT_TRUE(back) << back.error();
+  ASSERT_EQ(back->jobs.size(), 2u);
+  EXPECT_EQ(back->next, 13);
+  const JobRecord& x = back->jobs[0];
+  EXPECT_EQ(x.name, a.name);
+  EXPECT_EQ(x.reason, a.reason);
+  EXPECT_EQ(x.array_index, 3);
+  EXPECT_EQ(x.state, JobState::Failed);
+  EXPECT_EQ(x.submit_time, a.submit_time);
+  EXPECT_EQ(x.start_time, a.start_time);
+  EXPECT_FALSE(x.end_time);
+  EXPECT_EQ(x.cpu_seconds, a.cpu_seconds);
+  EXPECT_EQ(x.max_rss_bytes, a.max_rss_bytes);
+  EXPECT_EQ(x.native_id, "991.pbs");
+  EXPECT_TRUE(x.cancel_requested);
+  EXPECT_EQ(back->jobs[1].id, 13);
+  EXPECT_FALSE(back->jobs[1].exit_code);
+  // A reply that is not a table of jobs is an error, never a crash.
+  for (const char* bad : {R"({"ok":true,"jobs":{"columns":["id"],"rows":[[1,2]]}})",
+                          R"({"ok":true,"jobs":{"columns":["name"],"rows":[["x"]]}})",
+                          R"({"ok":true,"jobs":{"columns":["id","state"],"rows":[[1.5,"RUNNING"]]}})",
+                          R"({"ok":true,"jobs":{"columns":["id","state"],"rows":[[1,"DONE"]]}})"}) {
+    auto r = decode_jobs_reply(bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_EQ(r.kind(), ErrorKind::Internal) << bad;
+  }
+}
+
+TEST(Protocol, ReadRequestsRoundTripAndBadOnesNameTheirField) {
+  JobsRequest q;
+  q.query.ids = {3, 4};
+  q.query.states = {JobState::Running};
+  q.query.name = "n";
+  q.query.after = 2;
+  q.query.limit = 10;
+  auto back = decode_request(encode_request(q));
+  ASSERT_TRUE(back) << back.error();
+  const auto& got = std::get<JobsRequest>(*back).query;
+  EXPECT_EQ(got.ids, q.query.ids);
+  EXPECT_EQ(got.states, q.query.states);
+  EXPECT_EQ(got.limit, 10u);
+  auto watch = decode_request(encode_request(WatchRequest{7, false, {}}));
+  ASSERT_TRUE(watch);
+  EXPECT_EQ(std::get<WatchRequest>(*watch).since, 7);
+  EXPECT_FALSE(std::get<WatchRequest>(*watch).follow);
+  for (const char* bad : {R"({"op":"jobs","ids":[1.5]})", R"({"op":"jobs","ids":"1"})", R"({"op":"job"})",
+                          R"({"op":"logs","id":1,"limit":"x"})", R"({"op":"watch","follow":"yes"})",
+                          R"({"op":"jobs","after":18446744073709551615})"}) {
+    auto r = decode_request(bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_EQ(r.kind(), ErrorKind::Invalid) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace yard

@@ -6,19 +6,6 @@
 namespace yard {
 namespace {
 
-nlohmann::json jobs_array(const std::vector<JobRecord>& jobs) {
-  auto a = nlohmann::json::array();
-  for (const auto& j : jobs) a.push_back(job_to_wire(j));
-  return a;
-}
-
-std::vector<JobRecord> jobs_from(const nlohmann::json& a) {
-  std::vector<JobRecord> out;
-  out.reserve(a.size());
-  for (const auto& j : a) out.push_back(job_from_wire(j));
-  return out;
-}
-
 // A job id a client sent: a positive integer.
 std::int64_t job_id_at(const nlohmann::json& j, const char* key) {
   if (!j.contains(key)) throw std::invalid_argument(std::string("no \"") + key + "\"");
@@ -88,7 +75,7 @@ std::optional<Result<Request>> decode_query_request(const std::string& op, const
 }
 
 std::string encode_reply(const JobsReply& r) {
-  return line_of({{"ok", true}, {"jobs", jobs_array(r.jobs)}, {"next", r.next}});
+  return "{\"jobs\":" + jobs_to_wire_table(r.jobs) + ",\"next\":" + std::to_string(r.next) + ",\"ok\":true}";
 }
 
 std::string encode_reply(const JobReply& r) {
@@ -121,7 +108,9 @@ std::string encode_reply(const AccountsReply& r) {
   return line_of({{"ok", true}, {"accounts", a}});
 }
 
-std::string encode_reply(const WaitReply& r) { return line_of({{"ok", true}, {"jobs", jobs_array(r.jobs)}}); }
+std::string encode_reply(const WaitReply& r) {
+  return "{\"jobs\":" + jobs_to_wire_table(r.jobs) + ",\"ok\":true}";
+}
 
 std::string encode_reply(const WatchLine& r) {
   if (r.event) return line_of({{"ok", true}, {"event", logged_event_to_wire(*r.event)}});
@@ -130,7 +119,7 @@ std::string encode_reply(const WatchLine& r) {
 
 Result<JobsReply> decode_jobs_reply(std::string_view line) {
   return decode_with<JobsReply>(line, [](const nlohmann::json& j) {
-    return JobsReply{jobs_from(j.at("jobs")), j.value("next", std::int64_t{0})};
+    return JobsReply{jobs_from_wire_table(j.at("jobs")), wire_integer(j, "next", 0)};
   });
 }
 
@@ -162,7 +151,8 @@ Result<AccountsReply> decode_accounts_reply(std::string_view line) {
 }
 
 Result<WaitReply> decode_wait_reply(std::string_view line) {
-  return decode_with<WaitReply>(line, [](const nlohmann::json& j) { return WaitReply{jobs_from(j.at("jobs"))}; });
+  return decode_with<WaitReply>(line,
+                                [](const nlohmann::json& j) { return WaitReply{jobs_from_wire_table(j.at("jobs"))}; });
 }
 
 Result<WatchLine> decode_watch_line(std::string_view line) {

@@ -89,6 +89,19 @@ void Connections::send(int fd, const std::string& line, bool last) {
   if (!flush(fd, c) || (c.last && c.out.empty())) close(fd);
 }
 
+void Connections::queue(int fd, const std::string& line) {
+  auto it = conns_.find(fd);
+  if (it == conns_.end()) return;
+  it->second.out += line;
+  it->second.out += '\n';
+}
+
+void Connections::flush(int fd) {
+  auto it = conns_.find(fd);
+  if (it == conns_.end()) return;
+  if (!flush(fd, it->second) || (it->second.last && it->second.out.empty())) close(fd);
+}
+
 void Connections::send_now_and_close(int fd, const std::string& line) {
   auto it = conns_.find(fd);
   if (it == conns_.end()) return;

@@ -43,6 +43,9 @@ class Connections {
 
   // Queues `line` and sends what the socket takes now; `last`: close once it is all sent.
   void send(int fd, const std::string& line, bool last);
+  // Queues `line` without sending (a stream adds many, then flush()es once).
+  void queue(int fd, const std::string& line);
+  void flush(int fd);
   // Sends `line` even if that blocks, then closes (only before the daemon restarts or stops).
   void send_now_and_close(int fd, const std::string& line);
   // Bytes not yet sent to `fd` (0 for an unknown one).

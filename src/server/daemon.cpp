@@ -6,6 +6,7 @@
 #include <pwd.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -76,6 +77,13 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
   // a job's own directory is named wherever it matters.
   if (::chdir("/") != 0) return refuse(std::string("cannot change to /: ") + std::strerror(errno));
   if (auto s = ensure_dirs(paths); !s) return refuse(s.error());
+  // One descriptor per client, and a watcher keeps its connection open: as many as the
+  // hard limit allows. Jobs keep the user's limit (the job host restores it).
+  if (rlimit nofile{}; ::getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < nofile.rlim_max) {
+    ::setenv("YARD_JOB_NOFILE", std::to_string(nofile.rlim_cur).c_str(), 1);
+    nofile.rlim_cur = nofile.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &nofile);
+  }
   auto lock = take_daemon_lock(paths.lock);
   if (!lock) {
     std::cerr << "yard daemon: " << lock.error() << "\n";

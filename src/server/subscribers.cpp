@@ -7,8 +7,9 @@
 namespace yard {
 namespace {
 
-// How many events a behind watcher is fed per read of the store.
-constexpr std::size_t kCatchUpPage = 2000;
+// How many events a behind watcher is fed per read of the store: about what its
+// connection's buffer takes at a time (Connections::kStreamBuffer).
+constexpr std::size_t kCatchUpPage = 500;
 
 }  // namespace
 
@@ -81,15 +82,33 @@ void Subscribers::watch(int fd, const WatchRequest& r) {
   catch_up();
 }
 
-bool Subscribers::feed(int fd, Watcher& w, const std::vector<LoggedEvent>& events) {
-  for (const auto& e : events) {
+bool Subscribers::feed(int fd, Watcher& w, const std::vector<LoggedEvent>& events,
+                       const std::vector<std::string>* lines) {
+  bool all = true;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const LoggedEvent& e = events[i];
     if (e.id <= w.cursor) continue;
-    if (!connections_.owns(fd) || !connections_.room(fd)) return false;
-    if (event_matches(w.filter, e)) connections_.send(fd, encode_reply(WatchLine{e, 0}), false);
+    if (!connections_.owns(fd) || !connections_.room(fd)) {
+      all = false;
+      break;
+    }
+    if (event_matches(w.filter, e)) connections_.queue(fd, lines ? (*lines)[i] : encode_reply(WatchLine{e, 0}));
     w.cursor = e.id;
   }
-  return true;
+  connections_.flush(fd);
+  return all;
 }
+
+namespace {
+
+std::vector<std::string> encoded(const std::vector<LoggedEvent>& events) {
+  std::vector<std::string> lines;
+  lines.reserve(events.size());
+  for (const auto& e : events) lines.push_back(encode_reply(WatchLine{e, 0}));
+  return lines;
+}
+
+}  // namespace
 
 void Subscribers::after_commit() {
   auto fresh = store_.events_after(head_, static_cast<std::size_t>(-1) >> 1);
@@ -110,9 +129,14 @@ void Subscribers::after_commit() {
     waiting_on_.erase(lo, hi);
   }
   for (int fd : done) finish_wait(fd);
-  // Live watchers take the new events from this one read; those behind read the store.
-  for (auto& [fd, w] : watchers_)
-    if (w.cursor == before) feed(fd, w, *fresh);
+  // Live watchers take the new events from this one read, each encoded once; those
+  // behind read the store.
+  std::vector<std::string> lines;
+  for (auto& [fd, w] : watchers_) {
+    if (w.cursor != before) continue;
+    if (lines.empty()) lines = encoded(*fresh);
+    feed(fd, w, *fresh, &lines);
+  }
 }
 
 void Subscribers::catch_up() {
@@ -129,7 +153,7 @@ void Subscribers::catch_up() {
         w.cursor = head_;
         break;
       }
-      feed(fd, w, *page);
+      feed(fd, w, *page, nullptr);
     }
     if (!w.follow && w.cursor >= head_ && connections_.owns(fd)) {
       connections_.send(fd, encode_reply(WatchLine{std::nullopt, head_}), true);

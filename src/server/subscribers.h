@@ -60,8 +60,9 @@ class Subscribers {
     std::set<std::int64_t> remaining;  // jobs not yet ended
   };
   // Sends the events of `events` after the watcher's cursor that it asks for, while its
-  // connection has room; false if it ran out of room before the end.
-  bool feed(int fd, Watcher& w, const std::vector<LoggedEvent>& events);
+  // connection has room; `lines`, if given: each event encoded (once for every watcher).
+  // False if it ran out of room before the end.
+  bool feed(int fd, Watcher& w, const std::vector<LoggedEvent>& events, const std::vector<std::string>* lines);
   void finish_wait(int fd);
   Store& store_;
   Connections& connections_;

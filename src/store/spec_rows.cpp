@@ -2,7 +2,10 @@
 // An environment is stored once however many specs share it: a user's environment is
 // often kilobytes, and every job of a session submits the same one (400 jobs stored 2 MB
 // of copies before).
-#include <functional>
+#include <xxhash.h>
+
+#include <cstdio>
+
 #include <nlohmann/json.hpp>
 
 #include "core/byte_json.h"
@@ -11,10 +14,14 @@
 namespace yard {
 namespace {
 
-// Names the text; the text itself is compared too, so a collision costs only a copy.
+// Names the text: XXH3, the same on every machine and release (std::hash is not
+// specified, and may change with the compiler). The text itself is compared too, so a
+// collision costs only a copy. Digests of an older release (another form) simply do not
+// match: their environment is stored once more, never mixed up.
 std::string digest_of(std::string_view text) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%016zx-%zu", std::hash<std::string_view>{}(text), text.size());
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "xxh3:%016llx-%zu", static_cast<unsigned long long>(XXH3_64bits(text.data(), text.size())),
+                text.size());
   return buf;
 }
 

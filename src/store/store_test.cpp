@@ -164,6 +164,26 @@ TEST_F(StoreTest, ReopenKeepsJobsAndSchemaVersion) {
   EXPECT_EQ(v->i64(0), schema_version());
 }
 
+TEST_F(StoreTest, AnEnvironmentIsStoredOnceUnderADigestThatIsTheSameOnEveryMachine) {
+  auto st = Store::open(path_);
+  ASSERT_TRUE(st);
+  JobSpec s = spec();
+  s.env = {{"A", "1"}};
+  ASSERT_TRUE(st->insert_jobs(s, 1.0));
+  ASSERT_TRUE(st->insert_jobs(s, 2.0));
+  auto raw = sql::Db::open(path_, true);
+  ASSERT_TRUE(raw) << raw.error();
+  auto rows = raw->prepare("SELECT digest, json FROM environments");
+  ASSERT_TRUE(rows);
+  ASSERT_TRUE(*rows->step());
+  // XXH3-64 of the environment's JSON text, and its length: a fixed value, whatever the
+  // compiler or the machine (std::hash, used before, promises neither).
+  EXPECT_EQ(rows->text(0), "xxh3:6d4d45313c2657c4-9");
+  EXPECT_EQ(rows->text(1), R"({"A":"1"})");
+  EXPECT_FALSE(*rows->step()) << "the second job's environment was stored again";
+  EXPECT_EQ(st->spec(st->job(2)->value().spec_id)->env, s.env);
+}
+
 TEST_F(StoreTest, UsageChargesPersistInTimeOrder) {
   {
     auto st = Store::open(path_);
