@@ -2,16 +2,18 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <thread>
 
 #include "cli/commands.h"
 #include "client/daemon_client.h"
+#include "client/daemon_program.h"
 #include "core/clock.h"
 #include "core/json_text.h"
-#include "server/daemon.h"
 #include "server/daemon_lock.h"
 
 namespace yard {
@@ -117,8 +119,11 @@ void add_server_command(CLI::App& app, int& rc) {
     }
   });
 
-  server->add_subcommand("run", "Run the daemon in the foreground (what `start` launches)")->callback([&rc] {
-    rc = run_daemon(default_paths(), all_backends());
+  server->add_subcommand("run", "Run the daemon (yardd) in the foreground (what `start` launches)")->callback([&rc] {
+    const std::string program = daemon_program();
+    ::execlp(program.c_str(), "yardd", static_cast<char*>(nullptr));
+    std::cerr << "yard server run: cannot run " << program << ": " << std::strerror(errno) << "\n";
+    rc = 1;
   });
 }
 

@@ -9,12 +9,8 @@
 
 #include "cli/cli_tree.h"
 #include "cli/commands.h"
-#include "local/job_host.h"
 
 int main(int argc, char** argv) {
-  // The daemon's job host (src/local/job_host.h): this program again, started by the
-  // daemon with its end of their socket.
-  if (argc == 3 && std::strcmp(argv[1], "__job-host") == 0) return yard::run_job_host(std::atoi(argv[2]));
   if (argc > 1 && (std::strcmp(argv[1], "--version") == 0 || std::strcmp(argv[1], "-V") == 0)) {
     const bool json = argc == 3 && std::strcmp(argv[2], "--json") == 0;
     if (argc > 3 || (argc == 3 && !json)) {

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "client/connection.h"
+#include "client/daemon_program.h"
 #include "core/clock.h"
 #include "core/file_text.h"
 #include "core/uid.h"
@@ -46,8 +47,9 @@ std::string read_start_report(int fd, double deadline) {
   return line.substr(0, line.find('\n'));
 }
 
-// Spawns `yard server run`, detached, and returns what it reported (start_report.h).
+// Spawns the daemon (yardd), detached, and returns what it reported (start_report.h).
 Result<std::string> spawn_daemon(const Paths& paths, double deadline) {
+  const std::string program = daemon_program();
   int report[2];
   if (::pipe2(report, O_CLOEXEC) != 0) return unavailable("cannot create a pipe to start the daemon");
   pid_t pid = ::fork();
@@ -70,11 +72,7 @@ Result<std::string> spawn_daemon(const Paths& paths, double deadline) {
     else ::dup2(report[1], 3);
     ::close_range(4, ~0U, 0);
     ::setenv(kStartReportEnv, "3", 1);
-    char exe[4096];
-    ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) ::_exit(127);
-    exe[n] = 0;
-    ::execl(exe, exe, "server", "run", static_cast<char*>(nullptr));
+    ::execlp(program.c_str(), "yardd", static_cast<char*>(nullptr));
     ::_exit(127);
   }
   ::close(report[1]);
@@ -95,7 +93,9 @@ Result<long> start_daemon(const Paths& paths, bool* refused) {
     if (!said) return said.failure();
     if (said->rfind("error ", 0) == 0 || *said == "exited") {
       if (refused) *refused = true;
-      if (*said == "exited") return unavailable("the daemon exited as it started; see " + paths.log);
+      if (*said == "exited")
+      return unavailable("the daemon (" + daemon_program() + ") exited as it started, or could not be run; see " +
+                         paths.log);
       return unavailable("the daemon could not start: " + said->substr(6));
     }
     // "ready"; or "busy": another daemon, starting or restarting, holds this state

@@ -37,7 +37,7 @@ Result<JobHostLink> JobHostLink::start() {
   const sigset_t held = host_signals();
   posix_spawnattr_setsigmask(&attr, &held);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
-  char arg0[] = "yard", arg1[] = "__job-host", arg2[] = "3";
+  char arg0[] = "yardd", arg1[] = "__job-host", arg2[] = "3";
   char* argv[] = {arg0, arg1, arg2, nullptr};
   pid_t pid = 0;
   const int rc = ::posix_spawn(&pid, "/proc/self/exe", &actions, &attr, argv, environ);

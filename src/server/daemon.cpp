@@ -51,7 +51,7 @@ std::string user_name() {
   const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n > 0) {
     exe[n] = 0;
-    ::execl(exe, exe, "server", "run", static_cast<char*>(nullptr));
+    ::execl(exe, exe, static_cast<char*>(nullptr));
   }
   std::cerr << "yard daemon: cannot restart: " << std::strerror(errno) << std::endl;
   ::_exit(1);

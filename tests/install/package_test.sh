@@ -33,6 +33,7 @@ dpkg -i "$deb" >/dev/null
 installed=1
 dpkg -L switchyard > "$work/files"
 [ "$(command -v yard)" = /usr/bin/yard ] || fail "yard is not /usr/bin/yard"
+[ -x /usr/bin/yardd ] || fail "the daemon yardd is not /usr/bin/yardd"
 
 # A normal user runs a job with the installed yard, from its home, nothing of the source
 # tree in sight.

@@ -2,11 +2,14 @@
 // live and resumed from a cursor without a gap or a repeat; status pages and filters;
 // logs that follow a running job; and requests of any bytes answered with an error kind,
 // never a crash or a hang.
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
+#include <fstream>
 #include <sstream>
 #include <thread>
 
@@ -23,6 +26,17 @@ class Api : public YardWorld {
     std::istringstream in(out);
     for (std::string line; std::getline(in, line);) v.push_back(nlohmann::json::parse(line));
     return v;
+  }
+  // A connection to the daemon's socket with `request` sent on it.
+  int open_with(const std::string& request) {
+    int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    const std::string path = dir_ + "/run/switchyard/yard.sock";
+    std::strcpy(addr.sun_path, path.c_str());
+    EXPECT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0) << std::strerror(errno);
+    EXPECT_EQ(::send(fd, request.data(), request.size(), MSG_NOSIGNAL), static_cast<ssize_t>(request.size()));
+    return fd;
   }
   // One raw request line to the daemon's socket, and its reply line.
   std::string raw(const std::string& request) {
@@ -145,6 +159,29 @@ TEST_F(Api, RequestsOfAnyBytesGetAnErrorWithItsKindAndTheDaemonGoesOn) {
   EXPECT_EQ(one["job"]["state"], "COMPLETED");
   EXPECT_EQ(one["spec"]["argv"], nlohmann::json({"true"}));
   EXPECT_EQ(one["events"].back()["state"], "COMPLETED");
+}
+
+TEST_F(Api, AThousandWatchersThatNeverReadDoNotHoldBackTenThousandJobs) {
+  rlimit nofile{4096, 4096};
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &nofile), 0);
+  ASSERT_EQ(yard({"server", "start"}).rc, 0);
+  const long pid = daemon_pid();
+  std::vector<int> unread;
+  for (int i = 0; i < 1000; ++i) unread.push_back(open_with("{\"op\":\"watch\",\"since\":0}\n"));
+  const long array = submit({"-o", "/dev/null", "--array", "1-10000", "--", "true"});
+  EXPECT_EQ(yard({"wait", std::to_string(array)}, {}, 900).rc, 0);
+  // What the daemon holds for them is bounded (64 KiB each at most), and it answers.
+  long rss_kib = 0;
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("VmRSS:", 0) == 0) rss_kib = std::stol(line.substr(6));
+  EXPECT_LT(rss_kib, 1000 * 64 + 200 * 1024) << "KiB";
+  EXPECT_EQ(daemon_pid(), pid);
+  for (int fd : unread) ::close(fd);
+  // A watcher that reads gets the whole log, every event once: 3 per job.
+  Output all = yard({"watch", "--no-follow", "--state", "COMPLETED", std::to_string(array)}, {}, 300);
+  ASSERT_EQ(all.rc, 0) << all.err;
+  EXPECT_EQ(std::count(all.out.begin(), all.out.end(), '\n'), 10000);
 }
 
 }  // namespace

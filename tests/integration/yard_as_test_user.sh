@@ -10,7 +10,8 @@ shift 3
 dir=$(mktemp -d /tmp/yard-test-bin.XXXXXX)
 trap 'rm -rf -- "$dir"' EXIT
 cp -- "$yard" "$dir/yard"
+cp -- "$(dirname -- "$yard")/yardd" "$dir/yardd"   # the daemon yard starts, found beside it
 printf '#!/bin/sh\nexec setpriv --reuid=%s --regid=%s --init-groups -- %s/yard "$@"\n' "$user" "$user" "$dir" > "$dir/yard-as-user"
-chmod 755 "$dir" "$dir/yard" "$dir/yard-as-user"
+chmod 755 "$dir" "$dir/yard" "$dir/yardd" "$dir/yard-as-user"
 cd /tmp
 YARD_TEST_USER="$user" YARD_TEST_YARD="$dir/yard-as-user" "$test" "$@"

@@ -9,7 +9,7 @@ user=yardtest
 home=$(mktemp -d /tmp/yard-oar-hybrid.XXXXXX)
 bin=$home/bin
 mkdir -p "$bin" "$home/run"
-cp -- "$yard" "$bin/yard"
+cp -- "$yard" "$(dirname -- "$yard")/yardd" "$bin/"   # yardd: the daemon yard starts, beside it
 cp -- "$root/examples/oar-hybrid/run.sh" "$home/run.sh"
 chown -R "$user:" "$home"
 chmod 755 "$home" "$bin"
