@@ -190,6 +190,15 @@ nlohmann::json YardWorld::job(long id) {
   return s.empty() ? nlohmann::json() : s[0];
 }
 
+nlohmann::json YardWorld::stored_job(long id) {
+  const std::string store = dir_ + "/state/switchyard/store.db";
+  const std::string out = sh("sqlite3 -readonly -json '" + store +
+                             "' \"SELECT uid, nullif(native_id, '') AS native_id, state FROM jobs WHERE id = " +
+                             std::to_string(id) + "\"");
+  auto rows = nlohmann::json::parse(out, nullptr, false);
+  return rows.is_array() && !rows.empty() ? rows[0] : nlohmann::json();
+}
+
 long YardWorld::daemon_pid() {
   Output o = yard({"server", "status", "--json"});
   if (o.rc != 0) return 0;

@@ -37,6 +37,10 @@ class YardWorld : public ::testing::Test {
   int wait(const std::vector<long>& ids);
   nlohmann::json status(const std::vector<long>& ids = {});
   nlohmann::json job(long id);
+  // The job's uid, native_id (null when none) and state as the store holds them, read
+  // without the daemon: `yard status` would start one, and a test of what a daemon finds
+  // after a crash looks while none runs.
+  nlohmann::json stored_job(long id);
   long daemon_pid();
   std::string read(const std::string& relative_path) const;
   void write(const std::string& relative_path, const std::string& text) const;

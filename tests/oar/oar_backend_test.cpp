@@ -185,8 +185,8 @@ TEST_F(OarCrashWorld, AJobStillQueuedIsFoundByItsUidNotSubmittedTwice) {
   start_with_hanging_oarsub();
   long id = oar_submit({"--", "sleep", "3"});
   crash_once_submitted();
-  auto uid = job(id)["uid"].get<std::string>();
-  EXPECT_TRUE(job(id)["native_id"].is_null());  // the id never reached the store
+  auto uid = stored_job(id)["uid"].get<std::string>();
+  EXPECT_TRUE(stored_job(id)["native_id"].is_null());  // the id never reached the store
   ASSERT_EQ(yard({"server", "start"}).rc, 0);   // normal oarsub from now on
   ASSERT_EQ(wait({id}), 0) << job(id).dump() << diag();
   EXPECT_TRUE(job(id)["native_id"].is_string());
@@ -197,8 +197,8 @@ TEST_F(OarCrashWorld, AnArrayThatEndedWhileYardWasDownIsFoundInOarsDatabase) {
   start_with_hanging_oarsub();
   long id = oar_submit({"-J", "gone", "-a", "1-2", "--", "sh", "-c", "echo ran >> runs.txt; exit 3"});
   crash_once_submitted();
-  auto uid = job(id)["uid"].get<std::string>();
-  ASSERT_TRUE(job(id)["native_id"].is_null());
+  auto uid = stored_job(id)["uid"].get<std::string>();
+  ASSERT_TRUE(stored_job(id)["native_id"].is_null());
   // OAR runs both and they leave its current jobs; its database keeps them. Both must be
   // Terminated there (not one, the other still finishing) before yard comes back.
   ASSERT_TRUE(wait_until([&] {

@@ -135,8 +135,8 @@ TEST_F(SgeCrashWorld, AJobStillQueuedIsFoundByItsUidNotSubmittedTwice) {
   start_with_hanging_qsub();
   long id = sge_submit({"--", "sleep", "3"});
   crash_once_submitted();
-  auto uid = job(id)["uid"].get<std::string>();
-  EXPECT_TRUE(job(id)["native_id"].is_null());  // the id never reached the store
+  auto uid = stored_job(id)["uid"].get<std::string>();
+  EXPECT_TRUE(stored_job(id)["native_id"].is_null());  // the id never reached the store
   ASSERT_EQ(yard({"server", "start"}).rc, 0);   // normal qsub from now on
   ASSERT_EQ(wait({id}), 0) << job(id).dump() << diag();
   EXPECT_TRUE(job(id)["native_id"].is_string());
@@ -147,8 +147,8 @@ TEST_F(SgeCrashWorld, AJobThatEndedWhileYardWasDownIsFoundInTheAccounting) {
   start_with_hanging_qsub();
   long id = sge_submit({"-J", "gone", "--", "sh", "-c", "echo ran >> runs.txt; exit 3"});
   crash_once_submitted();
-  auto uid = job(id)["uid"].get<std::string>();
-  ASSERT_TRUE(job(id)["native_id"].is_null());
+  auto uid = stored_job(id)["uid"].get<std::string>();
+  ASSERT_TRUE(stored_job(id)["native_id"].is_null());
   // Grid Engine runs it and forgets it from the queue at once; qacct has its record.
   ASSERT_TRUE(wait_until([&] { return sh("qacct -j '*" + uid + "*' 2>/dev/null").find("jobnumber") != std::string::npos; }, 60))
       << diag();

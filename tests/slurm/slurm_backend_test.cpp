@@ -223,8 +223,8 @@ TEST_F(SlurmWorld, CrashAfterSbatchFindsTheJobByUidNotResubmitted) {
   ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 30));
   long wrapper = std::atol(read("sbatch-returned").c_str());
   if (wrapper > 0) ::kill(static_cast<pid_t>(-wrapper), SIGKILL);  // its process group
-  auto uid = job(id)["uid"].get<std::string>();
-  EXPECT_TRUE(job(id)["native_id"].is_null());  // the id never reached the store
+  auto uid = stored_job(id)["uid"].get<std::string>();
+  EXPECT_TRUE(stored_job(id)["native_id"].is_null());  // the id never reached the store
   ASSERT_EQ(yard({"server", "start"}).rc, 0);  // normal sbatch from now on
   ASSERT_EQ(wait({id}), 0) << job(id).dump();
   EXPECT_TRUE(job(id)["native_id"].is_string());
@@ -250,8 +250,8 @@ TEST_F(SlurmWorld, CrashAfterSbatchFindsAJobThatAlreadyLeftTheQueueInTheAccounti
   ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 30));
   long wrapper = std::atol(read("sbatch-returned").c_str());
   if (wrapper > 0) ::kill(static_cast<pid_t>(-wrapper), SIGKILL);
-  auto uid = job(id)["uid"].get<std::string>();
-  ASSERT_TRUE(job(id)["native_id"].is_null());
+  auto uid = stored_job(id)["uid"].get<std::string>();
+  ASSERT_TRUE(stored_job(id)["native_id"].is_null());
   // Slurm ran it; then the controller purges it (MinJobAge, checked about once a minute).
   auto in_squeue = [&] { return sh("squeue --me -h -t all -o '%i|%j'").find(uid) != std::string::npos; };
   std::string native;
