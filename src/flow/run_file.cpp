@@ -1,5 +1,8 @@
 #include "flow/run_file.h"
 
+#include <algorithm>
+#include <map>
+
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
@@ -24,6 +27,7 @@ Result<std::vector<RunJob>> load_run_file(const std::string& path, const std::st
   if (!root.IsMap() || !root["jobs"] || !root["jobs"].IsSequence())
     return err(path + ": expected a mapping with a 'jobs' list");
   std::vector<RunJob> jobs;
+  std::map<std::string, std::string> after_at;  // job name -> where its 'after' is, for errors
   std::set<std::string> names;
   static const std::set<std::string> kKeys = {"name", "command", "ntasks", "cpus_per_task", "mem", "mem_per_cpu",
                                               "gpus", "time", "array", "priority", "output", "error", "chdir", "after"};
@@ -75,6 +79,7 @@ Result<std::vector<RunJob>> load_run_file(const std::string& path, const std::st
       s.workdir = (dir.is_absolute() ? dir : std::filesystem::path(base_dir) / dir).lexically_normal().string();
       if (s.workdir.size() > 1 && s.workdir.back() == '/') s.workdir.pop_back();
       if (n["after"]) {
+        after_at[j.name] = where(path, n["after"]);
         if (n["after"].IsSequence()) j.after = n["after"].as<std::vector<std::string>>();
         else j.after = {n["after"].as<std::string>()};
       }
@@ -93,7 +98,8 @@ Result<std::vector<RunJob>> load_run_file(const std::string& path, const std::st
       if (placed.count(j.name)) continue;
       bool ready = true;
       for (auto& a : j.after) {
-        if (!names.count(a)) return err(path + ": job '" + j.name + "' waits for unknown job '" + a + "'");
+        if (!names.count(a))
+          return err(after_at[j.name] + ": after: job '" + j.name + "' waits for unknown job '" + a + "'");
         ready = ready && placed.count(a);
       }
       if (ready) {
@@ -102,7 +108,25 @@ Result<std::vector<RunJob>> load_run_file(const std::string& path, const std::st
         progress = true;
       }
     }
-    if (!progress) return err(path + ": the jobs' 'after' lists form a cycle");
+    if (!progress) {
+      // Every job left waits for another one left: walk from one until a job comes again,
+      // and name that cycle step by step.
+      const RunJob* at = nullptr;
+      for (auto& j : jobs)
+        if (!placed.count(j.name)) at = &j;
+      std::vector<std::string> walk;
+      while (std::find(walk.begin(), walk.end(), at->name) == walk.end()) {
+        walk.push_back(at->name);
+        for (auto& a : at->after)
+          if (!placed.count(a)) {
+            at = &*std::find_if(jobs.begin(), jobs.end(), [&](const RunJob& j) { return j.name == a; });
+            break;
+          }
+      }
+      std::string cycle;
+      for (auto it = std::find(walk.begin(), walk.end(), at->name); it != walk.end(); ++it) cycle += *it + " -> ";
+      return err(after_at[at->name] + ": after: a cycle: " + cycle + at->name);
+    }
   }
   return ordered;
 }

@@ -33,9 +33,30 @@ TEST(RunFile, ErrorsNameFileLineAndKey) {
   auto malformed = load_run_file(write("jobs: [\n  - name: a\n"), "/tmp", {});
   ASSERT_FALSE(malformed.ok());
   EXPECT_NE(malformed.error().find("malformed YAML"), std::string::npos);
-  EXPECT_FALSE(load_run_file(write("jobs:\n  - name: a\n    command: x\n    after: [a]\n"), "/tmp", {}).ok());
-  EXPECT_FALSE(load_run_file(write("jobs:\n  - name: a\n    command: x\n    colour: red\n"), "/tmp", {}).ok());
-  EXPECT_FALSE(load_run_file(write("jobs:\n  - name: a\n    command: x\n    after: [zz]\n"), "/tmp", {}).ok());
+  // Each of these names the file, the line and what is wrong there.
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"jobs:\n  - name: a\n    command: x\n    after: [a]\n", ":4: after: a cycle: a -> a"},
+      {"jobs:\n  - name: a\n    command: x\n    after: [c]\n  - name: b\n    command: y\n"
+       "  - name: c\n    command: z\n    after: [a]\n",
+       ": after: a cycle: "},
+      {"jobs:\n  - name: a\n    command: x\n    colour: red\n", ":4: unknown key 'colour'"},
+      {"jobs:\n  - name: a\n    command: x\n    after: [zz]\n", ":4: after: job 'a' waits for unknown job 'zz'"},
+  };
+  for (const auto& [text, says] : cases) {
+    const std::string path = write(text);
+    auto r = load_run_file(path, "/tmp", {});
+    ASSERT_FALSE(r.ok()) << text;
+    EXPECT_EQ(r.error().rfind(path + ":", 0), 0u) << r.error();
+    EXPECT_NE(r.error().find(says), std::string::npos) << r.error();
+  }
+  // A cycle of two is named step by step, from the line of the 'after' that closes it.
+  auto two = load_run_file(write("jobs:\n  - name: a\n    command: x\n    after: [c]\n  - name: c\n    command: z\n"
+                                 "    after: [a]\n"),
+                           "/tmp", {});
+  ASSERT_FALSE(two.ok());
+  EXPECT_TRUE(two.error().find(":4: after: a cycle: a -> c -> a") != std::string::npos ||
+              two.error().find(":7: after: a cycle: c -> a -> c") != std::string::npos)
+      << two.error();
 }
 
 TEST(RunFile, AnEmptyNameIsRefusedWithItsFileAndLine) {

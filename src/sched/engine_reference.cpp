@@ -4,6 +4,8 @@
 #include "sched/engine_reference.h"
 
 #include <algorithm>
+#include <optional>
+#include <tuple>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -91,38 +93,39 @@ class Pass {
   }
 
   // Stops running best-effort jobs below the given tier until the job fits now; false
-  // (and nothing stopped) when stopping all of them would not be enough.
+  // (and nothing stopped) when stopping all of them would not be enough. Written as
+  // plainly as it is said, not as the engine does it (a filter, a check with all of them
+  // stopped, a sort): victims are taken one at a time, the preferred one found by a scan
+  // each time (the lowest tier, then the latest start: the least work lost, then the
+  // highest id), and all of them given back if the job never fits.
   bool preempt_for(const std::vector<Need>& needs, Time estimate, bool best_effort,
                    double tier_priority, PassResult& out) {
-    std::vector<std::size_t> victims;
-    for (std::size_t i = 0; i < running_.size(); ++i) {
-      const Running& r = running_[i];
-      if (r.preempted || !r.best_effort) continue;
-      if (best_effort && !(r.tier_priority < tier_priority)) continue;
-      const bool shares_pool = std::any_of(r.needs.begin(), r.needs.end(), [&](const Need& a) {
-        return std::any_of(needs.begin(), needs.end(), [&](const Need& b) { return a.pool() == b.pool(); });
-      });
-      if (shares_pool) victims.push_back(i);
+    auto may_stop = [&](const Running& r) {
+      if (r.preempted || !r.best_effort) return false;
+      if (best_effort && r.tier_priority >= tier_priority) return false;
+      for (const Need& a : r.needs)
+        for (const Need& b : needs)
+          if (a.pool() == b.pool()) return true;
+      return false;
+    };
+    auto preference = [](const Running& r) { return std::make_tuple(r.tier_priority, -r.job->start, -r.job->id); };
+    std::vector<std::size_t> stopped;
+    while (stopped.empty() || !fits_now(needs, estimate)) {
+      std::optional<std::size_t> pick;
+      for (std::size_t i = 0; i < running_.size(); ++i) {
+        if (!may_stop(running_[i]) || std::count(stopped.begin(), stopped.end(), i)) continue;
+        if (!pick || preference(running_[i]) < preference(running_[*pick])) pick = i;
+      }
+      if (!pick) {
+        for (std::size_t i : stopped) take(running_[i].needs, now_, running_[i].hold_end - now_);
+        return false;
+      }
+      give(running_[*pick].needs, now_, running_[*pick].hold_end - now_);
+      stopped.push_back(*pick);
     }
-    if (victims.empty()) return false;
-    for (std::size_t i : victims) give(running_[i].needs, now_, running_[i].hold_end - now_);
-    const bool enough = fits_now(needs, estimate);
-    for (std::size_t i : victims) take(running_[i].needs, now_, running_[i].hold_end - now_);
-    if (!enough) return false;
-    // Lowest tier first, then the most recently started (least work lost), then id.
-    std::sort(victims.begin(), victims.end(), [&](std::size_t a, std::size_t b) {
-      const Running& x = running_[a];
-      const Running& y = running_[b];
-      if (x.tier_priority != y.tier_priority) return x.tier_priority < y.tier_priority;
-      if (x.job->start != y.job->start) return x.job->start > y.job->start;
-      return x.job->id > y.job->id;
-    });
-    for (std::size_t i : victims) {
-      Running& r = running_[i];
-      give(r.needs, now_, r.hold_end - now_);
-      r.preempted = true;
-      out.preempt.push_back(r.job->id);
-      if (fits_now(needs, estimate)) break;
+    for (std::size_t i : stopped) {
+      running_[i].preempted = true;
+      out.preempt.push_back(running_[i].job->id);
     }
     return true;
   }
