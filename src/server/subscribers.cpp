@@ -27,7 +27,7 @@ bool event_matches(const JobQuery& f, const LoggedEvent& e) {
 Status Subscribers::start() {
   auto last = store_.last_event_id();
   if (!last) return last.failure();
-  head_ = *last;
+  head_ = window_start_ = *last;
   return {};
 }
 
@@ -82,38 +82,40 @@ void Subscribers::watch(int fd, const WatchRequest& r) {
   catch_up();
 }
 
-bool Subscribers::feed(int fd, Watcher& w, const std::vector<LoggedEvent>& events,
-                       const std::vector<std::string>* lines) {
+bool Subscribers::feed(int fd, Watcher& w, const std::vector<LoggedEvent>& events) {
   bool all = true;
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    const LoggedEvent& e = events[i];
+  for (const LoggedEvent& e : events) {
     if (e.id <= w.cursor) continue;
     if (!connections_.owns(fd) || !connections_.room(fd)) {
       all = false;
       break;
     }
-    if (event_matches(w.filter, e)) connections_.queue(fd, lines ? (*lines)[i] : encode_reply(WatchLine{e, 0}));
+    if (event_matches(w.filter, e)) connections_.queue(fd, encode_reply(WatchLine{e, 0}));
     w.cursor = e.id;
   }
   connections_.flush(fd);
   return all;
 }
 
-namespace {
-
-std::vector<std::string> encoded(const std::vector<LoggedEvent>& events) {
-  std::vector<std::string> lines;
-  lines.reserve(events.size());
-  for (const auto& e : events) lines.push_back(encode_reply(WatchLine{e, 0}));
-  return lines;
+bool Subscribers::feed_recent(int fd, Watcher& w) {
+  auto it = std::upper_bound(recent_.begin(), recent_.end(), w.cursor,
+                             [](std::int64_t cursor, const Recent& r) { return cursor < r.event.id; });
+  bool all = true;
+  for (; it != recent_.end(); ++it) {
+    if (!connections_.owns(fd) || !connections_.room(fd)) {
+      all = false;
+      break;
+    }
+    if (event_matches(w.filter, it->event)) connections_.queue(fd, it->line);
+    w.cursor = it->event.id;
+  }
+  connections_.flush(fd);
+  return all;
 }
-
-}  // namespace
 
 void Subscribers::after_commit() {
   auto fresh = store_.events_after(head_, static_cast<std::size_t>(-1) >> 1);
   if (!fresh || fresh->empty()) return;
-  const std::int64_t before = head_;
   head_ = fresh->back().id;
   // Waiters: a job that reached an end state is one fewer to wait for.
   std::vector<int> done;
@@ -129,13 +131,20 @@ void Subscribers::after_commit() {
     waiting_on_.erase(lo, hi);
   }
   for (int fd : done) finish_wait(fd);
-  // Live watchers take the new events from this one read, each encoded once; those
-  // behind read the store.
-  std::vector<std::string> lines;
-  for (auto& [fd, w] : watchers_) {
-    if (w.cursor != before) continue;
-    if (lines.empty()) lines = encoded(*fresh);
-    feed(fd, w, *fresh, &lines);
+  // The new events join the window of recent ones, each encoded once for every watcher
+  // (only while someone watches: otherwise nobody would read them).
+  if (watchers_.empty()) {
+    recent_.clear();
+    window_start_ = head_;
+    return;
+  }
+  for (auto& e : *fresh) {
+    std::string line = encode_reply(WatchLine{e, 0});
+    recent_.push_back({std::move(e), std::move(line)});
+  }
+  while (recent_.size() > kRecentEvents) {
+    window_start_ = recent_.front().event.id;
+    recent_.pop_front();
   }
 }
 
@@ -143,6 +152,13 @@ void Subscribers::catch_up() {
   std::vector<int> ended;
   for (auto& [fd, w] : watchers_) {
     while (w.cursor < head_ && connections_.owns(fd) && connections_.room(fd)) {
+      // Within the window of recent events: from memory, already encoded.
+      if (w.cursor >= window_start_) {
+        const std::int64_t was = w.cursor;
+        feed_recent(fd, w);
+        if (w.cursor == was) break;  // out of room (or, never, a hole in the window)
+        continue;
+      }
       auto page = store_.events_after(w.cursor, kCatchUpPage);
       if (!page) {
         connections_.send(fd, encode_error(page.failure()), true);
@@ -153,7 +169,7 @@ void Subscribers::catch_up() {
         w.cursor = head_;
         break;
       }
-      feed(fd, w, *page, nullptr);
+      feed(fd, w, *page);
     }
     if (!w.follow && w.cursor >= head_ && connections_.owns(fd)) {
       connections_.send(fd, encode_reply(WatchLine{std::nullopt, head_}), true);
@@ -169,6 +185,7 @@ bool Subscribers::wants_room(int fd) const {
 }
 
 void Subscribers::stop(const std::string& why) {
+  recent_.clear();
   const std::string line = encode_error(Error{why, ErrorKind::Unavailable});
   for (auto& [fd, w] : watchers_) connections_.send_now_and_close(fd, line);
   for (auto& [fd, w] : waiters_) connections_.send_now_and_close(fd, line);

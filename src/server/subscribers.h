@@ -1,7 +1,7 @@
 // The daemon's open streams: clients waiting for jobs to end (`wait`) and clients
 // following the event log (`watch`). After each commit the daemon reads the log's new
-// events once (Store::events_after) and hands them to all: many watchers cost one read
-// per change, not one per watcher. A watcher that is behind (it asked from an old
+// events once (Store::events_after), encodes each once, and hands them to all: many
+// watchers cost one read and one encoding per change, not one per watcher. A watcher that is behind (it asked from an old
 // cursor, or did not read fast enough) is fed from the store, a page at a time, whenever
 // its connection has room: a client that stops reading holds a small buffer and nothing
 // else, and never slows the others; one that reconnects with its last id misses nothing
@@ -9,6 +9,8 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <string>
 #include <map>
 #include <set>
 #include <vector>
@@ -60,13 +62,24 @@ class Subscribers {
     std::set<std::int64_t> remaining;  // jobs not yet ended
   };
   // Sends the events of `events` after the watcher's cursor that it asks for, while its
-  // connection has room; `lines`, if given: each event encoded (once for every watcher).
-  // False if it ran out of room before the end.
-  bool feed(int fd, Watcher& w, const std::vector<LoggedEvent>& events, const std::vector<std::string>* lines);
+  // connection has room; false if it ran out of room before the end.
+  bool feed(int fd, Watcher& w, const std::vector<LoggedEvent>& events);
+  // The same from the window of recent events (each encoded once, for every watcher).
+  bool feed_recent(int fd, Watcher& w);
   void finish_wait(int fd);
   Store& store_;
   Connections& connections_;
-  std::int64_t head_ = 0;  // the last event id handed out
+  // The last events, each with its line, while someone watches: a watcher anywhere in
+  // this window (cursor >= window_start_) is fed from memory, every event encoded once
+  // whatever the number of watchers; one further behind reads the store.
+  static constexpr std::size_t kRecentEvents = 20000;
+  struct Recent {
+    LoggedEvent event;
+    std::string line;
+  };
+  std::deque<Recent> recent_;
+  std::int64_t window_start_ = 0;  // recent_ holds the events after this id, up to head_
+  std::int64_t head_ = 0;          // the last event id handed out
   std::map<int, Watcher> watchers_;
   std::map<int, Waiter> waiters_;
   std::multimap<std::int64_t, int> waiting_on_;  // job id -> waiter's fd
