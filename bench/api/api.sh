@@ -65,7 +65,7 @@ n=300
 # Wall time per call, and CPU per call of the process itself (this shell's children).
 children_cpu() { awk -v hz="$hz" '{ sub(/^.*\) /, ""); printf "%.6f", ($14 + $15) / hz }' "/proc/$1/stat"; }
 per_call() {  # wall microseconds, cpu seconds -> "wall_ms cpu_ms"
-  awk -v u="$1" -v c="$2" -v n=$n 'BEGIN { printf "%.2f %.2f", u / n / 1000, c * 1000 / n }'
+  awk -v u="$1" -v c="$2" -v n=$n 'BEGIN { printf "%.2f %.2f\n", u / n / 1000, c * 1000 / n }'
 }
 measure() {
   local t0 c0 me=$BASHPID  # this (sub)shell: its waited-for children's CPU
