@@ -77,7 +77,7 @@ Result<std::optional<WaitReply>> DaemonClient::wait(const WaitRequest& request, 
     auto stream = open_stream(line);
     if (!stream) return stream.failure();
     std::string reply;
-    const int left_ms = deadline ? std::max(0, static_cast<int>((deadline - monotonic_now()) * 1000)) : -1;
+    const int left_ms = deadline > 0 ? std::max(0, static_cast<int>((deadline - monotonic_now()) * 1000)) : -1;
     switch (stream->next(reply, left_ms)) {
       case LineStream::Got::Line: {
         auto r = decode_wait_reply(reply);
@@ -90,7 +90,7 @@ Result<std::optional<WaitReply>> DaemonClient::wait(const WaitRequest& request, 
         break;  // the daemon went away (it restarts, or is started again): ask again
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    if (deadline && monotonic_now() >= deadline) return std::optional<WaitReply>();
+    if (deadline > 0 && monotonic_now() >= deadline) return std::optional<WaitReply>();
   }
 }
 
