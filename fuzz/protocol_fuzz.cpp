@@ -45,6 +45,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)yard::decode_submit_reply(bytes);
   (void)yard::decode_cancel_reply(bytes);
   (void)yard::decode_ping_reply(bytes);
+  (void)yard::decode_jobs_reply(bytes);
+  (void)yard::decode_job_reply(bytes);
+  (void)yard::decode_logs_reply(bytes);
+  (void)yard::decode_accounts_reply(bytes);
+  (void)yard::decode_wait_reply(bytes);
+  (void)yard::decode_watch_line(bytes);
+  // A job whose texts are the input crosses as a table and comes back byte for byte.
+  yard::JobRecord j;
+  j.id = 1;
+  j.name = j.reason = j.stdout_path = j.native_id = bytes;
+  auto table = yard::decode_jobs_reply(yard::encode_reply(yard::JobsReply{{j}, 0}));
+  check(table.ok() && table->jobs.size() == 1 && table->jobs[0].name == bytes && table->jobs[0].reason == bytes &&
+        table->jobs[0].native_id == bytes);
   auto req = nlohmann::json::parse(bytes, nullptr, /*allow_exceptions=*/false);
   if (!req.is_discarded()) {
     try {
