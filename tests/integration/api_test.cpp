@@ -40,15 +40,9 @@ class Api : public YardWorld {
   }
   // One raw request line to the daemon's socket, and its reply line.
   std::string raw(const std::string& request) {
-    int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_un addr{};
-    addr.sun_family = AF_UNIX;
-    const std::string path = dir_ + "/run/switchyard/yard.sock";
-    std::strcpy(addr.sun_path, path.c_str());
-    EXPECT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0) << std::strerror(errno);
+    const int fd = open_with(request);
     timeval tv{10, 0};
     ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    EXPECT_EQ(::send(fd, request.data(), request.size(), MSG_NOSIGNAL), static_cast<ssize_t>(request.size()));
     std::string in;
     char buf[4096];
     while (in.find('\n') == std::string::npos) {
