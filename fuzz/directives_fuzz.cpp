@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "core/sbatch_options.h"
-#include "directives/flux_directives.h"
-#include "directives/lsf_directives.h"
-#include "directives/oar_directives.h"
-#include "directives/pbs_directives.h"
-#include "directives/sge_directives.h"
+#include "backends/flux/flux_directives.h"
+#include "backends/lsf/lsf_directives.h"
+#include "backends/oar/oar_directives.h"
+#include "backends/pbs/pbs_directives.h"
+#include "backends/sge/sge_directives.h"
 
 namespace {
 

@@ -18,14 +18,15 @@
 #include <vector>
 
 #include "core/output_pattern.h"
-#include "translate/htcondor_reader.h"
+#include "backends/all_languages.h"
 #include "translate/script_parts.h"
 #include "translate/translate.h"
-#include "translate/writer.h"
+#include "jobtext/directive_writer.h"
 
 namespace {
 
 using yard::Result;
+using namespace yard;
 using namespace yard::translate;
 
 void check(bool ok, const std::string& what) {
@@ -102,7 +103,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size == 0) return 0;
   const std::string from(kFrom[data[0] % 9]);
   const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
-  const bool description = from == "htcondor" || (from.empty() && is_submit_description(text));
+  const ScriptLanguages& languages = all_script_languages();
+  const ScriptLanguage* named = languages.find(from);
+  bool description = named && !named->reads_scripts();
+  for (const auto& l : languages.all()) description = description || (from.empty() && l->is_description(text));
   const std::string origin = description ? "fuzz.sub" : "fuzz.sh";
   // A description's executable is fuzz.sh; a script is its own.
   const Loader load = [&](const std::string& path) -> Result<std::string> {
@@ -110,26 +114,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return yard::err("cannot read " + path);
   };
   directories.clear();
-  auto first = read_job(text, origin, from, load, is_directory);
+  auto first = read_job(languages, text, origin, from, load, is_directory);
   if (!first) {
     check(first.error().rfind(origin, 0) == 0, "a message that does not name the script: " + first.error());
     return 0;
   }
   const std::string script = first->job.spec.script;
   const std::string& kind = first->kind;
-  const std::string body = split_script(script, kind == "torque" ? "pbs" : kind == "htcondor" ? "" : kind).body;
-  for (std::string_view target : kKinds) {
-    auto t = translate({text, origin, from, std::string(target), ""}, load, is_directory);
+  const ScriptLanguage* read_as = languages.find(languages.find(kind)->family());
+  const std::string body = split_script(languages, script, read_as).body;
+  for (const std::string& target : languages.names()) {
+    auto t = translate(languages, {text, origin, from, target, ""}, load, is_directory);
     if (!t) {  // only a body the target would read as its own directives is refused
       check(t.error().find("would read this line") != std::string::npos, "translate refused: " + t.error());
       continue;
     }
-    const bool htcondor = target == "htcondor";
+    const bool htcondor = !languages.find(target)->writes_scripts();
     const Loader again = [&](const std::string& path) -> Result<std::string> {
       if (path == "fuzz.sh") return script;
       return yard::err("cannot read " + path);
     };
-    auto second = read_job(t->output, htcondor ? "fuzz.sub" : "fuzz.sh", target, again, was_directory);
+    auto second = read_job(languages, t->output, htcondor ? "fuzz.sub" : "fuzz.sh", target, again, was_directory);
     check(second.ok(), std::string(target) + ": the translation cannot be read back: " +
                            (second ? std::string() : second.error()) + "\n--- translation:\n" + t->output);
     check(htcondor || t->output.ends_with(body), std::string(target) + ": the body changed");

@@ -15,9 +15,6 @@
 
 namespace yard {
 
-// The backend of a job that names none.
-inline constexpr const char* kDefaultBackend = "local";
-
 using BackendFactory = std::function<Result<std::unique_ptr<Backend>>(const BackendContext&)>;
 
 class BackendRegistry {

@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "backends/shell_quote.h"
+#include "core/shell_quote.h"
 
 namespace yard {
 namespace {

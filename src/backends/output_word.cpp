@@ -1,6 +1,6 @@
 #include "backends/output_word.h"
 
-#include "backends/shell_quote.h"
+#include "core/shell_quote.h"
 
 namespace yard {
 

@@ -4,10 +4,19 @@
 #include <cstring>
 #include <fstream>
 
+#include "backends/all_languages.h"
 #include "cli/build_info.h"
 
 namespace yard {
 namespace {
+
+// "slurm.yaml, sge.yaml, oar.yaml": the settings files of the build's schedulers.
+std::string settings_files() {
+  std::vector<std::string> files;
+  for (const auto& l : all_script_languages().all())
+    if (!l->settings_file().empty()) files.emplace_back(l->settings_file());
+  return joined(files);
+}
 
 // Text in roff: a backslash is \e, a line may not start with '.' or '\''.
 std::string roff(const std::string& text) {
@@ -80,7 +89,7 @@ void collect(const CliTree& tree, const CLI::App& app, std::vector<Completion>& 
   for (const auto* s : subs) collect(tree, *s, out);
 }
 
-std::string joined(const std::vector<std::string>& v) {
+std::string space_joined(const std::vector<std::string>& v) {
   std::string s;
   for (const auto& x : v) s += (s.empty() ? "" : " ") + x;
   return s;
@@ -166,7 +175,8 @@ std::string man_page(const CliTree& tree, const CLI::App* sub) {
            "seconds.\n";
     out += ".SH FILES\n.TP\n\\fI$XDG_STATE_HOME/switchyard/store.db\\fR\nThe store: every job and its history, "
            "its environment and script included: private to its user (0600, in a 0700 directory).\n"
-           ".TP\n\\fI$XDG_CONFIG_HOME/switchyard/\\fR\nlocal.yaml, slurm.yaml, policy.yaml.\n";
+           ".TP\n\\fI$XDG_CONFIG_HOME/switchyard/\\fR\nlocal.yaml and policy.yaml (the local scheduler), and each "
+           "scheduler's settings: " + roff(settings_files()) + ".\n";
     out += ".SH SEE ALSO\n";
     bool first = true;
     for (const auto* s : visible_subcommands(app)) {
@@ -221,7 +231,7 @@ std::string bash_completion(const CliTree& tree) {
     if (!c.path.empty()) paths += (paths.empty() ? "" : "|") + std::string("'") + c.path + "'";
   out += "      " + paths + ") path=$next ;;\n    esac\n  done\n  case \"$path\" in\n";
   for (const auto& c : all)
-    out += "    '" + c.path + "') opts='" + joined(c.options) + "'; subs='" + joined(c.subcommands) + "' ;;\n";
+    out += "    '" + c.path + "') opts='" + space_joined(c.options) + "'; subs='" + space_joined(c.subcommands) + "' ;;\n";
   out +=
       "  esac\n"
       "  if [[ $cur == -* ]]; then\n"

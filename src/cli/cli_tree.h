@@ -8,7 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli/submit_options.h"
+#include "jobtext/submit_options.h"
 
 namespace yard {
 

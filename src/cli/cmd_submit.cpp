@@ -2,9 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "backends/all_languages.h"
 #include "cli/commands.h"
 #include "cli/cli_client.h"
-#include "cli/submit_options.h"
+#include "jobtext/submit_options.h"
 
 namespace yard {
 namespace {
@@ -62,7 +63,7 @@ void warn_unhonoured(const JobSpec& spec) {
 
 int cmd_submit(const std::vector<std::string>& args, const std::vector<std::string>& command) {
   bool json = false, help = false;
-  auto flags = parse_submit_args(args, json, help);
+  auto flags = parse_submit_args(args, all_script_languages(), json, help);
   if (help) return 0;
   if (!flags) {
     std::cerr << "yard submit: " << flags.error() << "\n";

@@ -13,9 +13,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
-#include "cli/submit_internal.h"  // read_script
+#include "jobtext/submit_internal.h"  // read_script
 #include "core/byte_json.h"
 #include "core/file_text.h"
+#include "backends/all_languages.h"
 #include "translate/translate.h"
 
 namespace yard {
@@ -63,7 +64,8 @@ int run_translate(const TranslateOptions& o) {
     return kExitBadInput;
   }
   translate::Request request{std::move(*text), o.script, o.from, o.to, o.output};
-  auto t = translate::translate(request, [](const std::string& p) { return read_file(p); }, is_directory);
+  auto t = translate::translate(all_script_languages(), request, [](const std::string& p) { return read_file(p); },
+                                is_directory);
   if (!t) {
     std::cerr << "yard translate: " << t.error() << "\n";
     return kExitBadInput;
@@ -71,11 +73,12 @@ int run_translate(const TranslateOptions& o) {
   for (const auto& w : t->warnings) std::cerr << "yard translate: " << w << "\n";
   if (o.strict && t->losses > 0) {
     std::cerr << "yard translate: --strict: " << t->losses << " thing" << (t->losses == 1 ? "" : "s") << " "
-              << translate::kind_title(o.to) << " cannot say; nothing written\n";
+              << all_script_languages().find(o.to)->title() << " cannot say; nothing written\n";
     return kExitBadInput;
   }
+  const bool writes_script = all_script_languages().find(o.to)->writes_scripts();
   if (!o.output.empty()) {
-    if (auto s = write_output(o.output, t->output, t->job.script_path, o.to != "htcondor"); !s) {
+    if (auto s = write_output(o.output, t->output, t->job.script_path, writes_script); !s) {
       std::cerr << "yard translate: " << s.error() << "\n";
       return 1;
     }
@@ -83,7 +86,7 @@ int run_translate(const TranslateOptions& o) {
   if (o.json) {
     nlohmann::json j = {{"from", t->from}, {"to", o.to}, {"output", bytes_to_json(t->output)},
                         {"warnings", byte_list_to_json(t->warnings)}, {"job", job_json(t->job)}};
-    if (o.to == "htcondor") j["executable"] = bytes_to_json(t->job.script_path);
+    if (!writes_script) j["executable"] = bytes_to_json(t->job.script_path);
     std::cout << j.dump() << "\n";
   } else if (o.output.empty()) {
     std::cout << t->output;
@@ -95,20 +98,27 @@ int run_translate(const TranslateOptions& o) {
 
 void add_translate_command(CLI::App& app, int& rc) {
   auto o = std::make_shared<TranslateOptions>();
+  const ScriptLanguages& languages = all_script_languages();
+  std::string words;
+  for (const auto& l : languages.all())
+    words += (words.empty() ? "" : ", ") + std::string(l->directive_word()) +
+             (l->reads_scripts() ? "" : " (" + std::string(l->title()) + ")");
   CLI::App* cmd = app.add_subcommand(
       "translate",
-      "Write a batch script for another scheduler: its directives (#SBATCH, #PBS, #BSUB, #$, #OAR, # flux:, or an "
-      "HTCondor submit description) read as yard submit reads them and written in the target's words, every line "
-      "after them copied byte for byte; what the target cannot say is one warning line each on stderr "
-      "(FILE:LINE: OPTION VALUE: why), an error with --strict");
-  cmd->add_option("--to", o->to, "The scheduler to write for: slurm, pbs (PBS Pro, OpenPBS), torque, lsf, sge (Grid Engine), "
-                                 "oar, flux, or htcondor: a submit description whose executable is the script itself, "
-                                 "unchanged (HTCondor has no directives in scripts; the others' are comments to it)")
+      "Write a batch script for another scheduler: its directives (" + words +
+          ") read as yard submit reads them and written in the target's words, every line after them copied byte "
+          "for byte; what the target cannot say is one warning line each on stderr (FILE:LINE: OPTION VALUE: why), "
+          "an error with --strict");
+  std::string targets;
+  for (const auto& l : languages.all())
+    targets += (targets.empty() ? "" : ", ") + std::string(l->name()) + " (" + std::string(l->title()) +
+               (l->writes_scripts() ? "" : ": a description whose executable is the script itself, unchanged") + ")";
+  cmd->add_option("--to", o->to, "The scheduler to write for: " + targets)
       ->required()
-      ->check(CLI::IsMember({"slurm", "pbs", "torque", "lsf", "sge", "oar", "htcondor", "flux"}));
+      ->check(CLI::IsMember(languages.names()));
   cmd->add_option("--from", o->from, "The directives to read when the script has several kinds (default: the one it has; "
-                                     "a file with executable = and queue is an HTCondor submit description)")
-      ->check(CLI::IsMember({"slurm", "pbs", "torque", "lsf", "sge", "oar", "htcondor", "flux"}));
+                                     "a job description, such as HTCondor's, is told by its contents)")
+      ->check(CLI::IsMember(languages.names()));
   cmd->add_flag("--strict", o->strict, "Fail (exit 2, nothing written) when the target cannot say something the script asks for");
   cmd->add_flag("--json", o->json,
                 "Print {from, to, output, warnings, job} as JSON: the job's fields as yard submit --test-only --json "

@@ -57,4 +57,28 @@ Result<ArraySpec> parse_array_spec(std::string_view text, std::int64_t max_eleme
   return spec;
 }
 
+std::string array_text(const ArraySpec& array) {
+  std::string out;
+  const auto& ix = array.indices;
+  for (std::size_t i = 0; i < ix.size();) {
+    // Longest run with one step from ix[i]; a run of two with a step above 1 is
+    // clearer written as two numbers.
+    std::size_t j = i + 1;
+    const std::int64_t step = j < ix.size() ? ix[j] - ix[i] : 1;
+    while (j + 1 < ix.size() && ix[j + 1] - ix[j] == step) ++j;
+    if (!out.empty()) out += ',';
+    const std::size_t len = j < ix.size() ? j - i + 1 : 1;
+    if (len >= 3 || (len == 2 && step == 1)) {
+      out += std::to_string(ix[i]) + "-" + std::to_string(ix[j]);
+      if (step != 1) out += ":" + std::to_string(step);
+      i = j + 1;
+    } else {
+      out += std::to_string(ix[i]);
+      i += 1;
+    }
+  }
+  if (array.max_running > 0) out += "%" + std::to_string(array.max_running);
+  return out;
+}
+
 }  // namespace yard

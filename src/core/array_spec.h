@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -17,5 +18,8 @@ struct ArraySpec {
 
 // `max_elements` bounds the expansion so a typo cannot allocate billions of jobs.
 Result<ArraySpec> parse_array_spec(std::string_view text, std::int64_t max_elements = 1'000'000);
+
+// The indices (and throttle) back in that syntax, with the fewest ranges: "1,3,5-9:2%4".
+std::string array_text(const ArraySpec& array);
 
 }  // namespace yard

@@ -19,6 +19,9 @@
 
 namespace yard {
 
+// The backend of a job that names none: the machine's own scheduler.
+inline constexpr const char* kDefaultBackend = "local";
+
 struct Resources {
   int nodes = 1;
   int max_nodes = 0;  // sbatch -N MIN-MAX: Slurm may give up to this many (0: exactly `nodes`)
@@ -66,7 +69,7 @@ struct JobSpec {
   std::string stdout_path;                  // pattern with %j, %x, %A, %a, %u, %%
   std::string stderr_path;                  // empty = with stdout
   Resources res;
-  std::string partition, account, qos, backend;
+  std::string partition, account, qos, backend;  // backend "": kDefaultBackend
   // Components 1, 2, ... of a heterogeneous job; empty for an ordinary job.
   std::vector<Component> components;
   // "" (the backend's own launch) or "mpirun": one mpirun runs argv with res.ntasks

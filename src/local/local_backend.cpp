@@ -149,7 +149,7 @@ Status LocalBackend::check(const JobSpec& spec) const {
 }
 
 Result<std::vector<std::int64_t>> LocalBackend::submit(JobSpec spec) {
-  if (spec.backend.empty()) spec.backend = "local";
+  if (spec.backend.empty()) spec.backend = kDefaultBackend;
   if (auto s = check(spec); !s) return s.failure();
 
   auto tx = store_.transaction();

@@ -120,7 +120,7 @@ Result<std::vector<std::int64_t>> Store::insert_jobs(const JobSpec& spec, double
     ins_job->bind(1, new_uid())
         .bind(2, spec_id)
         .bind(3, spec.name)
-        .bind(4, spec.backend.empty() ? std::string_view("local") : std::string_view(spec.backend))
+        .bind(4, spec.backend.empty() ? std::string_view(kDefaultBackend) : std::string_view(spec.backend))
         .bind(5, array_job_id)
         .bind(6, spec.array ? std::optional<std::int64_t>(index) : std::nullopt)
         .bind(7, spec.array ? spec.array->max_running : 0)

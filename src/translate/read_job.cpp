@@ -2,10 +2,9 @@
 
 #include <filesystem>
 
-#include "cli/submit_internal.h"
 #include "core/text.h"
-#include "directives/script_kind.h"
-#include "translate/htcondor_reader.h"
+#include "jobtext/submit_internal.h"
+#include "jobtext/script_kind.h"
 
 namespace yard::translate {
 namespace {
@@ -61,16 +60,21 @@ std::string beside(const std::string& origin, const std::string& path) {
 
 }  // namespace
 
-Result<ReadJob> read_job(std::string_view text, const std::string& origin, std::string_view from, const Loader& load,
-                         bool (*is_directory)(const std::string&)) {
+Result<ReadJob> read_job(const ScriptLanguages& languages, std::string_view text, const std::string& origin,
+                         std::string_view from, const Loader& load, IsDirectory is_directory) {
   ReadJob r;
   TranslatedDirectives d;
   std::string script(text);
   r.job.script_path = origin;
-  if (from == "htcondor" || (from.empty() && is_submit_description(text))) {
-    auto sub = read_submit_description(text, origin);
+  // A job described apart from its script (HTCondor's submit description), by the
+  // language named or told from the text.
+  const ScriptLanguage* describer = nullptr;
+  for (const auto& l : languages.all())
+    if (from.empty() ? l->is_description(text) : (l->name() == from && !l->reads_scripts())) describer = l.get();
+  const ScriptLanguage* language = describer;
+  if (describer) {
+    auto sub = describer->read_description(text, origin);
     if (!sub) return sub.failure();
-    r.kind = "htcondor";
     d = std::move(sub->directives);
     r.job.script_path = beside(origin, sub->executable);
     auto loaded = load(r.job.script_path);
@@ -79,13 +83,14 @@ Result<ReadJob> read_job(std::string_view text, const std::string& origin, std::
                  loaded.error());
     script = std::move(*loaded);
   } else {
-    auto kind = script_kind(text, origin, from, "--from");
+    auto kind = script_kind(languages, text, origin, from, "--from");
     if (!kind) return kind.failure();
-    auto read = read_directives_of(*kind, text, origin, is_directory);
+    language = *kind;
+    auto read = language->read_directives(text, origin, is_directory);
     if (!read) return read.failure();
     d = std::move(*read);
-    r.kind = from == "torque" ? "torque" : *kind;
   }
+  r.kind = language->name();
   r.warnings = std::move(d.warnings);
   SubmitFlags first;
   first.positional = {origin};
@@ -98,10 +103,7 @@ Result<ReadJob> read_job(std::string_view text, const std::string& origin, std::
   job.options = merged->sbatch_options;
   job.chdir = merged->chdir;
   job.exports = merged->exports;
-  const std::string_view var = r.kind == "pbs" || r.kind == "torque" ? "PBS_O_WORKDIR"
-                               : r.kind == "lsf"                       ? "LS_SUBCWD"
-                               : r.kind == "slurm"                     ? "SLURM_SUBMIT_DIR"
-                                                                       : "";
+  const std::string_view var = language->submit_dir_variable();
   if (!var.empty()) {
     job.exports = without_variable(job.exports, var);
     if (script.find(var) != std::string::npos) job.submit_dir_variable = var;

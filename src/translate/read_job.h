@@ -1,5 +1,5 @@
 // Reading a batch script, or an HTCondor submit description, into a Job: its directives
-// through the reader of its kind (directives/script_kind.h, htcondor_reader.h), said in
+// through the reader of its language (jobtext/script_kind.h, or a description's reader), said in
 // sbatch's words, then through yard submit's own flag parsing (each line checked on its
 // own as sbatch does, abbreviations such as --mem-per-c spelled out) and make_spec, so
 // that the Job's spec is what `yard submit --test-only --json` resolves from the script.
@@ -11,22 +11,25 @@
 #include <vector>
 
 #include "core/result.h"
-#include "translate/job.h"
+#include "jobtext/script_job.h"
+#include "jobtext/script_language.h"
 
 namespace yard::translate {
+
+using jobtext::Job;
 
 // Reads a file (an HTCondor job's executable): its bytes, or an error naming it.
 using Loader = std::function<Result<std::string>(const std::string& path)>;
 
 struct ReadJob {
   Job job;                            // job.spec.script is the script's text
-  std::string kind;                   // what was read: slurm, pbs, ..., htcondor
+  std::string kind;                   // the language read: slurm, pbs, ..., htcondor
   std::vector<std::string> warnings;  // the reader's, each naming the file and the line
 };
 
 // `origin` is the file's path (messages name it; an HTCondor executable is found beside
-// it); `from` a kind of kKinds, or "" to tell it from the text.
-Result<ReadJob> read_job(std::string_view text, const std::string& origin, std::string_view from, const Loader& load,
-                         bool (*is_directory)(const std::string&));
+// it); `from` the name of one of `languages`, or "" to tell it from the text.
+Result<ReadJob> read_job(const ScriptLanguages& languages, std::string_view text, const std::string& origin,
+                         std::string_view from, const Loader& load, IsDirectory is_directory);
 
 }  // namespace yard::translate

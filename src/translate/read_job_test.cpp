@@ -8,12 +8,16 @@
 #include <cstdlib>
 #include <map>
 
-#include "translate/htcondor_reader.h"
+#include "backends/htcondor/htcondor_reader.h"
 #include "translate/script_parts.h"
+#include "backends/all_languages.h"
 #include "translate/translate.h"
 
 namespace yard::translate {
 namespace {
+
+const ScriptLanguages& languages() { return all_script_languages(); }
+const ScriptLanguage* language(std::string_view name) { return all_script_languages().find(name); }
 
 Loader files(std::map<std::string, std::string> texts) {
   return [texts](const std::string& path) -> Result<std::string> {
@@ -24,7 +28,7 @@ Loader files(std::map<std::string, std::string> texts) {
 }
 
 Result<ReadJob> read(const std::string& text, std::string_view from = "", const std::string& origin = "job.sh") {
-  return read_job(text, origin, from, files({}), nullptr);
+  return read_job(languages(), text, origin, from, files({}), nullptr);
 }
 
 TEST(ReadJob, AnSbatchScriptAsYardSubmitResolvesIt) {
@@ -79,7 +83,7 @@ TEST(ReadJob, TheSubmitDirectoryVariableIsNotExported) {
 // getenv names (all of them for true) and those environment sets.
 TEST(ReadJob, AnHtcondorJobsEnvironment) {
   auto exports = [](const std::string& lines) {
-    auto r = read_job("executable = a\n" + lines + "queue\n", "j.sub", "", files({{"a", "true\n"}}), nullptr);
+    auto r = read_job(languages(), "executable = a\n" + lines + "queue\n", "j.sub", "", files({{"a", "true\n"}}), nullptr);
     EXPECT_TRUE(r) << r.error();
     return r ? r->job.exports : std::string();
   };
@@ -88,7 +92,7 @@ TEST(ReadJob, AnHtcondorJobsEnvironment) {
   EXPECT_EQ(exports("getenv = true\nenvironment = \"A=1 B='x y'\"\n"), "ALL,A=1,B=x y");
   EXPECT_EQ(exports("environment = A=1;B=2\ngetenv = false\n"), "A=1,B=2");
   EXPECT_EQ(exports("getenv = PATH, HOME;X\n"), "PATH,HOME,X");
-  auto pattern = read_job("executable = a\ngetenv = CUDA*, !PATH, Y\nqueue\n", "j.sub", "", files({{"a", "true\n"}}),
+  auto pattern = read_job(languages(), "executable = a\ngetenv = CUDA*, !PATH, Y\nqueue\n", "j.sub", "", files({{"a", "true\n"}}),
                           nullptr);
   ASSERT_TRUE(pattern) << pattern.error();
   EXPECT_EQ(pattern->job.exports, "Y");
@@ -111,7 +115,7 @@ TEST(ReadJob, AnHtcondorSubmitDescriptionAndItsExecutable) {
       "queue ArrayIndex in (1, 3, 5)\n";
   ASSERT_TRUE(is_submit_description(sub));
   EXPECT_FALSE(is_submit_description("#!/bin/sh\necho queue\n"));
-  auto r = read_job(sub, "dir/job.sub", "", files({{"dir/job.sh", "#!/bin/sh\necho hi\n"}}), nullptr);
+  auto r = read_job(languages(), sub, "dir/job.sub", "", files({{"dir/job.sh", "#!/bin/sh\necho hi\n"}}), nullptr);
   ASSERT_TRUE(r) << r.error();
   EXPECT_EQ(r->kind, "htcondor");
   const Job& j = r->job;
@@ -128,10 +132,10 @@ TEST(ReadJob, AnHtcondorSubmitDescriptionAndItsExecutable) {
   EXPECT_EQ(j.spec.array->max_running, 2);
   EXPECT_EQ(j.exports, "NONE");  // no getenv
   EXPECT_EQ(r->warnings, (std::vector<std::string>{"dir/job.sub:10: HTCondor log: no equivalent in yard; ignored"}));
-  auto missing = read_job(sub, "dir/job.sub", "", files({}), nullptr);
+  auto missing = read_job(languages(), sub, "dir/job.sub", "", files({}), nullptr);
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error(), "dir/job.sub:3: executable = job.sh: cannot read dir/job.sh: No such file or directory");
-  auto bad = read_job("executable = a\nrequest_cpus = many\nqueue\n", "j.sub", "", files({{"a", ""}}), nullptr);
+  auto bad = read_job(languages(), "executable = a\nrequest_cpus = many\nqueue\n", "j.sub", "", files({{"a", ""}}), nullptr);
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error(), "j.sub:2: in HTCondor directives: request_cpus = many: expected a number");
 }
@@ -139,29 +143,29 @@ TEST(ReadJob, AnHtcondorSubmitDescriptionAndItsExecutable) {
 TEST(ScriptParts, TheHeaderLosesItsDirectivesAndTheBodyStaysByteForByte) {
   const std::string body = "module load x\n#PBS -N late\necho caf\xe9 \\\n  done";  // Latin-1, no final newline
   const std::string script = "#!/bin/bash\n# about\n#PBS -N a \\\n   -q b\n\n#SBATCH -n 2\n# more\n" + body;
-  const ScriptParts p = split_script(script, "pbs");
+  const ScriptParts p = split_script(languages(), script, language("pbs"));
   EXPECT_EQ(p.shebang, "#!/bin/bash\n");
   EXPECT_EQ(p.before, "# about\n");
   EXPECT_EQ(p.after, "\n# more\n");
   EXPECT_EQ(p.body, body);
   EXPECT_TRUE(p.body_directives.empty());  // qsub stops at the first command
-  EXPECT_EQ(assemble(p, "#SBATCH -J a\n", "slurm"), "#!/bin/bash\n# about\n#SBATCH -J a\n\n# more\n" + body);
-  EXPECT_EQ(split_script(script, "lsf").body_directives, std::vector<int>{});
-  EXPECT_EQ(split_script("#!/bin/sh\necho\n#BSUB -n 2\n", "lsf").body_directives, std::vector<int>{3});
+  EXPECT_EQ(assemble(p, "#SBATCH -J a\n", *language("slurm")), "#!/bin/bash\n# about\n#SBATCH -J a\n\n# more\n" + body);
+  EXPECT_EQ(split_script(languages(), script, language("lsf")).body_directives, std::vector<int>{});
+  EXPECT_EQ(split_script(languages(), "#!/bin/sh\necho\n#BSUB -n 2\n", language("lsf")).body_directives, std::vector<int>{3});
   // OAR reads its directives from the second line on.
-  EXPECT_EQ(assemble(split_script("echo\n", ""), "#OAR -n x\n", "oar"),
+  EXPECT_EQ(assemble(split_script(languages(), "echo\n", nullptr), "#OAR -n x\n", *language("oar")),
             "# OAR job (oarsub -S reads the #OAR lines below)\n#OAR -n x\necho\n");
 }
 
 TEST(Translate, LossesAndTheReadersWarningsNameTheFileAndTheLine) {
   Request request{"#!/bin/sh\n#SBATCH -n 2\n#SBATCH --gpus 2\n#BSUB -q x\nsrun hostname\n", "job.sh", "slurm", "sge", ""};
-  auto t = translate(request, files({}), nullptr);
+  auto t = translate(languages(), request, files({}), nullptr);
   ASSERT_TRUE(t) << t.error();
   EXPECT_EQ(t->warnings, (std::vector<std::string>{"job.sh:3: --gpus 2: Grid Engine has no GPU request; left out"}));
   EXPECT_EQ(t->losses, 1u);
   EXPECT_EQ(t->output, "#!/bin/sh\n#$ -pe mpi 2\n#$ -j y\n#$ -cwd\n#$ -V\nsrun hostname\n");
   request = {"#!/bin/sh\n#BSUB -n 2\ncd $LS_SUBCWD\n#BSUB -q late\n", "job.sh", "", "slurm", ""};
-  t = translate(request, files({}), nullptr);
+  t = translate(languages(), request, files({}), nullptr);
   ASSERT_TRUE(t) << t.error();
   EXPECT_EQ(t->output, "#!/bin/sh\n#SBATCH --ntasks=2\n#SBATCH --partition=late\ncd $LS_SUBCWD\n#BSUB -q late\n");
   EXPECT_EQ(t->warnings,
@@ -173,34 +177,34 @@ TEST(Translate, LossesAndTheReadersWarningsNameTheFileAndTheLine) {
 // qsub reads #PBS lines past a line starting with ':'; no other scheduler reads its
 // directives there, so the target's go before such a line.
 TEST(Translate, APbsScriptsColonLineComesAfterTheTargetsDirectives) {
-  auto t = translate({"#!/bin/sh\n: set up\n#PBS -N x -V\necho\n", "job.sh", "", "slurm", ""}, files({}), nullptr);
+  auto t = translate(languages(), {"#!/bin/sh\n: set up\n#PBS -N x -V\necho\n", "job.sh", "", "slurm", ""}, files({}), nullptr);
   ASSERT_TRUE(t) << t.error();
   EXPECT_EQ(t->output, "#!/bin/sh\n#SBATCH --job-name=x\n: set up\necho\n");
 }
 
 TEST(Translate, ABodyLineTheTargetWouldReadIsAnErrorAndAFluxGroupMayFollowCommands) {
-  auto refused = translate({"#!/bin/sh\n#SBATCH -n 2\necho\n#$ -N other\n", "job.sh", "slurm", "sge", ""}, files({}), nullptr);
+  auto refused = translate(languages(), {"#!/bin/sh\n#SBATCH -n 2\necho\n#$ -N other\n", "job.sh", "slurm", "sge", ""}, files({}), nullptr);
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error(), "job.sh:4: Grid Engine would read this line as a directive of its own, and the translation "
                              "would not be the job (remove it, or translate with --from sge)");
   const std::string flux = "#!/bin/sh\necho before\n# flux: -n 4\n# a comment in the group\n# flux: -t 5m\nflux run x\n";
-  auto t = translate({flux, "job.sh", "", "slurm", ""}, files({}), nullptr);
+  auto t = translate(languages(), {flux, "job.sh", "", "slurm", ""}, files({}), nullptr);
   ASSERT_TRUE(t) << t.error();
   EXPECT_EQ(t->output, "#!/bin/sh\n#SBATCH --ntasks=4\n#SBATCH --time=00:05:00\necho before\n# a comment in the group\n"
                        "flux run x\n");
-  t = translate({flux, "job.sh", "", "flux", ""}, files({}), nullptr);
+  t = translate(languages(), {flux, "job.sh", "", "flux", ""}, files({}), nullptr);
   ASSERT_TRUE(t) << t.error();
   EXPECT_EQ(t->output, "#!/bin/sh\n# flux: -n 4\n# flux: -t 5m\necho before\n# a comment in the group\nflux run x\n");
 }
 
 TEST(Translate, WhatYardSubmitActsOnItselfIsWrittenToo) {
-  auto t = translate({"#!/bin/sh\n#SBATCH --wait --nice=10\necho\n", "job.sh", "", "pbs", ""}, files({}), nullptr);
+  auto t = translate(languages(), {"#!/bin/sh\n#SBATCH --wait --nice=10\necho\n", "job.sh", "", "pbs", ""}, files({}), nullptr);
   ASSERT_TRUE(t) << t.error();
   EXPECT_EQ(t->output, "#!/bin/sh\n#PBS -j oe\n#PBS -W block=true\n#PBS -p -10\n#PBS -V\necho\n");
-  t = translate({"#!/bin/sh\n#SBATCH --wait --nice=10\necho\n", "job.sh", "", "slurm", ""}, files({}), nullptr);
+  t = translate(languages(), {"#!/bin/sh\n#SBATCH --wait --nice=10\necho\n", "job.sh", "", "slurm", ""}, files({}), nullptr);
   ASSERT_TRUE(t) << t.error();
   EXPECT_EQ(t->output, "#!/bin/sh\n#SBATCH --nice=10\n#SBATCH --wait\necho\n");
-  t = translate({"#!/bin/sh\n#SBATCH -n 2000000000 -d afterok:12345678901\necho\n", "job.sh", "", "lsf", ""}, files({}),
+  t = translate(languages(), {"#!/bin/sh\n#SBATCH -n 2000000000 -d afterok:12345678901\necho\n", "job.sh", "", "lsf", ""}, files({}),
                 nullptr);
   ASSERT_TRUE(t) << t.error();
   EXPECT_EQ(t->output, "#!/bin/sh\n#BSUB -n 999999999\n#BSUB -R \"span[hosts=1]\"\necho\n");
@@ -210,10 +214,10 @@ TEST(Translate, WhatYardSubmitActsOnItselfIsWrittenToo) {
 
 TEST(Translate, TheReadersWordOnTheBodyOnlyWhenTheSchedulerChanges) {
   const std::string pbs = "#!/bin/sh\n#PBS -N x\necho $PBS_JOBID\n";
-  auto same = translate({pbs, "job.sh", "", "torque", ""}, files({}), nullptr);
+  auto same = translate(languages(), {pbs, "job.sh", "", "torque", ""}, files({}), nullptr);
   ASSERT_TRUE(same) << same.error();
   EXPECT_TRUE(same->warnings.empty());
-  auto other = translate({pbs, "job.sh", "", "slurm", ""}, files({}), nullptr);
+  auto other = translate(languages(), {pbs, "job.sh", "", "slurm", ""}, files({}), nullptr);
   ASSERT_TRUE(other) << other.error();
   ASSERT_EQ(other->warnings.size(), 1u);
   EXPECT_EQ(other->warnings[0].rfind("job.sh: the script reads $PBS_JOBID, which yard does not set", 0), 0u);
@@ -233,7 +237,7 @@ TEST(ReadJob, AnHtcondorDescriptionsMacros) {
       "environment = \"X=$ENV(HOME) Y=$(DOLLAR)z\"\n"
       "output = o$(DOLLAR)%.$(Cluster)\n"
       "queue\n";
-  auto r = read_job(sub, "j.sub", "", files({{"job$.sh", "#!/bin/sh\n"}}), nullptr);
+  auto r = read_job(languages(), sub, "j.sub", "", files({{"job$.sh", "#!/bin/sh\n"}}), nullptr);
   ASSERT_TRUE(r) << r.error();
   const Job& j = r->job;
   EXPECT_EQ(j.script_path, "job$.sh");
@@ -245,7 +249,7 @@ TEST(ReadJob, AnHtcondorDescriptionsMacros) {
   EXPECT_EQ(j.spec.stdout_path, "o$%%.%j");
   EXPECT_EQ(r->warnings, (std::vector<std::string>{"j.sub:5: HTCondor notify_user = $(user)@x: HTCondor puts a value in "
                                                    "for $(user), which yard does not know; kept as written"}));
-  auto machine = read_job("executable = a\noutput = $$(Name).out\nqueue\n", "j.sub", "", files({{"a", ""}}), nullptr);
+  auto machine = read_job(languages(), "executable = a\noutput = $$(Name).out\nqueue\n", "j.sub", "", files({{"a", ""}}), nullptr);
   ASSERT_FALSE(machine);
   EXPECT_EQ(machine.error(), "j.sub:2: in HTCondor directives: output = $$(Name).out: $$(Name) is not supported in "
                              "yard's output paths");

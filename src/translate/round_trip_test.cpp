@@ -10,13 +10,18 @@
 #include <set>
 
 #include "translate/script_parts.h"
+#include "backends/all_languages.h"
 #include "translate/translate.h"
-#include "translate/translate_testing.h"
-#include "translate/writer.h"
-#include "translate/writers.h"
+#include "jobtext/writer_testing.h"
+#include "jobtext/directive_writer.h"
 
 namespace yard::translate {
 namespace {
+
+using namespace jobtext;  // the writers' helpers and test jobs
+
+const ScriptLanguages& languages() { return all_script_languages(); }
+const ScriptLanguage* language(std::string_view name) { return all_script_languages().find(name); }
 
 // What a kind cannot carry back to the others:
 //   cpus      how CPUs split into tasks and a task's CPUs (their total is kept)
@@ -98,14 +103,14 @@ std::vector<Job> jobs() {
 
 // `job` as a script (or submit description) of `kind`.
 std::string written(const Job& job, const std::string& kind) {
-  const Directives d = write_directives(kind, job, "job.sh");
-  return kind == "htcondor" ? d.text : assemble(split_script(job.spec.script, ""), d.text, kind);
+  const Directives d = language(kind)->write(job, "job.sh");
+  return kind == "htcondor" ? d.text : assemble(split_script(languages(), job.spec.script, nullptr), d.text, *language(kind));
 }
 
 std::string origin(const std::string& kind) { return kind == "htcondor" ? "job.sub" : "job.sh"; }
 
 Job read(const std::string& text, const std::string& kind) {
-  auto r = read_job(text, origin(kind), kind, files(), nullptr);
+  auto r = read_job(languages(), text, origin(kind), kind, files(), nullptr);
   EXPECT_TRUE(r) << kind << ": " << r.error() << "\n" << text;
   return r ? r->job : Job{};
 }
@@ -154,14 +159,14 @@ std::map<std::string, std::string> fields(const Job& j, const std::set<std::stri
 TEST(RoundTrip, EveryPairOfKindsGivesTheSameJobButForWhatTheOtherCannotSay) {
   int pairs = 0;
   for (const auto& job : jobs()) {
-    for (const std::string a : kKinds | std::views::transform([](auto k) { return std::string(k); })) {
+    for (const std::string& a : languages().names()) {
       const std::string script_a = written(job, a);
       const Job job_a = read(script_a, a);
-      for (const std::string b : kKinds | std::views::transform([](auto k) { return std::string(k); })) {
+      for (const std::string& b : languages().names()) {
         SCOPED_TRACE(a + " -> " + b + " -> " + a + ", job " + job.spec.name);
-        auto to_b = translate({script_a, origin(a), a, b, ""}, files(), nullptr);
+        auto to_b = translate(languages(), {script_a, origin(a), a, b, ""}, files(), nullptr);
         ASSERT_TRUE(to_b) << to_b.error();
-        auto back = translate({to_b->output, origin(b), b, a, ""}, files(), nullptr);
+        auto back = translate(languages(), {to_b->output, origin(b), b, a, ""}, files(), nullptr);
         ASSERT_TRUE(back) << back.error() << "\n" << to_b->output;
         const Job job_aba = read(back->output, a);
         std::set<std::string> lost = kLosses.at(b);
@@ -187,15 +192,15 @@ TEST(RoundTrip, EveryPairOfKindsGivesTheSameJobButForWhatTheOtherCannotSay) {
 // resolves differently is written: OAR's reader keeps the last -a).
 TEST(RoundTrip, AKindsOwnScriptComesBackTheSame) {
   for (const auto& job : jobs())
-    for (const std::string k : kKinds | std::views::transform([](auto k) { return std::string(k); })) {
+    for (const std::string& k : languages().names()) {
       SCOPED_TRACE(k + ", job " + job.spec.name);
       const std::string script = written(job, k);
-      auto again = translate({script, origin(k), k, k, ""}, files(), nullptr);
+      auto again = translate(languages(), {script, origin(k), k, k, ""}, files(), nullptr);
       ASSERT_TRUE(again) << again.error();
       if (k != "oar" || job.spec.dependencies.size() < 2) {
         EXPECT_EQ(again->output, script);
       }
-      auto third = translate({again->output, origin(k), k, k, ""}, files(), nullptr);
+      auto third = translate(languages(), {again->output, origin(k), k, k, ""}, files(), nullptr);
       ASSERT_TRUE(third) << third.error();
       EXPECT_EQ(third->output, again->output);
     }
@@ -210,12 +215,12 @@ TEST(RoundTrip, AValueWithAQuoteAndABlankAtItsEndStaysOnItsLine) {
     if (path == "t.sh") return script;
     return err("cannot read " + path);
   };
-  for (const std::string k : kKinds | std::views::transform([](auto k) { return std::string(k); })) {
+  for (const std::string& k : languages().names()) {
     SCOPED_TRACE(k);
-    auto t = translate({script, "t.sh", "slurm", k, ""}, load, nullptr);
+    auto t = translate(languages(), {script, "t.sh", "slurm", k, ""}, load, nullptr);
     ASSERT_TRUE(t) << t.error();
     EXPECT_EQ(t->output.find("\\\n"), std::string::npos) << t->output;  // no line ends in a backslash
-    auto back = read_job(t->output, k == "htcondor" ? "t.sub" : "t.sh", k, load, nullptr);
+    auto back = read_job(languages(), t->output, k == "htcondor" ? "t.sub" : "t.sh", k, load, nullptr);
     ASSERT_TRUE(back) << back.error() << "\n" << t->output;
     EXPECT_EQ(back->job.spec.name, "keep") << t->output;
     if (k != "htcondor") {
@@ -245,14 +250,14 @@ TEST(RoundTrip, DollarsPercentsAndEnvironmentsKeepTheirMeaningOrAreALoss) {
   };
   const std::map<std::string, std::size_t> losses = {{"slurm", 0}, {"pbs", 2},      {"torque", 1}, {"lsf", 2},
                                                      {"sge", 1},   {"oar", 1},      {"htcondor", 0}, {"flux", 0}};
-  const auto first = read_job(script, "t.sh", "slurm", load, nullptr);
+  const auto first = read_job(languages(), script, "t.sh", "slurm", load, nullptr);
   ASSERT_TRUE(first) << first.error();
-  for (const std::string k : kKinds | std::views::transform([](auto k) { return std::string(k); })) {
+  for (const std::string& k : languages().names()) {
     SCOPED_TRACE(k);
-    auto t = translate({script, "t.sh", "slurm", k, ""}, load, nullptr);
+    auto t = translate(languages(), {script, "t.sh", "slurm", k, ""}, load, nullptr);
     ASSERT_TRUE(t) << t.error();
     EXPECT_EQ(t->losses, losses.at(k)) << t->output;
-    auto back = read_job(t->output, k == "htcondor" ? "t.sub" : "t.sh", k, load, nullptr);
+    auto back = read_job(languages(), t->output, k == "htcondor" ? "t.sub" : "t.sh", k, load, nullptr);
     ASSERT_TRUE(back) << back.error() << "\n" << t->output;
     auto same = [&](const std::string& option, const std::string& a, const std::string& b) {
       bool warned = false;

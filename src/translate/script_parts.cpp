@@ -1,56 +1,37 @@
 #include "translate/script_parts.h"
 
-#include <cctype>
+#include <algorithm>
 
 #include "core/text.h"
-#include "directives/flux_directives.h"
 
 namespace yard::translate {
 namespace {
 
-// "#SBATCH", "#$", "#OAR" in column 1, then a blank or the end of the line.
-bool column_one(std::string_view line, std::string_view tag, bool end_allowed) {
-  if (!starts_with(line, tag)) return false;
-  if (line.size() == tag.size()) return end_allowed;
-  return line[tag.size()] == ' ' || line[tag.size()] == '\t';
+// A directive line that goes on with the next: one of a language that joins such lines.
+bool continues(const ScriptLanguages& languages, std::string_view line) {
+  if (!trim(line).ends_with('\\')) return false;
+  for (const auto& l : languages.all())
+    if (l->joins_continued_lines() && l->is_directive_line(line)) return true;
+  return false;
 }
 
-bool pbs(std::string_view line) {
+// The end of the directives for sbatch (a line neither blank nor a comment), or for the
+// source's reader.
+bool is_command(std::string_view line, const ScriptLanguage* source) {
+  if (source) return source->is_command(line);
   const std::string_view t = trim(line);
-  return starts_with(t, "#PBS") && (t.size() == 4 || t[4] == ' ' || t[4] == '\t' || t[4] == '-');
-}
-
-bool lsf(std::string_view line) {
-  std::string_view t = trim(line);
-  if (t.empty() || t[0] != '#') return false;
-  t = trim(t.substr(1));
-  return starts_with(t, "BSUB") && starts_with(trim(t.substr(4)), "-");
-}
-
-// Flux's sentinel before an option (a directive); any sentinel is one to flux batch.
-bool flux(std::string_view line) {
-  auto s = flux_sentinel(line);
-  return s && starts_with(trim(s->rest), "-");
-}
-
-// The end of the directives for sbatch: a line neither blank nor a comment; for qsub of
-// PBS, a line starting with ':' is not one either.
-bool is_command(std::string_view line, bool pbs_reads = false) {
-  const std::string_view t = trim(line);
-  return !t.empty() && t[0] != '#' && !(pbs_reads && line[0] == ':');
+  return !t.empty() && t[0] != '#';
 }
 
 }  // namespace
 
-bool is_directive_line(std::string_view line, std::string_view kind) {
-  const bool any = kind.empty();
-  return ((any || kind == "slurm") && column_one(line, "#SBATCH", true)) ||
-         ((any || kind == "sge") && column_one(line, "#$", true)) ||
-         ((any || kind == "oar") && column_one(line, "#OAR", false)) || ((any || kind == "pbs") && pbs(line)) ||
-         ((any || kind == "lsf") && lsf(line)) || ((any || kind == "flux") && flux(line));
+bool is_any_directive_line(const ScriptLanguages& languages, std::string_view line) {
+  for (const auto& l : languages.all())
+    if (l->is_directive_line(line)) return true;
+  return false;
 }
 
-ScriptParts split_script(std::string_view script, std::string_view kind) {
+ScriptParts split_script(const ScriptLanguages& languages, std::string_view script, const ScriptLanguage* source) {
   ScriptParts p;
   std::vector<std::string_view> lines;  // each with its '\n'
   for (std::size_t at = 0; at < script.size();) {
@@ -65,60 +46,53 @@ ScriptParts split_script(std::string_view script, std::string_view kind) {
   // The directive block ends at the first command; a Flux script's group of directives
   // may come after commands, and ends it there.
   // #PBS and #BSUB lines ending in a backslash go on with the next line.
-  auto continues = [&](std::size_t i) { return (pbs(text(i)) || lsf(text(i))) && trim(text(i)).ends_with('\\'); };
   std::size_t end = first;
-  while (end < lines.size() && !is_command(text(end), kind == "pbs")) {
-    bool more = continues(end++);
+  while (end < lines.size() && !is_command(text(end), source)) {
+    bool more = continues(languages, text(end++));
     for (; more && end < lines.size(); ++end) more = trim(text(end)).ends_with('\\');
   }
-  if (kind == "flux")
+  if (source && source->directives_follow_commands())
     for (std::size_t i = end; i < lines.size(); ++i)
-      if (flux(text(i))) end = i + 1;
+      if (source->is_directive_line(text(i))) end = i + 1;
   bool inserted = false, continued = false;
   for (std::size_t i = first; i < end; ++i) {
-    if (continued || is_directive_line(text(i), "")) {
-      continued = trim(text(i)).ends_with('\\') && (continued || pbs(text(i)) || lsf(text(i)));
+    if (continued || is_any_directive_line(languages, text(i))) {
+      continued = trim(text(i)).ends_with('\\') && (continued || continues(languages, text(i)));
       inserted = true;  // the target's directives go where the first one was
       continue;
     }
     // and before any command, a ":" line too (qsub reads on past one; no other target does)
-    inserted = inserted || is_command(text(i));
+    inserted = inserted || is_command(text(i), nullptr);
     (inserted ? p.after : p.before) += lines[i];
   }
   for (std::size_t i = end; i < lines.size(); ++i) p.body += lines[i];
-  if (kind == "sge" || kind == "lsf" || kind == "oar" || kind == "flux")
+  if (source && source->reads_after_commands())
     for (std::size_t i = end; i < lines.size(); ++i)
-      if (is_directive_line(text(i), kind)) p.body_directives.push_back(static_cast<int>(i) + 1);
+      if (source->is_directive_line(text(i))) p.body_directives.push_back(static_cast<int>(i) + 1);
   return p;
 }
 
-std::vector<int> read_in_body(const ScriptParts& parts, std::string_view script, std::string_view target) {
-  std::vector<int> out;
-  if (target != "sge" && target != "lsf" && target != "oar" && target != "flux" && target != "pbs") return out;
+std::vector<int> read_in_body(const ScriptParts& parts, std::string_view script, const ScriptLanguage& target) {
   int number = 1;
   for (char c : script.substr(0, script.size() - parts.body.size())) number += c == '\n';
-  bool read = true;  // qsub reads on past ':' lines (the body's first line is a command to sbatch)
-  for (std::string_view line : split(parts.body, '\n')) {
-    read = read && (target != "pbs" || !is_command(line, true));
-    if (target == "flux" ? flux_sentinel(line).has_value() : read && is_directive_line(line, target)) out.push_back(number);
-    ++number;
-  }
-  return out;
+  return target.directives_in_body(parts.body, number);
 }
 
-std::string assemble(const ScriptParts& parts, const std::string& directives, std::string_view target) {
+std::string assemble(const ScriptParts& parts, const std::string& directives, const ScriptLanguage& target) {
   auto ended = [](std::string s) { return s.empty() || s.back() == '\n' ? s : s + "\n"; };
-  // flux batch reads a kept comment that looks like a sentinel as a directive.
+  // A kept comment the target's reader would take for a directive (flux batch's sentinel).
   auto kept = [&](const std::string& lines) {
-    if (target != "flux") return lines;
+    const auto all = split(lines, '\n');
+    if (std::all_of(all.begin(), all.end(), [&](std::string_view line) { return target.keeps_comment(line); }))
+      return lines;
     std::string out;
-    for (std::string_view line : split(lines, '\n'))
-      if (!flux_sentinel(line)) out += std::string(line) + "\n";
+    for (std::string_view line : all)
+      if (target.keeps_comment(line)) out += std::string(line) + "\n";
     return lines.empty() ? lines : out.substr(0, out.size() - (lines.back() == '\n' ? 1 : 0));
   };
   std::string out = ended(parts.shebang + kept(parts.before));
   // oarsub -S reads #OAR lines from the second line on, when the first is a comment.
-  if (target == "oar" && !starts_with(out, "#")) out = "# OAR job (oarsub -S reads the #OAR lines below)\n" + out;
+  if (!target.opening_comment().empty() && !starts_with(out, "#")) out = std::string(target.opening_comment()) + out;
   out += directives + ended(kept(parts.after)) + parts.body;
   // A script of directives alone that the target has no words for: still a script.
   return out.empty() ? "# (nothing to run)\n" : out;

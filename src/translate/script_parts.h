@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "jobtext/script_language.h"
+
 namespace yard::translate {
 
 struct ScriptParts {
@@ -18,23 +20,24 @@ struct ScriptParts {
   std::string before;        // the block's lines kept before the target's directives
   std::string after;         // and after them
   std::string body;          // every line after the block, exactly
-  // Lines of the body that are directives of the source's kind (Grid Engine, LSF and OAR
-  // read them anywhere): left as they are.
+  // Lines of the body that are directives of the source's language, for one whose reader
+  // reads them there (Grid Engine, LSF, OAR): left as they are.
   std::vector<int> body_directives;
 };
 
-// `kind`: the directives the script was read for (slurm, sge, oar, pbs, lsf, flux; "" for none).
-ScriptParts split_script(std::string_view script, std::string_view kind);
+// `source`: the language the script was read as (null for none); `languages`: every
+// language, whose directive lines are all dropped from the block.
+ScriptParts split_script(const ScriptLanguages& languages, std::string_view script, const ScriptLanguage* source);
 
 // The script for `target`: the #! line, the kept header, `directives`, the body.
-std::string assemble(const ScriptParts& parts, const std::string& directives, std::string_view target);
+std::string assemble(const ScriptParts& parts, const std::string& directives, const ScriptLanguage& target);
 
-// Whether `line` is a directive of `kind` ("" for any kind).
-bool is_directive_line(std::string_view line, std::string_view kind);
+// Whether `line` is a directive of any of `languages`.
+bool is_any_directive_line(const ScriptLanguages& languages, std::string_view line);
 
 // The lines of the body (numbered in the script) that `target` would read as directives
 // too: Grid Engine, LSF and OAR read them anywhere, flux batch refuses a sentinel line
 // after the group of directives, and qsub of PBS reads on past lines starting with ':'.
-std::vector<int> read_in_body(const ScriptParts& parts, std::string_view script, std::string_view target);
+std::vector<int> read_in_body(const ScriptParts& parts, std::string_view script, const ScriptLanguage& target);
 
 }  // namespace yard::translate

@@ -3,8 +3,7 @@
 #include <filesystem>
 
 #include "translate/script_parts.h"
-#include "translate/writer.h"
-#include "translate/writers.h"
+#include "jobtext/directive_writer.h"
 
 namespace yard::translate {
 
@@ -23,24 +22,11 @@ std::string executable_for(const std::string& script_path, const std::string& ou
 
 }  // namespace
 
-Directives write_directives(std::string_view kind, const Job& job, const std::string& executable) {
-  if (kind == "slurm") return write_slurm(job);
-  std::vector<Loss> losses;
-  const Job b = bounded(job, losses);
-  Directives d = kind == "pbs"      ? write_pbs(b)
-                 : kind == "torque" ? write_torque(b)
-                 : kind == "lsf"    ? write_lsf(b)
-                 : kind == "sge"    ? write_sge(b)
-                 : kind == "oar"    ? write_oar(b)
-                 : kind == "flux"   ? write_flux(b)
-                                    : write_htcondor(b, executable);
-  d.losses.insert(d.losses.begin(), losses.begin(), losses.end());
-  return d;
-}
-
-Result<Translation> translate(const Request& request, const Loader& load, bool (*is_directory)(const std::string&)) {
-  if (!is_kind(request.to)) return err("unknown scheduler '" + request.to + "'");
-  auto read = read_job(request.text, request.origin, request.from, load, is_directory);
+Result<Translation> translate(const ScriptLanguages& languages, const Request& request, const Loader& load,
+                              IsDirectory is_directory) {
+  const ScriptLanguage* to = languages.find(request.to);
+  if (!to) return err("unknown scheduler '" + request.to + "' (" + joined(languages.names()) + ")");
+  auto read = read_job(languages, request.text, request.origin, request.from, load, is_directory);
   if (!read) return read.failure();
   Translation t;
   t.from = read->kind;
@@ -51,31 +37,33 @@ Result<Translation> translate(const Request& request, const Loader& load, bool (
     t.warnings.push_back(origin + (line > 0 ? ":" + std::to_string(line) : "") + ": " + text);
     ++t.losses;
   };
-  const std::string family = request.to == "torque" ? "pbs" : request.to;
-  const std::string source = t.from == "torque" ? "pbs" : t.from;
+  const ScriptLanguage& source = *languages.find(t.from);
+  const ScriptLanguage* family = languages.find(to->family());
+  if (!family) return err("scheduler '" + request.to + "' reads as '" + std::string(to->family()) + "', which is unknown");
+  const bool same_family = to->family() == source.family();
   // The reader's word on the body (it reads $PBS_JOBID, which yard does not set) is no
   // news for a script that stays with its scheduler.
-  if (family == source)
-    std::erase_if(t.warnings, [&](const std::string& w) { return w.starts_with(origin + ": "); });
-  const ScriptParts parts = split_script(t.job.spec.script, source == "htcondor" ? "" : source);
-  // The source's own reader read its lines in the body too, but for OAR's in a script that
-  // does not start with a comment (oarsub then reads none; the translation starts with one).
-  const bool read_by_source = family == source && (source != "oar" || t.job.spec.script.starts_with("#"));
+  if (same_family) std::erase_if(t.warnings, [&](const std::string& w) { return w.starts_with(origin + ": "); });
+  const ScriptLanguage* split_as = languages.find(source.family());
+  const ScriptParts parts = split_script(languages, t.job.spec.script, split_as);
+  // The source's own reader read its lines in the body too, unless it reads none of this
+  // script's lines (oarsub, when the first line is not a comment; the translation has one).
+  const bool read_by_source = same_family && source.reads_lines_of(t.job.spec.script);
   if (!read_by_source)
-    if (auto lines = read_in_body(parts, t.job.spec.script, family); !lines.empty())
-      return err(t.job.script_path + ":" + std::to_string(lines[0]) + ": " + std::string(kind_title(request.to)) +
+    if (auto lines = read_in_body(parts, t.job.spec.script, *family); !lines.empty())
+      return err(t.job.script_path + ":" + std::to_string(lines[0]) + ": " + std::string(to->title()) +
                  " would read this line as a directive of its own, and the translation would not be the job (remove it" +
-                 (family != source ? ", or translate with --from " + family + ")" : ")"));
-  Directives d = write_directives(request.to, t.job, executable_for(t.job.script_path, request.output));
+                 (!same_family ? ", or translate with --from " + std::string(to->family()) + ")" : ")"));
+  Directives d = to->write(t.job, executable_for(t.job.script_path, request.output));
   for (const auto& loss : d.losses) warn(loss.line, loss.what + ": " + loss.why);
   const std::string& var = t.job.submit_dir_variable;
-  if (!var.empty() && family != (var[0] == 'P' ? "pbs" : var[0] == 'L' ? "lsf" : "slurm"))
-    warn(0, "$" + var + ": the script reads it, and " + std::string(kind_title(request.to)) +
+  if (!var.empty() && to->submit_dir_variable() != var)
+    warn(0, "$" + var + ": the script reads it, and " + std::string(to->title()) +
                 " does not set it (the directory the job was submitted from)");
-  if (family != source && request.to != "htcondor")
+  if (!same_family && to->writes_scripts())
     for (int line : parts.body_directives)
       warn(line, "a directive after the script's first command: kept in the body as it is (translated above)");
-  t.output = request.to == "htcondor" ? d.text : assemble(parts, d.text, request.to);
+  t.output = to->writes_scripts() ? assemble(parts, d.text, *to) : d.text;
   return t;
 }
 

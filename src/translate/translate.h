@@ -12,11 +12,14 @@
 
 namespace yard::translate {
 
+using jobtext::Directives;
+using jobtext::Job;
+
 struct Request {
   std::string text;    // the file's bytes
   std::string origin;  // its path, as messages name it
-  std::string from;    // a kind, or "" to tell it from the text
-  std::string to;      // a kind
+  std::string from;    // a language's name, or "" to tell it from the text
+  std::string to;      // a language's name
   // Where the result goes ("": stdout): an HTCondor description names its executable
   // relative to its own directory (as given, for stdout).
   std::string output;
@@ -32,6 +35,8 @@ struct Translation {
   std::size_t losses = 0;
 };
 
-Result<Translation> translate(const Request& request, const Loader& load, bool (*is_directory)(const std::string&));
+// `languages`: those --from and --to may name (backends/all_languages.h for the build's).
+Result<Translation> translate(const ScriptLanguages& languages, const Request& request, const Loader& load,
+                              IsDirectory is_directory);
 
 }  // namespace yard::translate

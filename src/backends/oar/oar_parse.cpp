@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backends/shell_quote.h"
+#include "core/shell_quote.h"
 #include "core/text.h"
 
 namespace yard {

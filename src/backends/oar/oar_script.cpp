@@ -5,7 +5,7 @@
 #include "backends/job_wrapper.h"
 #include "backends/native_names.h"
 #include "backends/output_word.h"
-#include "backends/shell_quote.h"
+#include "core/shell_quote.h"
 #include "core/checked.h"
 #include "core/uid.h"
 
@@ -16,40 +16,15 @@ namespace {
 // clears what it inherited.
 constexpr const char* kOarVariables = "OAR_* | OARDO_* | SUDO_* | TMPDIR";
 
-std::string cannot(std::string_view option, std::string_view why) {
-  return std::string(option) + ": backend oar cannot run this job: " + std::string(why);
-}
-
-// A value for an #OAR line. oarsub's scan_script takes the rest of the line as the
-// value and passes it on unquoted, so only characters that need no quoting are written;
-// queue, project and resource names never need more.
-Status directive_word(std::string_view value, std::string_view what) {
-  auto plain = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           std::string_view("_.-").find(c) != std::string_view::npos;
-  };
-  if (value.empty() || value[0] == '-' || !std::all_of(value.begin(), value.end(), plain))
-    return err(std::string(what) + " " + excerpt(value) +
-               " for backend oar: OAR names are letters, digits and _ . - (not starting with -)");
-  return {};
-}
-
-std::string hms(std::int64_t seconds) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", static_cast<long long>(seconds / 3600),
-                static_cast<long long>(seconds / 60 % 60), static_cast<long long>(seconds % 60));
-  return buf;
-}
-
 // What OAR has no way to express, each named with its option.
 Status expressible(const JobSpec& spec) {
   if (!spec.launcher.empty())
-    return err(cannot("--launcher " + spec.launcher, "direct mode runs inside an allocation, and backend oar has none"));
-  if (!spec.components.empty()) return err(cannot("heterogeneous job components", "OAR has no heterogeneous jobs"));
-  if (!spec.qos.empty()) return err(cannot("--qos", "OAR has no QOS"));
+    return err(oar_cannot("--launcher " + spec.launcher, "direct mode runs inside an allocation, and backend oar has none"));
+  if (!spec.components.empty()) return err(oar_cannot("heterogeneous job components", "OAR has no heterogeneous jobs"));
+  if (!spec.qos.empty()) return err(oar_cannot("--qos", "OAR has no QOS"));
   if (auto s = refuse_slurm_only_options(spec, "oar"); !s) return s;
   if (spec.array && spec.array->max_running > 0)
-    return err(cannot("--array %" + std::to_string(spec.array->max_running),
+    return err(oar_cannot("--array %" + std::to_string(spec.array->max_running),
                       "OAR has no limit on the running elements of an array"));
   return {};
 }
@@ -76,40 +51,6 @@ std::string array_index_lines(const ArraySpec& array) {
 
 }  // namespace
 
-Result<std::string> oar_resource_request(const JobSpec& spec, const OarSettings& settings) {
-  const Resources& r = spec.res;
-  if (auto s = directive_word(settings.host_resource, "host resource (host_resource in oar.yaml)"); !s)
-    return err(s.error());
-  const std::int64_t cores = r.total_cpus();
-  if (cores % r.nodes != 0)
-    return err(cannot("--ntasks/--cpus-per-task", std::to_string(cores) + " CPUs cannot be spread evenly over " +
-                                                      std::to_string(r.nodes) +
-                                                      " nodes (OAR gives each host the same number of cores)"));
-  const std::int64_t per_host = cores / r.nodes;
-  std::string out = "/" + settings.host_resource + "=" + std::to_string(r.nodes);
-  if (r.gpus > 0) {
-    if (settings.gpu_resource.empty())
-      return err(cannot("--gpus", "this cluster has no GPU resource (set gpu_resource in oar.yaml to the name of "
-                                  "its GPU resource type)"));
-    if (auto s = directive_word(settings.gpu_resource, "GPU resource (gpu_resource in oar.yaml)"); !s)
-      return err(s.error());
-    if (r.gpus % r.nodes != 0)
-      return err(cannot("--gpus", std::to_string(r.gpus) + " GPUs cannot be spread evenly over " +
-                                      std::to_string(r.nodes) + " nodes"));
-    const std::int64_t gpus_per_host = r.gpus / r.nodes;
-    if (per_host % gpus_per_host != 0)
-      return err(cannot("--gpus", std::to_string(per_host) + " cores per node cannot be shared evenly by " +
-                                      std::to_string(gpus_per_host) +
-                                      " GPUs (OAR gives each GPU the same number of cores)"));
-    out += "/" + settings.gpu_resource + "=" + std::to_string(gpus_per_host) + "/core=" +
-           std::to_string(per_host / gpus_per_host);
-  } else {
-    out += "/core=" + std::to_string(per_host);
-  }
-  if (r.walltime_s > 0) out += ",walltime=" + hms(r.walltime_s);
-  return out;
-}
-
 Result<std::string> oar_batch_script(const JobSpec& spec, const SubmitContext& ctx, const OarSettings& settings) {
   if (auto s = spec.validate(); !s) return err(s.error());
   if (auto s = expressible(spec); !s) return err(s.error());
@@ -127,15 +68,15 @@ Result<std::string> oar_batch_script(const JobSpec& spec, const SubmitContext& c
   // pad an index.
   out += "#OAR -O /dev/null\n#OAR -E /dev/null\n";
   if (!spec.partition.empty()) {
-    if (auto s = directive_word(spec.partition, "queue (--partition)"); !s) return err(s.error());
+    if (auto s = oar_directive_word(spec.partition, "queue (--partition)"); !s) return err(s.error());
     out += "#OAR -q " + spec.partition + "\n";
   }
   if (!spec.account.empty()) {
-    if (auto s = directive_word(spec.account, "project (--account)"); !s) return err(s.error());
+    if (auto s = oar_directive_word(spec.account, "project (--account)"); !s) return err(s.error());
     out += "#OAR --project " + spec.account + "\n";
   }
   for (auto& type : spec.job_types) {
-    if (auto s = directive_word(type, "--job-type"); !s && type.find('=') == std::string::npos) return err(s.error());
+    if (auto s = oar_directive_word(type, "--job-type"); !s && type.find('=') == std::string::npos) return err(s.error());
     out += "#OAR -t " + type + "\n";
   }
   if (spec.array) out += "#OAR --array " + std::to_string(spec.array->indices.size()) + "\n";
@@ -143,7 +84,7 @@ Result<std::string> oar_batch_script(const JobSpec& spec, const SubmitContext& c
     if (dep.native_id.empty() || dep.native_id.find_first_not_of("0123456789") != std::string::npos)
       return err("dependency on native job id " + excerpt(dep.native_id) + ", which is not an OAR job id");
     if (dep.kind != DependencyKind::AfterAny)
-      return err(cannot("--dependency", "OAR holds a job only until another ends (afterany)"));
+      return err(oar_cannot("--dependency", "OAR holds a job only until another ends (afterany)"));
     out += "#OAR -a " + dep.native_id + "\n";
   }
   out += "# Switchyard job " + ctx.uid + "\n\n";

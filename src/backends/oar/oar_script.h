@@ -8,23 +8,10 @@
 #include <string>
 
 #include "backends/dialect.h"
+#include "backends/oar/oar_language.h"  // OarSettings, oar_resource_request
 #include "core/result.h"
 
 namespace yard {
-
-// What differs between OAR sites (oar.yaml).
-struct OarSettings {
-  // The resource level of a machine in the site's hierarchy (OAR's default `host`;
-  // `nodes`, an alias of network_address, works everywhere).
-  std::string host_resource = "host";
-  // The resource type that counts GPUs (`gpu` on Grid'5000). Empty: the cluster has
-  // none, and a job asking for GPUs is refused.
-  std::string gpu_resource;
-};
-
-// The job's resource request: "/host=2/core=4" or "/host=1/gpu=2/core=1", and
-// ",walltime=H:MM:SS" when it has a time limit.
-Result<std::string> oar_resource_request(const JobSpec& spec, const OarSettings& settings);
 
 Result<std::string> oar_batch_script(const JobSpec& spec, const SubmitContext& ctx, const OarSettings& settings);
 

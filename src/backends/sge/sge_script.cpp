@@ -5,7 +5,7 @@
 #include "backends/job_wrapper.h"
 #include "backends/native_names.h"
 #include "backends/output_word.h"
-#include "backends/shell_quote.h"
+#include "core/shell_quote.h"
 #include "core/checked.h"
 #include "core/uid.h"
 
@@ -32,10 +32,6 @@ Status directive_word(std::string_view value, std::string_view what) {
   return {};
 }
 
-std::string cannot(std::string_view option, std::string_view why) {
-  return std::string(option) + ": backend sge cannot run this job: " + std::string(why);
-}
-
 class Directives {
  public:
   void add(std::string_view line) { text_ += "#$ " + std::string(line) + "\n"; }
@@ -52,7 +48,7 @@ Status resource_directives(Directives& d, const JobSpec& spec, const SgeSettings
   if (r.nodes > 1 || slots > 1) {
     const std::string& pe = r.nodes > 1 ? settings.pe_multi_node : settings.pe_single_node;
     if (pe.empty())
-      return err(cannot(r.nodes > 1 ? "--nodes" : "--ntasks/--cpus-per-task",
+      return err(sge_cannot(r.nodes > 1 ? "--nodes" : "--ntasks/--cpus-per-task",
                         std::string("no parallel environment is set for ") +
                             (r.nodes > 1 ? "jobs over several nodes (pe_multi_node" : "jobs of several slots (pe_single_node") +
                             " in sge.yaml)"));
@@ -69,11 +65,11 @@ Status resource_directives(Directives& d, const JobSpec& spec, const SgeSettings
   if (per_slot_mem) add("h_vmem=" + std::to_string(ceil_div(per_slot_mem, std::uint64_t{1024})) + "K");
   if (r.gpus > 0) {
     if (settings.gpu_resource.empty())
-      return err(cannot("--gpus", "this cluster has no GPU resource (set gpu_resource in sge.yaml to the name of "
+      return err(sge_cannot("--gpus", "this cluster has no GPU resource (set gpu_resource in sge.yaml to the name of "
                                   "its GPU complex)"));
     if (auto s = directive_word(settings.gpu_resource, "GPU resource"); !s) return s;
     if (r.gpus % slots != 0)
-      return err(cannot("--gpus", std::to_string(r.gpus) + " GPUs cannot be shared evenly by " +
+      return err(sge_cannot("--gpus", std::to_string(r.gpus) + " GPUs cannot be shared evenly by " +
                                       std::to_string(slots) + " slots (Grid Engine counts consumables per slot)"));
     add(settings.gpu_resource + "=" + std::to_string(r.gpus / slots));
   }
@@ -88,28 +84,15 @@ Status resource_directives(Directives& d, const JobSpec& spec, const SgeSettings
 // What Grid Engine has no way to express, each named with its option.
 Status expressible(const JobSpec& spec) {
   if (!spec.launcher.empty())
-    return err(cannot("--launcher " + spec.launcher, "direct mode runs inside an allocation, and backend sge has none"));
+    return err(sge_cannot("--launcher " + spec.launcher, "direct mode runs inside an allocation, and backend sge has none"));
   if (!spec.components.empty())
-    return err(cannot("heterogeneous job components", "Grid Engine has no heterogeneous jobs"));
-  if (!spec.qos.empty()) return err(cannot("--qos", "Grid Engine has no QOS"));
+    return err(sge_cannot("heterogeneous job components", "Grid Engine has no heterogeneous jobs"));
+  if (!spec.qos.empty()) return err(sge_cannot("--qos", "Grid Engine has no QOS"));
   if (auto s = refuse_slurm_only_options(spec, "sge"); !s) return s;
   return {};
 }
 
 }  // namespace
-
-Result<std::string> sge_task_range(const ArraySpec& array) {
-  const auto& ix = array.indices;
-  if (ix.empty()) return err("--array: no indices");
-  if (ix.front() < 1) return err(cannot("--array", "Grid Engine numbers array tasks from 1 (got index " + std::to_string(ix.front()) + ")"));
-  const std::int64_t step = ix.size() > 1 ? ix[1] - ix[0] : 1;
-  for (std::size_t i = 1; i < ix.size(); ++i)
-    if (ix[i] - ix[i - 1] != step)
-      return err(cannot("--array", "Grid Engine takes one range with a step (like 1-99:2), not a list of indices"));
-  std::string out = std::to_string(ix.front()) + "-" + std::to_string(ix.back());
-  if (step != 1) out += ":" + std::to_string(step);
-  return out;
-}
 
 Result<std::string> sge_batch_script(const JobSpec& spec, const SubmitContext& ctx, const SgeSettings& settings) {
   if (auto s = spec.validate(); !s) return err(s.error());
@@ -145,7 +128,7 @@ Result<std::string> sge_batch_script(const JobSpec& spec, const SubmitContext& c
     if (dep.native_id.empty() || dep.native_id.find_first_not_of("0123456789") != std::string::npos)
       return err("dependency on native job id " + excerpt(dep.native_id) + ", which is not a Grid Engine job id");
     if (dep.kind != DependencyKind::AfterAny)
-      return err(cannot("--dependency", "Grid Engine holds a job only until another ends (afterany)"));
+      return err(sge_cannot("--dependency", "Grid Engine holds a job only until another ends (afterany)"));
     holds += (holds.empty() ? "" : ",") + dep.native_id;
   }
   if (!holds.empty()) d.add("-hold_jid " + holds);

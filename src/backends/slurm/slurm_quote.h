@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "backends/shell_quote.h"
+#include "core/shell_quote.h"
 #include "core/result.h"
 
 namespace yard {

@@ -117,30 +117,6 @@ Result<std::string> dependency_text(const std::vector<SubmitContext::NativeDepen
 
 }  // namespace
 
-std::string slurm_array_text(const ArraySpec& array) {
-  std::string out;
-  const auto& ix = array.indices;
-  for (std::size_t i = 0; i < ix.size();) {
-    // Longest run with one step from ix[i]; a run of two with a step above 1 is
-    // clearer written as two numbers.
-    std::size_t j = i + 1;
-    const std::int64_t step = j < ix.size() ? ix[j] - ix[i] : 1;
-    while (j + 1 < ix.size() && ix[j + 1] - ix[j] == step) ++j;
-    if (!out.empty()) out += ',';
-    const std::size_t len = j < ix.size() ? j - i + 1 : 1;
-    if (len >= 3 || (len == 2 && step == 1)) {
-      out += std::to_string(ix[i]) + "-" + std::to_string(ix[j]);
-      if (step != 1) out += ":" + std::to_string(step);
-      i = j + 1;
-    } else {
-      out += std::to_string(ix[i]);
-      i += 1;
-    }
-  }
-  if (array.max_running > 0) out += "%" + std::to_string(array.max_running);
-  return out;
-}
-
 Result<std::string> slurm_output_pattern(std::string_view path, std::string_view job_name) {
   if (path.find('\\') != std::string_view::npos)
     return err("output path " + excerpt(path) +
@@ -202,7 +178,7 @@ Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext&
   // priority, with --nice: a negative yard priority becomes that; a positive one has
   // no Slurm equivalent for a user and is left to the site's policy.
   if (spec.priority < 0) st.push_back(d.add("nice", std::to_string(-static_cast<long long>(spec.priority)), "priority"));
-  if (spec.array) st.push_back(d.add("array", slurm_array_text(*spec.array), "array"));
+  if (spec.array) st.push_back(d.add("array", array_text(*spec.array), "array"));
   if (!ctx.dependencies.empty()) {
     auto deps = dependency_text(ctx.dependencies);
     if (!deps) return err(deps.error());

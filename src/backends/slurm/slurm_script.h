@@ -13,9 +13,6 @@ namespace yard {
 
 Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext& ctx);
 
-// An ArraySpec in sbatch's --array syntax: "0-15", "1,3,5-9:2", "1-1000%50".
-std::string slurm_array_text(const ArraySpec& array);
-
 // A yard output pattern (core/output_pattern.h) as an sbatch --output pattern with the
 // same meaning: %j %A %a %u %% are the same in both and pass through; %x means the
 // user's job name to yard but the native name to Slurm, so it is replaced by

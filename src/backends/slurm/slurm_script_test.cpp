@@ -194,15 +194,15 @@ TEST(SlurmScript, OpenModeIsADirectiveNotAVariable) {
 }
 
 TEST(SlurmScript, ArrayText) {
-  EXPECT_EQ(slurm_array_text({{5}, 0}), "5");
-  EXPECT_EQ(slurm_array_text({{1, 2}, 0}), "1-2");
-  EXPECT_EQ(slurm_array_text({{1, 3}, 0}), "1,3");
-  EXPECT_EQ(slurm_array_text({{1, 3, 5, 7, 9}, 2}), "1-9:2%2");
-  EXPECT_EQ(slurm_array_text({{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, 0}), "0-15");
+  EXPECT_EQ(array_text({{5}, 0}), "5");
+  EXPECT_EQ(array_text({{1, 2}, 0}), "1-2");
+  EXPECT_EQ(array_text({{1, 3}, 0}), "1,3");
+  EXPECT_EQ(array_text({{1, 3, 5, 7, 9}, 2}), "1-9:2%2");
+  EXPECT_EQ(array_text({{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, 0}), "0-15");
   auto parsed = parse_array_spec("1,3,5-9:2,100-200%7");
   ASSERT_TRUE(parsed.ok());
-  auto again = parse_array_spec(slurm_array_text(*parsed));
-  ASSERT_TRUE(again.ok()) << slurm_array_text(*parsed);
+  auto again = parse_array_spec(array_text(*parsed));
+  ASSERT_TRUE(again.ok()) << array_text(*parsed);
   EXPECT_EQ(again->indices, parsed->indices);
   EXPECT_EQ(again->max_running, 7);
 }

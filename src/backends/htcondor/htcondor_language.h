@@ -1,0 +1,23 @@
+// HTCondor's job language: a submit description, which names the script as its
+// executable, read by htcondor_reader.h and written by htcondor_writer.cpp. yard translate
+// alone reads it (yard submit takes scripts).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "jobtext/script_language.h"
+
+namespace yard {
+
+inline constexpr std::string_view kHtcondorTitle = "HTCondor";
+
+// Registers "htcondor" (backends/all_languages.cpp).
+void register_htcondor_language(ScriptLanguages& languages);
+
+namespace jobtext {
+// htcondor_writer.cpp: a submit description whose executable is `executable`.
+Directives write_htcondor(const Job& job, const std::string& executable);
+}  // namespace jobtext
+
+}  // namespace yard

@@ -1,0 +1,23 @@
+// PBS's script language, and Torque's: #PBS directives read as qsub reads them
+// (pbs_directives.h: one reader for both) and written for PBS Pro / OpenPBS
+// (pbs_writer.cpp) or for Torque (torque_writer.cpp), which differ in their resources.
+#pragma once
+
+#include <string_view>
+
+#include "jobtext/script_language.h"
+
+namespace yard {
+
+inline constexpr std::string_view kPbsTitle = "PBS Pro";
+inline constexpr std::string_view kTorqueTitle = "Torque";
+
+// Registers "pbs" and "torque" (backends/all_languages.cpp).
+void register_pbs_languages(ScriptLanguages& languages);
+
+namespace jobtext {
+Directives write_pbs(const Job& job);     // pbs_writer.cpp: #PBS for PBS Pro / OpenPBS
+Directives write_torque(const Job& job);  // torque_writer.cpp: #PBS for Torque
+}  // namespace jobtext
+
+}  // namespace yard

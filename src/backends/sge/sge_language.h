@@ -1,0 +1,46 @@
+// Grid Engine's script language: #$ directives read as qsub reads them
+// (sge_directives.h) and written by one writer (sge_writer.cpp) that both
+// `yard translate --to sge` and the Grid Engine backend's batch script use.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/array_spec.h"
+#include "core/result.h"
+#include "jobtext/script_language.h"
+
+namespace yard {
+
+inline constexpr std::string_view kSgeTitle = "Grid Engine";
+
+// What differs between Grid Engine sites (sge.yaml).
+struct SgeSettings {
+  // The parallel environment for jobs of more than one slot on one node, and for jobs
+  // over several nodes (its allocation rule spreads them). Empty: none; such jobs are
+  // refused.
+  std::string pe_single_node = "smp";
+  std::string pe_multi_node = "mpi";
+  // The consumable complex that counts GPUs (sites name it: gpu, gpus, cuda...). Empty:
+  // the cluster has none; a job asking for GPUs is refused.
+  std::string gpu_resource;
+  // The qmaster's accounting flush interval and a margin (reporting_params
+  // accounting_flush_time, 15 s unless the site set it): how long a record may lag
+  // behind the job's end.
+  double accounting_lag_s = 20;
+};
+// "--gpus: backend sge cannot run this job: WHY", the backend's refusals.
+std::string sge_cannot(std::string_view option, std::string_view why);
+
+// An ArraySpec as qsub -t text ("1-9:2"): Grid Engine takes one range with a step, from 1.
+Result<std::string> sge_task_range(const ArraySpec& array);
+
+// Registers "sge" (backends/all_languages.cpp).
+void register_sge_language(ScriptLanguages& languages);
+
+namespace jobtext {
+// sge_writer.cpp: the job's #$ lines.
+Directives write_sge(const Job& job);
+}  // namespace jobtext
+
+}  // namespace yard

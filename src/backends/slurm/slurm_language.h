@@ -1,0 +1,22 @@
+// Slurm's script language: #SBATCH lines, read by core/batch_directives.h (the words
+// every other language is said in) and written by slurm_writer.cpp.
+#pragma once
+
+#include <string_view>
+
+#include "jobtext/script_language.h"
+
+namespace yard {
+
+inline constexpr std::string_view kSlurmTitle = "Slurm";
+
+// Registers "slurm" (backends/all_languages.cpp): the first language, whose reader reads
+// a script that has no directives of any kind.
+void register_slurm_language(ScriptLanguages& languages);
+
+namespace jobtext {
+// slurm_writer.cpp: the job's #SBATCH lines.
+Directives write_slurm(const Job& job);
+}  // namespace jobtext
+
+}  // namespace yard
