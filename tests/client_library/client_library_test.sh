@@ -41,23 +41,26 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The install, as a packager stages it. The .pc file names the configured prefix; the
-# sysroot makes pkg-config put the staging directory in front of its -I and -L.
+# The install, as a packager stages it (DESTDIR: nothing of it lands outside $stage). The
+# .pc file finds its prefix from where it lies (${pcfiledir}): pkg-config needs no sysroot.
 DESTDIR=$stage cmake --install "$build" >/dev/null
-prefix=$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$build/CMakeCache.txt")
+prefix=$stage$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$build/CMakeCache.txt")
 pc=$(find "$stage" -name switchyard-client.pc)
 [ "$(echo "$pc" | wc -l)" = 1 ] && [ -n "$pc" ] || fail "not one switchyard-client.pc in the install: '$pc'"
-export PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR=$stage
+unset PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_LIBDIR
+export PKG_CONFIG_PATH=${pc%/*}
 cflags=$(pkg-config --cflags switchyard-client)
 libs=$(pkg-config --libs switchyard-client)
-include=$stage$prefix/include/switchyard
-# (From -L: pkgconf puts the sysroot in front of --variable's answer, pkg-config does not.)
+include=$prefix/include/switchyard
 libdir=
-for word in $libs; do
-  if [[ $word == -L* ]]; then libdir=${word#-L}; fi
+for word in $cflags $libs; do
+  case $word in
+    -I*) if [ "$(realpath -m "${word#-I}")" = "$include" ]; then include_named=1; fi ;;
+    -L*) libdir=$(realpath -m "${word#-L}") ;;
+  esac
 done
-[[ $libdir == "$stage$prefix"/* ]] || fail "pkg-config --libs: '$libs' names no library directory in the install"
-[[ $cflags == *"-I$include"* ]] || fail "pkg-config --cflags: '$cflags' names no $include"
+[ -n "${include_named:-}" ] || fail "pkg-config --cflags: '$cflags' names no $include"
+[[ $libdir == "$prefix"/* ]] || fail "pkg-config --libs: '$libs' names no library directory in the install"
 [[ "$cflags $libs" != *"$source_dir"* && "$cflags $libs" != *"$build"* ]] ||
   fail "pkg-config points into the source or build tree: $cflags $libs"
 
@@ -96,7 +99,7 @@ home=$work/home
 mkdir -p "$home/run" "$home/jobs"
 set +e
 out=$(env -u YARD_CONFIG -u YARD_POLICY HOME="$home" XDG_RUNTIME_DIR="$home/run" XDG_STATE_HOME="$home/state" \
-  XDG_CONFIG_HOME="$home/config" YARD_DAEMON="$stage$prefix/bin/yardd" LD_LIBRARY_PATH="$libdir" \
+  XDG_CONFIG_HOME="$home/config" YARD_DAEMON="$prefix/bin/yardd" LD_LIBRARY_PATH="$libdir" \
   "$work/client_program" "$home/jobs")
 rc=$?
 set -e
