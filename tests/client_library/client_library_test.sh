@@ -46,7 +46,7 @@ trap cleanup EXIT
 DESTDIR=$stage cmake --install "$build" >/dev/null
 prefix=$stage$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$build/CMakeCache.txt")
 pc=$(find "$stage" -name switchyard-client.pc)
-[ "$(echo "$pc" | wc -l)" = 1 ] && [ -n "$pc" ] || fail "not one switchyard-client.pc in the install: '$pc'"
+if [ -z "$pc" ] || [ "$(echo "$pc" | wc -l)" != 1 ]; then fail "not one switchyard-client.pc in the install: '$pc'"; fi
 unset PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_LIBDIR
 export PKG_CONFIG_PATH=${pc%/*}
 cflags=$(pkg-config --cflags switchyard-client)
@@ -78,11 +78,11 @@ while [ ${#queue[@]} -gt 0 ]; do
     *) fail "$header (of the daemon, the CLI, the store or the backends) is reachable from client/daemon_client.h" ;;
   esac
   [ -f "$include/$header" ] || fail "$header is reachable from client/daemon_client.h but not installed"
-  for next in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$include/$header"); do
+  while read -r next; do
     [ -n "${reached[$next]:-}" ] && continue
     reached[$next]=1
     queue+=("$next")
-  done
+  done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$include/$header")
 done
 
 # The program: compiled from the staging tree alone (no CPATH either), warning-free, and
