@@ -14,7 +14,7 @@
 #include "client/daemon_program.h"
 #include "core/clock.h"
 #include "core/json_text.h"
-#include "server/daemon_lock.h"
+#include "client/daemon_lock.h"
 
 namespace yard {
 namespace {

@@ -11,12 +11,12 @@
 #include <thread>
 
 #include "client/connection.h"
+#include "client/daemon_lock.h"
 #include "client/daemon_program.h"
+#include "client/start_report.h"
 #include "core/clock.h"
 #include "core/file_text.h"
 #include "core/uid.h"
-#include "server/daemon_lock.h"
-#include "server/start_report.h"
 
 namespace yard {
 namespace {

@@ -14,9 +14,9 @@
 #include <functional>
 
 #include "client/connection.h"
+#include "client/paths.h"
 #include "core/result.h"
 #include "protocol/messages.h"
-#include "server/paths.h"
 
 namespace yard {
 

@@ -3,8 +3,8 @@
 #include <thread>
 
 #include "client/daemon_client.h"
+#include "client/daemon_lock.h"
 #include "core/clock.h"
-#include "server/daemon_lock.h"
 
 namespace yard {
 namespace {

@@ -20,13 +20,13 @@
 
 #include <filesystem>
 
+#include "client/daemon_lock.h"
+#include "client/start_report.h"
 #include "core/clock.h"
 #include "local/machine.h"
-#include "server/daemon_lock.h"
-#include "server/listener.h"
 #include "server/connections.h"
+#include "server/listener.h"
 #include "server/requests.h"
-#include "server/start_report.h"
 #include "server/store_guard.h"
 #include "server/subscribers.h"
 #include "store/sqlite.h"

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "backends/backend_registry.h"
-#include "server/paths.h"
+#include "client/paths.h"
 
 namespace yard {
 

@@ -3,8 +3,8 @@
 // the scheduling policy computes them. Read-only; testable without a socket.
 #pragma once
 
+#include "client/paths.h"
 #include "protocol/queries.h"
-#include "server/paths.h"
 #include "store/store.h"
 
 namespace yard {

@@ -9,8 +9,8 @@
 #include <string_view>
 
 #include "backends/backend_registry.h"
+#include "client/paths.h"
 #include "protocol/messages.h"
-#include "server/paths.h"
 #include "store/store.h"
 
 namespace yard {

@@ -11,7 +11,7 @@
 
 #include <string>
 
-#include "server/paths.h"
+#include "client/paths.h"
 #include "store/store.h"
 #include "store/store_file.h"
 

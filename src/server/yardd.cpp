@@ -7,9 +7,9 @@
 #include <iostream>
 
 #include "backends/backend_registry.h"
+#include "client/paths.h"
 #include "local/job_host.h"
 #include "server/daemon.h"
-#include "server/paths.h"
 
 int main(int argc, char** argv) {
   if (argc == 3 && std::strcmp(argv[1], "__job-host") == 0) return yard::run_job_host(std::atoi(argv[2]));

@@ -1,4 +1,4 @@
-#include "server/paths.h"
+#include "client/paths.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

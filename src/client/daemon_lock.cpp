@@ -1,4 +1,4 @@
-#include "server/daemon_lock.h"
+#include "client/daemon_lock.h"
 
 #include <fcntl.h>
 #include <sys/file.h>

@@ -1,4 +1,4 @@
-#include "server/start_report.h"
+#include "client/start_report.h"
 
 #include <fcntl.h>
 #include <unistd.h>
