@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -71,6 +72,13 @@ class Backend {
   virtual std::vector<std::string> warnings(const JobSpec& spec) const {
     (void)spec;
     return {};
+  }
+  // Whether it acts on one of sbatch's options (core/sbatch_options.h, by long name; also
+  // "gres" and "job-type"): a job asking for one it does not honour is refused when the
+  // option would change the result, and warned about (Backends::check) otherwise.
+  virtual bool honours(std::string_view sbatch_option) const {
+    (void)sbatch_option;
+    return false;
   }
   // Cancels those of `ids` that are its own (each id exists: the caller checked);
   // the ids it acted on.

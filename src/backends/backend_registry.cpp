@@ -31,6 +31,17 @@ std::string Backends::names() const {
   return out;
 }
 
+namespace {
+
+// What `backend` will not do for the job: the options it does not honour, then its own.
+std::vector<std::string> warnings_of(const Backend& backend, const JobSpec& spec) {
+  auto out = unhonoured_option_warnings(spec, backend.name(), [&](std::string_view o) { return backend.honours(o); });
+  for (auto& w : backend.warnings(spec)) out.push_back(std::move(w));
+  return out;
+}
+
+}  // namespace
+
 // The backend a submission goes to, its class resolved into `spec`.
 Result<Backend*> Backends::route(JobSpec& spec, const std::string& job_class) const {
   if (!job_class.empty()) {
@@ -44,7 +55,14 @@ Result<Backend*> Backends::route(JobSpec& spec, const std::string& job_class) co
     if (auto s = apply_job_class(spec, job_class, classes); !s) return Error{s.failure()};
   }
   Backend* target = find(spec.backend);
+  if (!target && !job_class.empty())
+    return err("class '" + job_class + "' runs on backend '" + spec.backend + "', which this daemon does not have (known: " +
+               names() + ")");
   if (!target) return err("unknown backend '" + spec.backend + "' (known: " + names() + ")");
+  // What would change the job's result, asked of a backend that does not honour it.
+  if (auto s = refuse_unhonoured_options(spec, target->name(), [&](std::string_view o) { return target->honours(o); });
+      !s)
+    return Error{s.failure()};
   if (spec.het_group >= 0 && !target->has_components())
     return err("--het-group chooses the component of a Slurm allocation a slurm-steps job runs in; this job goes to "
                "backend " + target->name());
@@ -55,7 +73,7 @@ Result<std::vector<std::int64_t>> Backends::submit(JobSpec spec, const std::stri
                                                    std::vector<std::string>* warnings) const {
   auto target = route(spec, job_class);
   if (!target) return Error{target.failure()};
-  if (warnings) *warnings = (*target)->warnings(spec);
+  if (warnings) *warnings = warnings_of(**target, spec);
   return (*target)->submit(std::move(spec), now);
 }
 
@@ -65,7 +83,7 @@ Result<JobSpec> Backends::check(JobSpec spec, const std::string& job_class, doub
   if (!target) return Error{target.failure()};
   spec.backend = (*target)->name();
   if (auto s = (*target)->check(spec, now); !s) return s.failure();
-  if (warnings) *warnings = (*target)->warnings(spec);
+  if (warnings) *warnings = warnings_of(**target, spec);
   return spec;
 }
 

@@ -97,6 +97,12 @@ class Dialect {
 
   virtual std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const = 0;
 
+  // Whether its scheduler acts on one of sbatch's options (Backend::honours).
+  virtual bool honours(std::string_view sbatch_option) const {
+    (void)sbatch_option;
+    return false;
+  }
+
   // An array element's native id: "12_3" (Slurm), "12.3" (Grid Engine), from the
   // submission's id `base`, the element's index, and its position among the array's
   // indices (0 for the first): OAR numbers elements by position, with ids of their own.

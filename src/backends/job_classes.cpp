@@ -4,10 +4,6 @@
 
 namespace yard {
 
-bool is_class_backend(const std::string& backend) {
-  return backend == "local" || backend == "slurm" || backend == "slurm-steps" || backend == "sge" || backend == "oar";
-}
-
 Status apply_job_class(JobSpec& spec, const std::string& name, const JobClasses& classes) {
   auto it = classes.find(name);
   if (it == classes.end()) {

@@ -30,7 +30,7 @@
 namespace yard {
 
 struct JobClass {
-  std::string backend;                 // local, slurm, slurm-steps or sge
+  std::string backend;                 // any backend the daemon has (checked when a job names the class)
   std::string partition, account, qos;  // defaults: "" = none
   std::int64_t walltime_s = 0;          // default; 0 = none
   std::vector<std::string> job_types;   // added to the job's own (OAR: besteffort, ...)
@@ -38,10 +38,6 @@ struct JobClass {
 };
 
 using JobClasses = std::map<std::string, JobClass>;
-
-// The backends a class may name.
-inline constexpr const char* kClassBackends = "local, slurm, slurm-steps, sge, oar";
-bool is_class_backend(const std::string& backend);
 
 // Puts `spec` in class `name`: its backend, and the class's defaults for what the spec
 // leaves unset. An unknown class, or a --backend other than the class's, is an error

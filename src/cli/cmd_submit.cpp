@@ -33,32 +33,6 @@ int print_checked(const SubmitReply& reply, bool json) {
   return 0;
 }
 
-// One line for each sbatch option that a backend other than Slurm does not honour (those
-// that would change the result are refused by the backend itself), and for OAR's job
-// types elsewhere than on OAR.
-void warn_unhonoured(const JobSpec& spec) {
-  const std::string backend = spec.backend.empty() ? "local" : spec.backend;
-  if (backend != "oar")
-    for (auto& type : spec.job_types)
-      std::cerr << "yard submit: warning: --job-type " << type << ": backend " << backend
-                << " has no kinds of job (OAR's); ignored\n";
-  if (backend == "slurm") return;
-  if (!spec.res.other_gres.empty())
-    std::cerr << "yard submit: warning: --gres=" << spec.res.other_gres << ": backend " << backend
-              << " has no generic resources but GPUs; ignored\n";
-  for (auto& [name, value] : spec.slurm_options) {
-    const SbatchOption* o = find_sbatch_option(name);
-    // The local backend's own: --signal, --exclusive, and mail (it warns itself when the
-    // machine has no sendmail).
-    const bool local_own = backend == "local" && (name == "signal" || name == "exclusive" || name == "mail-type" ||
-                                                  name == "mail-user");
-    const bool honoured = name == "ntasks-per-node" || name == "tasks-per-node" || local_own;
-    if (o && o->use == SbatchUse::Pass && !honoured)
-      std::cerr << "yard submit: warning: --" << name << (value.empty() ? "" : "=" + value) << ": backend " << backend
-                << " does not honour it; ignored\n";
-  }
-}
-
 }  // namespace
 
 int cmd_submit(const std::vector<std::string>& args, const std::vector<std::string>& command) {
@@ -74,7 +48,6 @@ int cmd_submit(const std::vector<std::string>& args, const std::vector<std::stri
     std::cerr << "yard submit: " << spec.error() << "\n";
     return kExitBadInput;
   }
-  if (flags->job_class.empty()) warn_unhonoured(*spec);
   bool wait = false;
   for (auto& [name, value] : flags->sbatch_options) wait = wait || name == "wait";
   SubmitRequest request{std::move(*spec), flags->job_class, "", flags->test_only};

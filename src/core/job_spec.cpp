@@ -185,15 +185,35 @@ std::int64_t JobSpec::total_ntasks() const {
   return sum_over<std::int64_t>(*this, [](const Resources& r) { return std::int64_t{r.ntasks}; });
 }
 
-Status refuse_slurm_only_options(const JobSpec& spec, std::string_view backend) {
+Status refuse_unhonoured_options(const JobSpec& spec, std::string_view backend,
+                                 const std::function<bool(std::string_view)>& honours) {
   for (auto& [name, value] : spec.slurm_options) {
     const SbatchOption* o = find_sbatch_option(name);
-    if (o && o->use == SbatchUse::Refuse)
+    if (o && o->use == SbatchUse::Refuse && !honours(name))
       return err("--" + name + (value.empty() ? "" : "=" + escape_for_terminal(value)) + ": backend " +
                  std::string(backend) + " cannot run this job as asked: " + std::string(o->why) +
-                 " (only --backend slurm honours it)");
+                 " (backend " + std::string(backend) + " does not honour it)");
   }
   return {};
+}
+
+std::vector<std::string> unhonoured_option_warnings(const JobSpec& spec, std::string_view backend,
+                                                    const std::function<bool(std::string_view)>& honours) {
+  std::vector<std::string> out;
+  const std::string b(backend);
+  if (!honours("job-type"))
+    for (auto& type : spec.job_types)
+      out.push_back("--job-type " + type + ": backend " + b + " has no kinds of job (OAR's); ignored");
+  if (!spec.res.other_gres.empty() && !honours("gres"))
+    out.push_back("--gres=" + spec.res.other_gres + ": backend " + b + " has no generic resources but GPUs; ignored");
+  for (auto& [name, value] : spec.slurm_options) {
+    const SbatchOption* o = find_sbatch_option(name);
+    // Tasks per node: yard spreads the tasks itself (Resources), whatever the backend.
+    const bool spread = name == "ntasks-per-node" || name == "tasks-per-node";
+    if (o && o->use == SbatchUse::Pass && !spread && !honours(name))
+      out.push_back("--" + name + (value.empty() ? "" : "=" + value) + ": backend " + b + " does not honour it; ignored");
+  }
+  return out;
 }
 
 void to_json(nlohmann::json& j, const JobSpec& s) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -116,9 +117,17 @@ struct JobSpec {
 // The environment variable that carries a spec's open mode ("append" or "truncate").
 inline constexpr const char* kOpenModeVariable = "YARD_OPEN_MODE";
 
-// For a backend other than Slurm: an error naming the first of the job's sbatch options
-// that would change its result there (--begin, --hold, ...), or nothing.
-Status refuse_slurm_only_options(const JobSpec& spec, std::string_view backend);
+// An error naming the first of the job's sbatch options that would change its result
+// (--begin, --hold, ...) and that `backend` does not honour (`honours(long name)`), or
+// nothing.
+Status refuse_unhonoured_options(const JobSpec& spec, std::string_view backend,
+                                 const std::function<bool(std::string_view)>& honours);
+
+// One line for each of the job's sbatch options that changes nothing in its result and
+// that `backend` does not honour ("--constraint=haswell: backend local does not honour
+// it"), and for --gres and --job-type when it honours neither: ignored, said once each.
+std::vector<std::string> unhonoured_option_warnings(const JobSpec& spec, std::string_view backend,
+                                                    const std::function<bool(std::string_view)>& honours);
 
 void to_json(nlohmann::json& j, const JobSpec& s);
 void from_json(const nlohmann::json& j, JobSpec& s);

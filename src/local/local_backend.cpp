@@ -117,7 +117,6 @@ Status LocalBackend::check(const JobSpec& spec) const {
   if (spec.backend != name_) return err("unknown backend '" + spec.backend + "' (this one is " + name_ + ")");
   if (auto s = spec.validate(); !s) return s;
   if (auto s = store_.check_dependencies(spec); !s) return s;
-  if (auto s = refuse_slurm_only_options(spec, name_); !s) return s;
   std::error_code ec;
   if (name_ == "local" && !std::filesystem::is_directory(spec.workdir, ec))  // jobs run here, in it
     return err("--chdir: '" + spec.workdir + "' is not a directory");

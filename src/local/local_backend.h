@@ -81,6 +81,12 @@ class LocalBackend {
   Status check(const JobSpec& spec) const;
   // What this backend will not do for a valid job, a line each (no sendmail for its mail).
   std::vector<std::string> warnings(const JobSpec& spec) const;
+  // The sbatch options it acts on (Backend::honours): the machine's own backend signals,
+  // runs a job alone and mails; a step leaves those to its allocation's scheduler.
+  bool honours(std::string_view option) const {
+    return name_ == kDefaultBackend &&
+           (option == "signal" || option == "exclusive" || option == "mail-type" || option == "mail-user");
+  }
   // Cancels pending jobs at once and has the host stop running ones.
   // Returns the ids it acted on.
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids);

@@ -13,9 +13,11 @@
 #include <thread>
 
 #include "backends/backend_registry.h"
+#include "backends/slurm/slurm_language.h"
 #include "server/daemon.h"
 #include "client/daemon_client.h"
 #include "store/store.h"
+#include "translate/translate.h"
 
 namespace yard {
 namespace {
@@ -80,6 +82,9 @@ class FakeBackend final : public Backend {
   }
   std::size_t running() const override { return jobs_.size(); }
   nlohmann::json describe() const override { return {{"fake_jobs", jobs_.size()}}; }
+  // Its classes: one of its own, one for a backend this daemon does not have.
+  const JobClasses* job_classes() const override { return &classes_; }
+  bool honours(std::string_view option) const override { return option == "exclusive"; }
 
  private:
   struct Job {
@@ -89,6 +94,8 @@ class FakeBackend final : public Backend {
   Store& store_;
   std::string name_ = "fake";
   std::map<std::int64_t, Job> jobs_;
+  JobClasses classes_{{"quickly", {"fake", "", "", "", 0, {}, std::nullopt}},
+                      {"elsewhere", {"nowhere", "", "", "", 0, {}, std::nullopt}}};
 };
 
 BackendRegistry fake_only() {
@@ -140,12 +147,12 @@ class FakeBackendSeam : public ::testing::Test {
 
   DaemonClient client() const { return DaemonClient(paths_); }
 
-  std::int64_t submit(const std::string& name) {
+  std::int64_t submit(const std::string& name, const std::string& job_class = "") {
     JobSpec spec;
     spec.name = name;
     spec.argv = {"true"};
-    spec.backend = "fake";
-    auto reply = client().submit({spec, "", ""});
+    spec.backend = job_class.empty() ? "fake" : "";
+    auto reply = client().submit({spec, job_class, ""});
     EXPECT_TRUE(reply) << reply.error();
     return reply ? reply->ids.at(0) : 0;
   }
@@ -193,6 +200,87 @@ TEST_F(FakeBackendSeam, TheDaemonKnowsOnlyTheRegisteredBackends) {
   ASSERT_FALSE(none);
   EXPECT_EQ(none.kind(), ErrorKind::NotFound);
   EXPECT_NE(none.error().find("no job 424242"), std::string::npos) << none.error();
+}
+
+// A class may name any backend the daemon has: the fake's own class reaches it; one
+// naming a backend the daemon lacks is refused, naming both. What the backend does not
+// honour is the backend's to say.
+TEST_F(FakeBackendSeam, ClassesNameAnyBackendTheDaemonHasAndItSaysWhatItIgnores) {
+  const auto quick = submit("quick", "quickly");
+  EXPECT_TRUE(eventually([&] { return state(quick) == JobState::Completed; }, 20)) << to_string(state(quick));
+  JobSpec spec;
+  spec.argv = {"true"};
+  auto elsewhere = client().submit({spec, "elsewhere", ""});
+  ASSERT_FALSE(elsewhere);
+  EXPECT_NE(elsewhere.error().find("class 'elsewhere' runs on backend 'nowhere', which this daemon does not have "
+                                   "(known: fake)"),
+            std::string::npos)
+      << elsewhere.error();
+  spec.backend = "fake";
+  spec.slurm_options = {{"exclusive", ""}, {"constraint", "haswell"}};
+  auto warned = client().submit({spec, "", ""});
+  ASSERT_TRUE(warned) << warned.error();
+  EXPECT_EQ(warned->warnings, std::vector<std::string>{"--constraint=haswell: backend fake does not honour it; ignored"});
+  spec.slurm_options = {{"begin", "now+1hour"}};
+  auto refused = client().submit({spec, "", ""});
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().find("--begin=now+1hour: backend fake cannot run this job as asked"), std::string::npos)
+      << refused.error();
+}
+
+// A script language that exists only here: "#FAKE" lines, one word a resource. Registered
+// beside Slurm's, it is a target of translate and a kind a script's directives are read as,
+// with nothing outside this file knowing of it.
+class FakeLanguage final : public ScriptLanguage {
+ public:
+  std::string_view name() const override { return "fake"; }
+  std::string_view title() const override { return "Fake"; }
+  std::string_view directive_word() const override { return "#FAKE"; }
+  bool has_directives(std::string_view script, std::string_view) const override {
+    return script.find("\n#FAKE ") != std::string_view::npos;
+  }
+  Result<TranslatedDirectives> read_directives(std::string_view script, std::string_view origin,
+                                               IsDirectory) const override {
+    TranslatedDirectives d;
+    d.directives.kind = "#FAKE";
+    d.directives.has_shebang = script.starts_with("#!");
+    int number = 0;
+    for (std::size_t at = 0; at < script.size();) {
+      const auto nl = script.find('\n', at);
+      const std::string_view line = script.substr(at, nl == std::string_view::npos ? nl : nl - at);
+      ++number;
+      at = nl == std::string_view::npos ? script.size() : nl + 1;
+      if (!line.starts_with("#FAKE ntasks=")) continue;
+      std::vector<std::string> words{"--ntasks", std::string(line.substr(13))};
+      d.directives.lines.push_back({number, 0, words});
+      d.directives.words.insert(d.directives.words.end(), words.begin(), words.end());
+    }
+    if (origin.empty()) return err("no origin");
+    return d;
+  }
+  bool is_directive_line(std::string_view line) const override { return directive_in_column_one(line, "#FAKE", false); }
+  jobtext::Directives write(const jobtext::Job& job, const std::string&) const override {
+    return {"#FAKE ntasks=" + std::to_string(job.spec.res.ntasks) + "\n", {}};
+  }
+};
+
+TEST(FakeLanguageSeam, TranslateWritesAndReadsALanguageRegisteredOnlyHere) {
+  ScriptLanguages languages;
+  register_slurm_language(languages);
+  languages.add(std::make_unique<FakeLanguage>());
+  auto none = [](const std::string& p) -> Result<std::string> { return err("cannot read " + p); };
+  auto to_fake = translate::translate(languages, {"#!/bin/sh\n#SBATCH -n 4\necho hi\n", "job.sh", "", "fake", ""},
+                                      none, nullptr);
+  ASSERT_TRUE(to_fake) << to_fake.error();
+  EXPECT_EQ(to_fake->output, "#!/bin/sh\n#FAKE ntasks=4\necho hi\n");
+  // Back: told apart by its directives, read as sbatch's words.
+  auto back = translate::translate(languages, {to_fake->output, "job.fake", "", "slurm", ""}, none, nullptr);
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(back->from, "fake");
+  EXPECT_EQ(back->output, "#!/bin/sh\n#SBATCH --ntasks=4\necho hi\n");
+  auto unknown = translate::translate(languages, {to_fake->output, "job.fake", "", "pbs", ""}, none, nullptr);
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error(), "unknown scheduler 'pbs' (slurm, fake)");
 }
 
 }  // namespace

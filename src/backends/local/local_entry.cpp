@@ -16,6 +16,7 @@ class LocalEntry final : public Backend {
   Result<std::vector<std::int64_t>> submit(JobSpec spec, double) override { return local().submit(std::move(spec)); }
   Status check(const JobSpec& spec, double) const override { return local().check(spec); }
   std::vector<std::string> warnings(const JobSpec& spec) const override { return local().warnings(spec); }
+  bool honours(std::string_view option) const override { return local().honours(option); }
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids, double) override {
     return hosted_.cancel(ids);
   }

@@ -38,6 +38,8 @@ class OarDialect : public Dialect {
   bool array_dependency_by_elements() const override { return true; }
   // -a holds a job until the other ends, whatever its outcome: afterany only.
   bool expresses(DependencyKind kind) const override { return kind == DependencyKind::AfterAny; }
+  // OAR's kinds of job (oarsub -t): besteffort, container, inner=ID, idempotent.
+  bool honours(std::string_view option) const override { return option == "job-type"; }
   MappedState map_state(const NativeStatus& s) const override;
   std::string native_name(std::string_view uid, std::string_view job_name) const override;
   std::optional<std::string> uid_from_native_name(std::string_view native_name) const override;

@@ -22,7 +22,6 @@ Status expressible(const JobSpec& spec) {
     return err(oar_cannot("--launcher " + spec.launcher, "direct mode runs inside an allocation, and backend oar has none"));
   if (!spec.components.empty()) return err(oar_cannot("heterogeneous job components", "OAR has no heterogeneous jobs"));
   if (!spec.qos.empty()) return err(oar_cannot("--qos", "OAR has no QOS"));
-  if (auto s = refuse_slurm_only_options(spec, "oar"); !s) return s;
   if (spec.array && spec.array->max_running > 0)
     return err(oar_cannot("--array %" + std::to_string(spec.array->max_running),
                       "OAR has no limit on the running elements of an array"));

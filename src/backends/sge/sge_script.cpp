@@ -88,7 +88,6 @@ Status expressible(const JobSpec& spec) {
   if (!spec.components.empty())
     return err(sge_cannot("heterogeneous job components", "Grid Engine has no heterogeneous jobs"));
   if (!spec.qos.empty()) return err(sge_cannot("--qos", "Grid Engine has no QOS"));
-  if (auto s = refuse_slurm_only_options(spec, "sge"); !s) return s;
   return {};
 }
 

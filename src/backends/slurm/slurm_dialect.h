@@ -8,6 +8,8 @@ namespace yard {
 
 class SlurmDialect : public Dialect {
  public:
+  // Every sbatch option reaches sbatch as it was given; --job-type is OAR's.
+  bool honours(std::string_view option) const override { return option != "job-type"; }
   std::string_view name() const override { return "slurm"; }
 
   Result<std::string> batch_script(const JobSpec& spec, const SubmitContext& ctx) const override;
