@@ -21,7 +21,7 @@ cleanup() {
     pkill -KILL -u "$user" 2>/dev/null || true
     userdel -r "$user" >/dev/null 2>&1 || true
   fi
-  [ "$installed" = 1 ] && dpkg -r switchyard >/dev/null 2>&1
+  [ "$installed" = 1 ] && dpkg -P switchyard >/dev/null 2>&1
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -55,8 +55,9 @@ loaded=$(su - "$user" -c 'source /usr/share/lmod/lmod/init/bash && module use /u
   module load switchyard && echo "$SWITCHYARD_ROOT" && command -v yard')
 [ "$loaded" = "$(printf '/usr\n/usr/bin/yard')" ] || fail "module load switchyard: got '$loaded'"
 
-# Removed: no file of it remains.
-dpkg -r switchyard >/dev/null
+# Removed and purged (its postrm runs ldconfig for the client library, so dpkg keeps a
+# removed package registered until it is purged): no file of it remains.
+dpkg -P switchyard >/dev/null
 installed=0
 left=()
 while read -r f; do
