@@ -87,6 +87,10 @@ void Writer::lose(std::string_view option, std::string what, std::string why) {
   out_.losses.push_back({job.line(option), std::move(what), std::move(why)});
 }
 
+void Writer::approximate(std::string_view option, std::string what, std::string why) {
+  out_.losses.push_back({job.line(option), std::move(what), std::move(why), true});
+}
+
 void Writer::lack(std::string_view option, std::string what, std::string_view thing) {
   lose(option, std::move(what), std::string(title_) + " has no " + std::string(thing) + "; left out");
 }

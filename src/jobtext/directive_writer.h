@@ -34,6 +34,8 @@ class Writer {
   void add(const std::string& text);
   // What the target cannot say: `what` ("--gpus 2") at the line that set `option`.
   void lose(std::string_view option, std::string what, std::string why);
+  // What the target can say only nearly: written so, and said (Loss::nearest).
+  void approximate(std::string_view option, std::string what, std::string why);
   // "... has no X; left out", the commonest loss.
   void lack(std::string_view option, std::string what, std::string_view thing);
   Directives done() &&;

@@ -44,6 +44,10 @@ struct Loss {
   int line = 0;
   std::string what;
   std::string why;
+  // The nearest the target has was written (a slot's memory rounded up, the slots of a
+  // parallel environment): the job runs, a little otherwise. Else it was left out, and
+  // a backend writing its own batch script refuses the job instead.
+  bool nearest = false;
 };
 
 // A writer's answer: the target's directive lines (each ending in '\n'), and what it lost.

@@ -161,7 +161,8 @@ TEST(Translate, LossesAndTheReadersWarningsNameTheFileAndTheLine) {
   Request request{"#!/bin/sh\n#SBATCH -n 2\n#SBATCH --gpus 2\n#BSUB -q x\nsrun hostname\n", "job.sh", "slurm", "sge", ""};
   auto t = translate(languages(), request, files({}), nullptr);
   ASSERT_TRUE(t) << t.error();
-  EXPECT_EQ(t->warnings, (std::vector<std::string>{"job.sh:3: --gpus 2: Grid Engine has no GPU request; left out"}));
+  EXPECT_EQ(t->warnings, (std::vector<std::string>{"job.sh:3: --gpus 2: Grid Engine has no GPU request but a site's own "
+                                                   "complex (gpu_resource in sge.yaml); left out"}));
   EXPECT_EQ(t->losses, 1u);
   EXPECT_EQ(t->output, "#!/bin/sh\n#$ -pe mpi 2\n#$ -j y\n#$ -cwd\n#$ -V\nsrun hostname\n");
   request = {"#!/bin/sh\n#BSUB -n 2\ncd $LS_SUBCWD\n#BSUB -q late\n", "job.sh", "", "slurm", ""};

@@ -249,7 +249,7 @@ TEST(RoundTrip, DollarsPercentsAndEnvironmentsKeepTheirMeaningOrAreALoss) {
     return err("cannot read " + path);
   };
   const std::map<std::string, std::size_t> losses = {{"slurm", 0}, {"pbs", 2},      {"torque", 1}, {"lsf", 2},
-                                                     {"sge", 1},   {"oar", 1},      {"htcondor", 0}, {"flux", 0}};
+                                                     {"sge", 2},   {"oar", 1},      {"htcondor", 0}, {"flux", 0}};
   const auto first = read_job(languages(), script, "t.sh", "slurm", load, nullptr);
   ASSERT_TRUE(first) << first.error();
   for (const std::string& k : languages().names()) {

@@ -29,9 +29,10 @@ TEST_F(Translate, WarningsOnStderrTheScriptOnStdoutTheBodyByteForByte) {
   Output o = yard({"translate", "--to", "sge", "job.sh"});
   ASSERT_EQ(o.rc, 0) << o.err;
   EXPECT_EQ(o.err,
-            "yard translate: job.sh:4: --nodes 2: Grid Engine has no node count (the parallel environment spreads the "
-            "slots); left out\n"
-            "yard translate: job.sh:5: --gpus 2: Grid Engine has no GPU request; left out\n");
+            "yard translate: job.sh:4: --nodes 2: Grid Engine has no node count (the parallel environment mpi spreads "
+            "the slots)\n"
+            "yard translate: job.sh:5: --gpus 2: Grid Engine has no GPU request but a site's own complex (gpu_resource "
+            "in sge.yaml); left out\n");
   EXPECT_EQ(o.out,
             "#!/bin/bash\n# a job of ours\n#$ -N alpha\n#$ -pe mpi 8\n#$ -l h_vmem=1G\n#$ -l h_rt=1:30:00\n#$ -q short\n"
             "#$ -P proj1\n#$ -o out-$JOB_ID.txt\n#$ -j y\n#$ -cwd\n#$ -V\n" + kBody);
@@ -47,8 +48,10 @@ TEST_F(Translate, StrictMakesWhatTheTargetCannotSayAnErrorAndWritesNothing) {
   Output o = yard({"translate", "--to", "sge", "--strict", "-o", "job.sge", "job.sh"});
   EXPECT_EQ(o.rc, 2);
   EXPECT_EQ(o.out, "");
-  EXPECT_NE(o.err.find("yard translate: job.sh:5: --gpus 2: Grid Engine has no GPU request; left out\n"),
-            std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("yard translate: job.sh:5: --gpus 2: Grid Engine has no GPU request but a site's own complex "
+                       "(gpu_resource in sge.yaml); left out\n"),
+            std::string::npos)
+      << o.err;
   EXPECT_NE(o.err.find("--strict: 2 things Grid Engine cannot say; nothing written"), std::string::npos) << o.err;
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/job.sge"));
   Output fine = yard({"translate", "--to", "slurm", "--strict", "job.sh"});

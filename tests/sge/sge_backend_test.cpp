@@ -27,7 +27,7 @@ TEST_F(SgeWorld, JobsReachTheirTrueOutcomeWithExitCodesSignalsAndOutput) {
   EXPECT_EQ(d["state"], "TIMEOUT") << d.dump();
   // The batch script is saved beside the job, with its directives.
   auto script = read("state/switchyard/sge/" + d["uid"].get<std::string>() + ".sh");
-  EXPECT_NE(script.find("#$ -l h_rt=2\n"), std::string::npos) << script;
+  EXPECT_NE(script.find("#$ -l h_rt=0:00:02\n"), std::string::npos) << script;
 }
 
 TEST_F(SgeWorld, ArraysWithAThrottleAndDependenciesOfEveryKind) {

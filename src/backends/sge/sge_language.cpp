@@ -23,7 +23,7 @@ class SgeLanguage : public ScriptLanguage {
   // qsub reads every #$ line of the script, not only those before the first command.
   bool reads_after_commands() const override { return true; }
   jobtext::Directives write(const jobtext::Job& job, const std::string&) const override {
-    return jobtext::within_bounds(job, jobtext::write_sge);
+    return jobtext::within_bounds(job, [](const jobtext::Job& b) { return jobtext::write_sge(b); });
   }
 };
 

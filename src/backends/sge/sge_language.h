@@ -39,8 +39,13 @@ Result<std::string> sge_task_range(const ArraySpec& array);
 void register_sge_language(ScriptLanguages& languages);
 
 namespace jobtext {
-// sge_writer.cpp: the job's #$ lines.
-Directives write_sge(const Job& job);
+class Writer;
+// sge_writer.cpp: the job's #$ lines for a site with `settings`.
+Directives write_sge(const Job& job, const SgeSettings& settings = {});
+// The lines of the job's shape and place (slots, memory, time, GPUs, queue, project,
+// array, priority): what the backend's batch script writes through the same writer. A
+// loss not `nearest` is what the backend refuses the job for.
+void write_sge_resources(Writer& w, const SgeSettings& settings);
 }  // namespace jobtext
 
 }  // namespace yard

@@ -8,6 +8,7 @@
 #include "core/shell_quote.h"
 #include "core/checked.h"
 #include "core/uid.h"
+#include "jobtext/directive_writer.h"
 
 namespace yard {
 namespace {
@@ -17,69 +18,6 @@ namespace {
 constexpr const char* kSgeVariables =
     "SGE_* | JOB_ID | JOB_NAME | JOB_SCRIPT | NHOSTS | NQUEUES | NSLOTS | PE | PE_HOSTFILE | QUEUE | REQUEST | "
     "RESTARTED | ENVIRONMENT | ARC | TMPDIR | TMP";
-
-// A value for a #$ line. qsub splits those lines on blanks and reads quotes its own way,
-// so only values made of characters that need no quoting are written; queue and project
-// names never need more (a queue may be "all.q@host" or "*@host").
-Status directive_word(std::string_view value, std::string_view what) {
-  auto plain = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           std::string_view("_.-@*,:+").find(c) != std::string_view::npos;
-  };
-  if (value.empty() || value[0] == '-' || !std::all_of(value.begin(), value.end(), plain))
-    return err(std::string(what) + " " + excerpt(value) +
-               " for backend sge: Grid Engine names are letters, digits and _ . - @ * , : + (not starting with -)");
-  return {};
-}
-
-class Directives {
- public:
-  void add(std::string_view line) { text_ += "#$ " + std::string(line) + "\n"; }
-  const std::string& text() const { return text_; }
-
- private:
-  std::string text_;
-};
-
-// Slots, memory, GPUs, walltime, queue.
-Status resource_directives(Directives& d, const JobSpec& spec, const SgeSettings& settings) {
-  const Resources& r = spec.res;
-  const std::int64_t slots = r.total_cpus();
-  if (r.nodes > 1 || slots > 1) {
-    const std::string& pe = r.nodes > 1 ? settings.pe_multi_node : settings.pe_single_node;
-    if (pe.empty())
-      return err(sge_cannot(r.nodes > 1 ? "--nodes" : "--ntasks/--cpus-per-task",
-                        std::string("no parallel environment is set for ") +
-                            (r.nodes > 1 ? "jobs over several nodes (pe_multi_node" : "jobs of several slots (pe_single_node") +
-                            " in sge.yaml)"));
-    if (auto s = directive_word(pe, "parallel environment"); !s) return s;
-    d.add("-pe " + pe + " " + std::to_string(slots));
-  }
-  // h_vmem and consumables are per slot in Grid Engine: the job's figure is divided.
-  std::uint64_t per_slot_mem = 0;
-  if (r.mem_per_cpu_bytes) per_slot_mem = r.mem_per_cpu_bytes;
-  else if (r.mem_bytes) per_slot_mem = ceil_div(r.mem_bytes * static_cast<std::uint64_t>(r.nodes), static_cast<std::uint64_t>(slots));
-  std::string resources;
-  auto add = [&](const std::string& item) { resources += (resources.empty() ? "" : ",") + item; };
-  if (r.walltime_s > 0) add("h_rt=" + std::to_string(r.walltime_s));
-  if (per_slot_mem) add("h_vmem=" + std::to_string(ceil_div(per_slot_mem, std::uint64_t{1024})) + "K");
-  if (r.gpus > 0) {
-    if (settings.gpu_resource.empty())
-      return err(sge_cannot("--gpus", "this cluster has no GPU resource (set gpu_resource in sge.yaml to the name of "
-                                  "its GPU complex)"));
-    if (auto s = directive_word(settings.gpu_resource, "GPU resource"); !s) return s;
-    if (r.gpus % slots != 0)
-      return err(sge_cannot("--gpus", std::to_string(r.gpus) + " GPUs cannot be shared evenly by " +
-                                      std::to_string(slots) + " slots (Grid Engine counts consumables per slot)"));
-    add(settings.gpu_resource + "=" + std::to_string(r.gpus / slots));
-  }
-  if (!resources.empty()) d.add("-l " + resources);
-  if (!spec.partition.empty()) {
-    if (auto s = directive_word(spec.partition, "queue"); !s) return s;
-    d.add("-q " + spec.partition);
-  }
-  return {};
-}
 
 // What Grid Engine has no way to express, each named with its option.
 Status expressible(const JobSpec& spec) {
@@ -100,28 +38,21 @@ Result<std::string> sge_batch_script(const JobSpec& spec, const SubmitContext& c
   if (!is_uid(ctx.uid)) return err("batch script for Switchyard UID " + excerpt(ctx.uid) + ", which is not a UID");
   if (auto s = check_wrappable(spec); !s) return err(s.error());
 
-  Directives d;
-  d.add("-N " + native_job_name(ctx.uid, spec.name));
-  d.add("-S /bin/bash");
+  // The job's shape and place through Grid Engine's one writer (sge_writer.cpp), as
+  // `yard translate --to sge` writes them; what it cannot say is a refusal here.
+  jobtext::Job job;
+  job.spec = spec;
+  job.options = spec.slurm_options;
+  jobtext::Writer w(job, kSgeTitle, "#$", false);
+  w.add("-N " + native_job_name(ctx.uid, spec.name));
+  w.add("-S /bin/bash");
   // The wrapper opens the job's files itself: Grid Engine's -o takes no quoting (a path
   // with a blank, ':' or '$' means something else to it) and cannot pad an index.
-  d.add("-o /dev/null");
-  d.add("-j y");
-  if (auto s = resource_directives(d, spec, settings); !s) return err(s.error());
-  if (!spec.account.empty()) {
-    if (auto s = directive_word(spec.account, "project (--account)"); !s) return err(s.error());
-    d.add("-P " + spec.account);
-  }
-  // A user may only lower a job's priority (-p from -1023 to 0).
-  if (spec.priority < 0) d.add("-p " + std::to_string(std::max(-1023, spec.priority)));
+  w.add("-o /dev/null");
+  w.add("-j y");
+  jobtext::write_sge_resources(w, settings);
   // Whether Grid Engine may run it again after a failure of its host.
-  if (spec.requeue) d.add(*spec.requeue ? "-r y" : "-r n");
-  if (spec.array) {
-    auto range = sge_task_range(*spec.array);
-    if (!range) return err(range.error());
-    d.add("-t " + *range);
-    if (spec.array->max_running > 0) d.add("-tc " + std::to_string(spec.array->max_running));
-  }
+  if (spec.requeue) w.add(*spec.requeue ? "-r y" : "-r n");
   std::string holds;
   for (auto& dep : ctx.dependencies) {
     if (dep.native_id.empty() || dep.native_id.find_first_not_of("0123456789") != std::string::npos)
@@ -130,11 +61,14 @@ Result<std::string> sge_batch_script(const JobSpec& spec, const SubmitContext& c
       return err(sge_cannot("--dependency", "Grid Engine holds a job only until another ends (afterany)"));
     holds += (holds.empty() ? "" : ",") + dep.native_id;
   }
-  if (!holds.empty()) d.add("-hold_jid " + holds);
+  if (!holds.empty()) w.add("-hold_jid " + holds);
+  const jobtext::Directives d = std::move(w).done();
+  for (const auto& loss : d.losses)
+    if (!loss.nearest) return err(sge_cannot(loss.what, loss.why));
 
   std::string out = "#!/bin/bash\n";
   out += "# Switchyard job " + ctx.uid + "\n";
-  out += d.text();
+  out += d.text;
   out += "\n";
   WrapperStyle style;
   style.scheduler_variables = kSgeVariables;

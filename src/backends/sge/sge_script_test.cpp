@@ -64,8 +64,9 @@ TEST(SgeScript, Directives) {
   EXPECT_TRUE(has(text, "#$ -N yard-yd0123456789abcdef-train")) << text;
   EXPECT_TRUE(has(text, "#$ -S /bin/bash"));
   EXPECT_TRUE(has(text, "#$ -o /dev/null"));
-  EXPECT_TRUE(has(text, "#$ -pe smp 4"));
-  EXPECT_TRUE(has(text, "#$ -l h_rt=3600,h_vmem=2097152K")) << text;  // 8 GiB over 4 slots
+  EXPECT_TRUE(has(text, "#$ -pe mpi 4"));  // tasks: the multi-node environment, as translate writes it
+  EXPECT_TRUE(has(text, "#$ -l h_vmem=2G")) << text;  // 8 GiB over 4 slots
+  EXPECT_TRUE(has(text, "#$ -l h_rt=1:00:00")) << text;
   EXPECT_TRUE(has(text, "#$ -q all.q@vm"));
   EXPECT_TRUE(has(text, "#$ -P melissa"));
   EXPECT_TRUE(has(text, "#$ -p -5"));
@@ -85,13 +86,13 @@ TEST(SgeScript, OneSlotNeedsNoParallelEnvironmentAndSeveralNodesUseTheMultiNodeO
   s.res.mem_per_cpu_bytes = 1ull << 30;
   const auto text = script(s);
   EXPECT_TRUE(has(text, "#$ -pe mpi 8")) << text;
-  EXPECT_TRUE(has(text, "#$ -l h_vmem=1048576K")) << text;
+  EXPECT_TRUE(has(text, "#$ -l h_vmem=1G")) << text;
 }
 
 TEST(SgeScript, GpusNeedTheSitesComplex) {
   auto s = spec();
   s.res.gpus = 2;
-  EXPECT_NE(refusal(s).find("--gpus: backend sge"), std::string::npos) << refusal(s);
+  EXPECT_NE(refusal(s).find("--gpus 2: backend sge"), std::string::npos) << refusal(s);
   SgeSettings site;
   site.gpu_resource = "gpu";
   EXPECT_TRUE(has(script(s, site), "#$ -l gpu=2"));
@@ -124,15 +125,23 @@ TEST(SgeScript, WhatGridEngineCannotExpressIsRefusedNamingTheOptionAndTheBackend
   EXPECT_NE(refusal(s).find("one range"), std::string::npos);
   s = spec();
   s.partition = "all.q -l h_rt=1";
-  EXPECT_NE(refusal(s).find("queue 'all.q -l h_rt=1' for backend sge"), std::string::npos) << refusal(s);
+  EXPECT_NE(refusal(s).find("queue 'all.q -l h_rt=1': backend sge"), std::string::npos) << refusal(s);
   s = spec();
   s.account = "-x";
   EXPECT_NE(refusal(s).find("project"), std::string::npos);
   s = spec();
-  s.res.ntasks = 4;
+  s.res.cpus_per_task = 4;
   SgeSettings none;
   none.pe_single_node = "";
   EXPECT_NE(refusal(s, ctx(), none).find("pe_single_node"), std::string::npos);
+  s = spec();
+  s.res.ntasks = 4;
+  none = {};
+  none.pe_multi_node = "";
+  EXPECT_NE(refusal(s, ctx(), none).find("--ntasks 4: backend sge cannot run this job: no parallel environment is set "
+                                         "for jobs of several tasks or nodes (pe_multi_node in sge.yaml)"),
+            std::string::npos)
+      << refusal(s, ctx(), none);
 }
 
 // The wrapper as Grid Engine runs it: bash, SGE_TASK_ID set, the job's environment gone.

@@ -21,16 +21,16 @@ TEST(GridEngineWriter, AFullJobAndAnArray) {
       "#$ -cwd\n"
       "#$ -V\n",
       {"0: --cpus-per-task 2: a Grid Engine slot is one CPU: 8 tasks of 2 CPUs, written as -pe mpi 16",
-       "0: --nodes 2: Grid Engine has no node count (the parallel environment spreads the slots); left out",
+       "0: --nodes 2: Grid Engine has no node count (the parallel environment mpi spreads the slots)",
        "0: --dependency afterok:42: Grid Engine waits for a job's end however it ends (-hold_jid); written as afterany"});
   testing::expect_directives(write_sge(testing::array_job()),
       "#$ -pe smp 4\n"
       "#$ -l h_vmem=2G\n"
       "#$ -l h_rt=0:10:00\n"
-      "#$ -o out-$JOB_ID_$TASK_ID.out\n"
-      "#$ -j y\n"
       "#$ -t 1-10\n"
       "#$ -tc 3\n"
+      "#$ -o out-$JOB_ID_$TASK_ID.out\n"
+      "#$ -j y\n"
       "#$ -cwd\n"
       "#$ -V\n",
       {});
@@ -49,16 +49,42 @@ TEST(GridEngineWriter, GpusMemoryShareIndicesAndDirectory) {
   testing::expect_directives(write_sge(j),
       "#$ -pe mpi 3\n"
       "#$ -l h_vmem=349526K\n"
-      "#$ -j y\n"
       "#$ -t 1-3\n"
+      "#$ -p -10\n"
+      "#$ -j y\n"
       "#$ -wd /scratch\n"
       "#$ -v A=1\n"
-      "#$ -p -10\n"
       "#$ -m abe\n"
       "#$ -r y\n",
       {"0: --mem 1G: Grid Engine's memory is a slot's; 3 slots get 349526K each, rounded up",
-       "4: --gpus 2: Grid Engine has no GPU request; left out",
+       "4: --gpus 2: Grid Engine has no GPU request but a site's own complex (gpu_resource in sge.yaml); left out",
        "0: --array 0-2: Grid Engine's -t takes one range with a step from 1; written as 1-3"});
+  // A site's settings are the writer's: its GPU complex, and its environments' names.
+  SgeSettings site;
+  site.gpu_resource = "gpu", site.pe_multi_node = "orte";
+  j.spec.res.gpus = 3;
+  const Directives d = write_sge(j, site);
+  EXPECT_NE(d.text.find("#$ -pe orte 3\n#$ -l h_vmem=349526K\n#$ -l gpu=1\n"), std::string::npos) << d.text;
+}
+
+// A user may only lower a job's priority: a higher one is left out (the job runs), a
+// lower one than Grid Engine's lowest is written as that. Names qsub would split are left out.
+TEST(GridEngineWriter, PriorityOnlyLowerAndNamesAsQsubReadsThem) {
+  Job j;
+  j.spec.priority = 100;
+  j.spec.partition = "all.q@node1";
+  j.spec.account = "my project";
+  Directives d = write_sge(j);
+  EXPECT_EQ(d.text.find("-p "), std::string::npos) << d.text;
+  EXPECT_NE(d.text.find("#$ -q all.q@node1\n"), std::string::npos) << d.text;
+  ASSERT_EQ(d.losses.size(), 2u);
+  EXPECT_FALSE(d.losses[0].nearest);  // the project: a backend refuses the job
+  EXPECT_EQ(d.losses[0].what, "project (--account) 'my project'");
+  EXPECT_TRUE(d.losses[1].nearest);  // the priority: the job runs as it would
+  EXPECT_EQ(d.losses[1].why, "Grid Engine lets a user only lower a job's priority (-p from -1023 to 0); left out");
+  j.spec.priority = -5000;
+  d = write_sge(j);
+  EXPECT_NE(d.text.find("#$ -p -1023\n"), std::string::npos) << d.text;
 }
 
 // Grid Engine puts values in for $HOME, $USER, $JOB_ID and its other pseudo variables in a
