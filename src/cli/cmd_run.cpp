@@ -53,7 +53,7 @@ void add_run_command(CLI::App& app, int& rc) {
       JobSpec s = j.spec;
       for (auto& a : j.after)
         for (auto id : ids_by_name[a]) s.dependencies.push_back({DependencyKind::AfterOk, id});
-      auto r = client.submit(SubmitRequest{std::move(s), "", "", false});
+      auto r = client.submit(SubmitRequest{std::move(s), j.job_class, "", false});
       if (!r) {
         std::cerr << "yard run: job '" << escape_for_terminal(j.name) << "': " << r.error() << "\n";
         rc = r.kind() == ErrorKind::OutcomeUnknown ? kExitOutcomeUnknown : 1;

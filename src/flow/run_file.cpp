@@ -10,7 +10,9 @@
 
 #include "core/duration.h"
 #include "core/size.h"
+#include "core/batch_directives.h"  // split_directive_words
 #include "core/yaml_file.h"
+#include "jobtext/submit_options.h"
 
 namespace yard {
 namespace {
@@ -30,7 +32,8 @@ Result<std::vector<RunJob>> load_run_file(const std::string& path, const std::st
   std::map<std::string, std::string> after_at;  // job name -> where its 'after' is, for errors
   std::set<std::string> names;
   static const std::set<std::string> kKeys = {"name", "command", "ntasks", "cpus_per_task", "mem", "mem_per_cpu",
-                                              "gpus", "time", "array", "priority", "output", "error", "chdir", "after"};
+                                              "gpus", "time", "array", "priority", "output", "error", "chdir", "after",
+                                              "flags"};
   try {
     for (const auto& n : root["jobs"]) {
       const std::string at = where(path, n);
@@ -44,12 +47,26 @@ Result<std::vector<RunJob>> load_run_file(const std::string& path, const std::st
       j.name = n["name"].as<std::string>();
       if (j.name.empty()) return err(where(path, n["name"]) + ": job name is empty (name: \"\")");
       if (!names.insert(j.name).second) return err(at + ": duplicate job name '" + j.name + "'");
-      JobSpec& s = j.spec;
-      s.name = j.name;
-      s.env = env;
       if (!n["command"]) return err(at + ": job '" + j.name + "' has no command");
-      if (n["command"].IsSequence()) s.argv = n["command"].as<std::vector<std::string>>();
-      else s.argv = {"/bin/sh", "-c", n["command"].as<std::string>()};
+      std::vector<std::string> argv;
+      if (n["command"].IsSequence()) argv = n["command"].as<std::vector<std::string>>();
+      else argv = {"/bin/sh", "-c", n["command"].as<std::string>()};
+      JobSpec& s = j.spec;
+      if (n["flags"]) {
+        // Every flag a job of yard submit takes, as on its command line (or a list of words);
+        // the keys below, when given too, win.
+        auto words = n["flags"].IsSequence() ? Result<std::vector<std::string>>(n["flags"].as<std::vector<std::string>>())
+                                             : split_directive_words(n["flags"].as<std::string>());
+        if (!words) return err(where(path, n["flags"]) + ": flags: " + words.error());
+        auto flagged = parse_job_flags(*words, argv);
+        if (!flagged) return err(where(path, n["flags"]) + ": flags: " + flagged.error());
+        s = std::move(flagged->spec);
+        j.job_class = std::move(flagged->job_class);
+      } else {
+        s.env = env;
+        s.argv = argv;
+      }
+      s.name = j.name;
       if (n["ntasks"]) s.res.ntasks = n["ntasks"].as<int>();
       if (n["cpus_per_task"]) s.res.cpus_per_task = n["cpus_per_task"].as<int>();
       if (n["gpus"]) s.res.gpus = n["gpus"].as<int>();

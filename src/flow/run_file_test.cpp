@@ -72,5 +72,44 @@ TEST(RunFile, AnEmptyJobListLoadsAsNoJobs) {
   EXPECT_TRUE(r->empty());
 }
 
+// A job takes every flag of yard submit (partition, account, class, backend, sbatch's
+// other options), as an #SBATCH line splits them or as a list; the other keys win; a bad
+// flag names the file, the line and the flag.
+TEST(RunFile, FlagsAreEveryFlagOfYardSubmit) {
+  auto jobs = load_run_file(write("jobs:\n"
+                                  "  - name: a\n    command: ./sim\n"
+                                  "    flags: -p cpu -t 1:00:00 --backend slurm -A 'my proj' --class big --exclusive -n 4\n"
+                                  "    ntasks: 2\n"
+                                  "  - name: b\n    command: [./b]\n    flags: [--qos, high, --mem=1G]\n"),
+                            "/work", {{"A", "1"}});
+  ASSERT_TRUE(jobs.ok()) << jobs.error();
+  const RunJob& a = (*jobs)[0];
+  EXPECT_EQ(a.spec.partition, "cpu");
+  EXPECT_EQ(a.spec.res.walltime_s, 3600);
+  EXPECT_EQ(a.spec.backend, "slurm");
+  EXPECT_EQ(a.spec.account, "my proj");
+  EXPECT_EQ(a.job_class, "big");
+  EXPECT_EQ(a.spec.slurm_options, (SbatchSettings{{"exclusive", ""}}));
+  EXPECT_EQ(a.spec.res.ntasks, 2);  // the key wins over -n 4
+  EXPECT_EQ(a.spec.name, "a");
+  EXPECT_EQ(a.spec.workdir, "/work");
+  EXPECT_EQ(a.spec.argv, (std::vector<std::string>{"/bin/sh", "-c", "./sim"}));
+  const RunJob& b = (*jobs)[1];
+  EXPECT_EQ(b.spec.qos, "high");
+  EXPECT_EQ(b.spec.res.mem_bytes, 1ull << 30);
+  EXPECT_EQ(b.job_class, "");
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"    flags: --mem 12XB\n", ":4: flags: --mem"},
+      {"    flags: -n 2 ./other\n", ":4: flags: './other': a job's command is its command: key"},
+      {"    flags: --chdir /x\n", ":4: flags: --chdir: give the job's chdir: key"},
+      {"    flags: \"-p 'cpu\"\n", ":4: flags: "},
+  };
+  for (const auto& [line, expected] : bad) {
+    auto r = load_run_file(write("jobs:\n  - name: a\n    command: x\n" + line), "/tmp", {});
+    ASSERT_FALSE(r.ok()) << line;
+    EXPECT_NE(r.error().find(expected), std::string::npos) << r.error();
+  }
+}
+
 }  // namespace
 }  // namespace yard

@@ -85,4 +85,24 @@ Result<SubmitFlags> parse_submit_args(const std::vector<std::string>& args, cons
   return merge_script_directives(languages, first, *groups, *first.script_text, json);
 }
 
+Result<FlaggedJob> parse_job_flags(const std::vector<std::string>& words, const std::vector<std::string>& command) {
+  SubmitFlags f;
+  bool json = false;
+  auto app = submit_app(f, json);
+  try {
+    parse_words(*app, words, &f.sbatch_options);
+  } catch (const CLI::CallForHelp&) {
+    return err("--help: not a job's flag");
+  } catch (const CLI::ParseError& e) {
+    return err(parse_error_text(e));
+  }
+  if (!f.positional.empty()) return err("'" + f.positional[0] + "': a job's command is its command: key, not a flag");
+  if (json || f.test_only) return err(json ? "--json: not a job's flag" : "--test-only: not a job's flag");
+  if (!f.chdir.empty()) return err("--chdir: give the job's chdir: key (relative to the run file)");
+  if (!f.directives.empty()) return err("--directives: a job of a run file has no script");
+  auto spec = make_spec(f, command);
+  if (!spec) return spec.failure();
+  return FlaggedJob{std::move(*spec), f.job_class};
+}
+
 }  // namespace yard

@@ -70,6 +70,15 @@ Result<std::vector<std::vector<std::string>>> split_components(const std::vector
 // Builds the JobSpec: `command` is what followed `--` (empty when a script is given).
 Result<JobSpec> make_spec(const SubmitFlags& f, const std::vector<std::string>& command);
 
+// A job's flags as a run file gives them (`flags: -p cpu -t 1:00 --backend slurm`: every
+// flag of yard submit but a script, --chdir, --help, --json and --test-only) with the
+// command it runs: its JobSpec (its working directory the current one) and its --class.
+struct FlaggedJob {
+  JobSpec spec;
+  std::string job_class;
+};
+Result<FlaggedJob> parse_job_flags(const std::vector<std::string>& words, const std::vector<std::string>& command);
+
 // With --launcher mpirun (MPMD): `-n 1 ./a x : -n 2 ./b` is app contexts, each flags then
 // a program and its arguments, separated by lone ":" words.
 //
