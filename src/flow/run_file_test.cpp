@@ -2,13 +2,18 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <fstream>
 
 namespace yard {
 namespace {
 
+// A file of its own for each call: ctest runs these tests in parallel processes.
 std::string write(const std::string& text) {
-  std::string path = ::testing::TempDir() + "run_file_test.yaml";
+  static int n = 0;
+  const std::string path = ::testing::TempDir() + "run_file_test-" + std::to_string(::getpid()) + "-" +
+                           std::to_string(++n) + ".yaml";
   std::ofstream(path) << text;
   return path;
 }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <fstream>
 
 #include "backends/all_languages.h"
@@ -15,7 +17,7 @@ Result<SubmitFlags> parse_submit_args_of(const std::vector<std::string>& args, b
 }
 
 TEST(SubmitOptions, CommandLineWinsOverDirectives) {
-  std::string path = ::testing::TempDir() + "submit_options_test.sh";
+  std::string path = ::testing::TempDir() + std::to_string(::getpid()) + "-submit_options_test.sh";
   std::ofstream(path) << "#!/bin/sh\n#SBATCH -n 4 -J fromscript --time=5\n#SBATCH --mem=1G\necho hi\n";
   bool json = false, help = false;
   auto f = parse_submit_args_of({"-J", "fromcli", path, "arg1"}, json, help);
@@ -47,7 +49,7 @@ TEST(SubmitOptions, BadValuesNameTheFlagAndValue) {
 
 // What real scripts taught (bench/sbatch_agreement): forms sbatch 22.05 accepts.
 TEST(SubmitOptions, FormsRealScriptsUseAreAcceptedAsSbatchAcceptsThem) {
-  std::string path = ::testing::TempDir() + "submit_options_real.sh";
+  std::string path = ::testing::TempDir() + std::to_string(::getpid()) + "-submit_options_real.sh";
   std::ofstream(path) << "#!/bin/bash\n"
                          "#SBATCH -n 12 -N 1-12\n"
                          "#SBATCH --time=0-24:00:00 --exclusive --gres=nvme:1,gpu:v100:2\n"
@@ -86,7 +88,7 @@ TEST(SubmitOptions, FormsRealScriptsUseAreAcceptedAsSbatchAcceptsThem) {
 }
 
 TEST(SubmitOptions, AScriptWithSbatchLinesNeedsAnInterpreterLineAsInSbatch) {
-  std::string path = ::testing::TempDir() + "submit_options_no_shebang.sh";
+  std::string path = ::testing::TempDir() + std::to_string(::getpid()) + "-submit_options_no_shebang.sh";
   std::ofstream(path) << "#SBATCH -n 2\necho hi\n";
   bool json = false, help = false;
   auto f = parse_submit_args_of({path}, json, help);
@@ -116,7 +118,7 @@ TEST(SubmitOptions, EmptyValuesAreErrorsNamingTheFlag) {
 }
 
 TEST(SubmitOptions, EachDirectiveLineIsParsedOnItsOwn) {
-  std::string path = ::testing::TempDir() + "submit_options_lines.sh";
+  std::string path = ::testing::TempDir() + std::to_string(::getpid()) + "-submit_options_lines.sh";
   std::ofstream(path) << "#!/bin/sh\n#SBATCH --mem\n#SBATCH -J x\necho hi\n";
   bool json = false, help = false;
   auto f = parse_submit_args_of({path}, json, help);
@@ -231,7 +233,7 @@ TEST(SubmitOptions, BadComponentsAreClearErrors) {
 }
 
 TEST(SubmitOptions, HetjobDirectivesAndTheCommandLinePerComponent) {
-  std::string path = ::testing::TempDir() + "submit_options_het.sh";
+  std::string path = ::testing::TempDir() + std::to_string(::getpid()) + "-submit_options_het.sh";
   std::ofstream(path) << "#!/bin/sh\n#SBATCH -J het -p cpu -n 2\n#SBATCH hetjob\n#SBATCH -p gpu --gres=gpu:1 -n 1\n"
                          "#SBATCH packjob\n#SBATCH -p cpu -c 4\necho hi\n";
   bool json = false, help = false;
