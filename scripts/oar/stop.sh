@@ -14,6 +14,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 state=$(realpath -m -- "${1:?usage: stop.sh STATE_DIR}")
 grace_s=${YARD_OAR_STOP_GRACE:-20}
 log() { echo "oar/stop: $*" >&2; }
+# A command that fails ends the script (set -e): say which, or the caller sees only a status.
+trap 'log "failed (status $?) at line $LINENO: $BASH_COMMAND"' ERR
 [[ -e $state/.yard-oar ]] || { log "no cluster of ours in $state: nothing to stop"; exit 0; }
 
 # "PID START" of a live process (START: its start time, to tell it from a later one that
@@ -84,9 +86,13 @@ node_jobs() {
   for f in "$(yard_oar_runtime_dir)"/pid_of_oarexec_for_jobId_*; do
     j=$(yard_oar_oarexec_pid "${f##*_}") || continue
     echo "$j"
-    sid=$(ps -o sid= -p "$j" | tr -d ' ')
-    [[ $sid =~ ^[0-9]+$ ]] && ps -e -o pid=,sid= | awk -v s="$sid" '$2 == s { print $1 }'
+    # The oarexec may end between the two looks (its job just ended): no session then.
+    sid=$(ps -o sid= -p "$j" | tr -d ' ') || continue
+    if [[ $sid =~ ^[0-9]+$ ]]; then
+      ps -e -o pid=,sid= | awk -v s="$sid" '$2 == s { print $1 }'
+    fi
   done
+  return 0
 }
 # Whether OAR has a job started and not yet ended. (OAR's clients wait for ever for a
 # database that does not answer, hence the timeouts.)
