@@ -4,7 +4,8 @@
 #     `yard status --json` (all), and a `yard watch` that replays the whole event log,
 #     each beside the same read done directly on the store (sqlite3, read-only), the way
 #     the CLI read it before it went through the daemon;
-#   - `yard submit`, one process per job, beside a /bin/true process;
+#   - `yard submit`, one process per job, beside a /bin/true process: its jobs waiting
+#     (the submission alone), then running at once (on 2 cores, beside the jobs);
 #   - the daemon's CPU per job on a 10,000-element array with no watcher, 100 reading
 #     watchers, and 1,000 watchers that never read (and its RSS then).
 # Usage: bench/api/api.sh [JOBS]   (default 100000; needs a release build)
@@ -73,12 +74,20 @@ measure() {
   for _ in $(seq $n); do "$@" >/dev/null; done
   per_call $(( $(now) - t0 )) "$(awk -v a="$c0" -v b="$(children_cpu "$me")" 'BEGIN { print b - a }')"
 }
-read -r sub_ms sub_cpu < <(measure "$yard" submit -o /dev/null -- true)
-read -r ver_ms ver_cpu < <(measure "$yard" --version)
+# The submission alone: jobs that wait on a sleeping one, so that the machine (2 cores)
+# is not running the jobs submitted while the next ones are; then jobs that run at once.
+sleeper=$("$yard" submit -o /dev/null -- sleep 3600)
+read -r pend_ms pend_cpu < <(measure "$yard" submit -o /dev/null -d "afterany:$sleeper" -- true)
 read -r true_ms true_cpu < <(measure /bin/true)
+read -r ver_ms ver_cpu < <(measure "$yard" --version)
+"$yard" cancel "$sleeper" >/dev/null
+"$yard" wait "$(("$sleeper" + n))" >/dev/null || true
+read -r sub_ms sub_cpu < <(measure "$yard" submit -o /dev/null -- true)
 printf '%-34s %12s %12s %8s\n' "one process per call ($n calls)" "yard (ms)" "true (ms)" "ratio"
-row "yard submit, wall" "$sub_ms" "$true_ms"
-row "yard submit, its own CPU" "$sub_cpu" "$true_cpu"
+row "yard submit (job waits), wall" "$pend_ms" "$true_ms"
+row "yard submit (job waits), own CPU" "$pend_cpu" "$true_cpu"
+row "yard submit (job runs), wall" "$sub_ms" "$true_ms"
+row "yard submit (job runs), own CPU" "$sub_cpu" "$true_cpu"
 row "yard --version, wall" "$ver_ms" "$true_ms"
 "$yard" wait "$("$yard" submit -o /dev/null -- true)" >/dev/null
 

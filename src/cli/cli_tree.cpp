@@ -1,7 +1,7 @@
 #include "cli/cli_tree.h"
 
 #include "backends/all_languages.h"
-#include "backends/backend_registry.h"
+#include "backends/backend_names.h"
 
 #include "cli/cmd_sim.h"
 #include "cli/cmd_translate.h"
@@ -23,9 +23,7 @@ std::unique_ptr<CliTree> make_cli_tree() {
                "Print the version, commit, build and the backends built in (--json: as JSON)");
   app.add_subcommand("submit", "Submit a job: yard submit [FLAGS] SCRIPT [ARGS] | yard submit [FLAGS] -- CMD [ARGS]"
                                " (yard submit --help for the flags)");
-  SubmitChoices choices{{}, all_script_languages().script_names()};
-  const BackendRegistry backends = all_backends();
-  for (const auto& e : backends.entries()) choices.backends.push_back(e.name);
+  const SubmitChoices choices{backend_names(), all_script_languages().script_names()};
   t->submit = submit_app(t->submit_flags, t->submit_json, choices);
   add_status_commands(app, t->rc);
   add_server_command(app, t->rc);

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backends/backend_registry.h"
+#include "backends/backend_names.h"
 #include "cli/build_info.h"
 #include "cli/commands.h"
 
@@ -13,9 +13,7 @@ namespace yard {
 
 int print_version(bool json) {
   const BuildInfo& b = build_info();
-  std::vector<std::string> backends;
-  const BackendRegistry registry = all_backends();
-  for (const auto& e : registry.entries()) backends.push_back(e.name);
+  const std::vector<std::string>& backends = backend_names();
   // Features this build has beyond running jobs (the web service and the Python module
   // are added here as they arrive).
   std::vector<std::string> features{"sim", "run"};
