@@ -17,12 +17,13 @@ Connections::~Connections() {
 void Connections::poll_fds(std::vector<pollfd>& fds, const std::function<bool(int)>& wants_room) const {
   for (const auto& [fd, c] : conns_) {
     short events = POLLIN;
-    if (c.sent < c.out.size() || (c.out.empty() && wants_room(fd))) events |= POLLOUT;
+    if (c.sent < c.tried || (c.out.empty() && wants_room(fd))) events |= POLLOUT;
     fds.push_back({fd, events, 0});
   }
 }
 
 bool Connections::flush(int fd, Conn& c) {
+  c.tried = c.out.size();
   while (c.sent < c.out.size()) {
     const ssize_t n = ::send(fd, c.out.data() + c.sent, c.out.size() - c.sent, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n > 0) {
@@ -34,9 +35,10 @@ bool Connections::flush(int fd, Conn& c) {
   }
   if (c.sent == c.out.size()) {
     c.out.clear();
-    c.sent = 0;
+    c.sent = c.tried = 0;
   } else if (c.sent > (1u << 20)) {  // keep the buffer from only growing at its front
     c.out.erase(0, c.sent);
+    c.tried -= c.sent;
     c.sent = 0;
   }
   return true;
@@ -96,6 +98,13 @@ void Connections::queue(int fd, const std::string& line) {
   it->second.out += '\n';
 }
 
+void Connections::queue_lines(int fd, std::string_view lines) {
+  if (lines.empty()) return;
+  auto it = conns_.find(fd);
+  if (it == conns_.end()) return;
+  it->second.out += lines;
+}
+
 void Connections::flush(int fd) {
   auto it = conns_.find(fd);
   if (it == conns_.end()) return;
@@ -108,6 +117,11 @@ void Connections::send_now_and_close(int fd, const std::string& line) {
   Conn& c = it->second;
   send_line(fd, c.out.substr(c.sent) + line);
   close(fd);
+}
+
+std::size_t Connections::held(int fd) const {
+  auto it = conns_.find(fd);
+  return it == conns_.end() ? 0 : it->second.out.size() - it->second.tried;
 }
 
 std::size_t Connections::unsent(int fd) const {

@@ -7,11 +7,13 @@
 
 #include <poll.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -43,14 +45,21 @@ class Connections {
 
   // Queues `line` and sends what the socket takes now; `last`: close once it is all sent.
   void send(int fd, const std::string& line, bool last);
-  // Queues `line` without sending (a stream adds many, then flush()es once).
+  // Queues `line` without sending: it is held until flush() (a stream adds many, then
+  // sends them in one go). Held bytes ask for no POLLOUT.
   void queue(int fd, const std::string& line);
+  // Queues `lines` as they are (each already ends in a newline), without sending.
+  void queue_lines(int fd, std::string_view lines);
   void flush(int fd);
+  // Bytes queued and not yet offered to the socket.
+  std::size_t held(int fd) const;
   // Sends `line` even if that blocks, then closes (only before the daemon restarts or stops).
   void send_now_and_close(int fd, const std::string& line);
   // Bytes not yet sent to `fd` (0 for an unknown one).
   std::size_t unsent(int fd) const;
   bool room(int fd) const { return unsent(fd) < kStreamBuffer; }
+  // How many more bytes a stream takes now (0 past kStreamBuffer).
+  std::size_t room_left(int fd) const { return kStreamBuffer - std::min(unsent(fd), kStreamBuffer); }
   std::size_t size() const { return conns_.size(); }
   void close(int fd);
   // The connections closed since last asked (their streams are forgotten then: never
@@ -60,7 +69,8 @@ class Connections {
  private:
   struct Conn {
     std::string in, out;
-    std::size_t sent = 0;  // bytes of `out` already sent
+    std::size_t sent = 0;   // bytes of `out` already sent
+    std::size_t tried = 0;  // bytes of `out` offered to the socket (the rest is held)
     bool requested = false;  // its request line was taken
     bool last = false;       // close once `out` is sent
   };

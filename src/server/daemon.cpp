@@ -155,6 +155,8 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
     // some request to wake the loop.
     // A listener that could not listen again has no event to wait for: asked each second.
     if (!listener.healthy()) wake_s = std::min(wake_s, 1.0);
+    // Watchers' batches of events go out at most kBatchDelayS after their first event.
+    wake_s = std::min(wake_s, subscribers.next_flush_s());
     const int timeout_ms = first_pass ? 0 : wake_s >= 3600 ? -1 : static_cast<int>(wake_s * 1000) + 1;
     first_pass = false;
     if (::poll(fds.data(), fds.size(), timeout_ms) < 0 && errno != EINTR) break;
@@ -228,6 +230,7 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
     for (auto& [fd, w] : waits) subscribers.wait(fd, w);
     for (auto& [fd, w] : watches) subscribers.watch(fd, w);
     subscribers.catch_up();
+    subscribers.flush_due();
     for (int fd : connections.take_closed()) subscribers.forget(fd);
     for (const auto& b : backends.all()) b->after_commit();
     // A start or requeue that could not be recorded after the commit: the same.

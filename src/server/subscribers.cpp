@@ -24,10 +24,15 @@ bool event_matches(const JobQuery& f, const LoggedEvent& e) {
   return true;
 }
 
+bool matches_every_event(const JobQuery& f) {
+  return f.ids.empty() && f.states.empty() && f.name.empty() && f.backend.empty() && !f.array_job_id;
+}
+
 Status Subscribers::start() {
   auto last = store_.last_event_id();
   if (!last) return last.failure();
-  head_ = window_start_ = *last;
+  head_ = *last;
+  recent_.clear(head_);
   return {};
 }
 
@@ -93,23 +98,29 @@ bool Subscribers::feed(int fd, Watcher& w, const std::vector<LoggedEvent>& event
     if (event_matches(w.filter, e)) connections_.queue(fd, encode_reply(WatchLine{e, 0}));
     w.cursor = e.id;
   }
-  connections_.flush(fd);
+  settle(fd, w);
   return all;
 }
 
 bool Subscribers::feed_recent(int fd, Watcher& w) {
-  auto it = std::upper_bound(recent_.begin(), recent_.end(), w.cursor,
-                             [](std::int64_t cursor, const Recent& r) { return cursor < r.event.id; });
-  bool all = true;
-  for (; it != recent_.end(); ++it) {
-    if (!connections_.owns(fd) || !connections_.room(fd)) {
-      all = false;
-      break;
-    }
-    if (event_matches(w.filter, it->event)) connections_.queue(fd, it->line);
-    w.cursor = it->event.id;
+  if (!connections_.owns(fd)) return false;
+  const std::size_t room = connections_.room_left(fd);
+  if (matches_every_event(w.filter)) {  // a run of lines, in one copy
+    const RecentEvents::Run run = recent_.after(w.cursor, room);
+    connections_.queue_lines(fd, run.text);
+    w.cursor = run.last_id;
+    settle(fd, w);
+    return run.complete;
   }
-  connections_.flush(fd);
+  gathered_.clear();
+  const bool all = recent_.each_after(w.cursor, [&](const LoggedEvent& e, std::string_view line) {
+    if (gathered_.size() >= room) return false;
+    if (event_matches(w.filter, e)) gathered_ += line;
+    w.cursor = e.id;
+    return true;
+  });
+  connections_.queue_lines(fd, gathered_);
+  settle(fd, w);
   return all;
 }
 
@@ -134,17 +145,12 @@ void Subscribers::after_commit() {
   // The new events join the window of recent ones, each encoded once for every watcher
   // (only while someone watches: otherwise nobody would read them).
   if (watchers_.empty()) {
-    recent_.clear();
-    window_start_ = head_;
+    recent_.clear(head_);
     return;
   }
   for (auto& e : *fresh) {
-    std::string line = encode_reply(WatchLine{e, 0});
-    recent_.push_back({std::move(e), std::move(line)});
-  }
-  while (recent_.size() > kRecentEvents) {
-    window_start_ = recent_.front().event.id;
-    recent_.pop_front();
+    const std::string line = encode_reply(WatchLine{e, 0});
+    recent_.add(std::move(e), line);
   }
 }
 
@@ -153,7 +159,7 @@ void Subscribers::catch_up() {
   for (auto& [fd, w] : watchers_) {
     while (w.cursor < head_ && connections_.owns(fd) && connections_.room(fd)) {
       // Within the window of recent events: from memory, already encoded.
-      if (w.cursor >= window_start_) {
+      if (w.cursor >= recent_.start()) {
         const std::int64_t was = w.cursor;
         feed_recent(fd, w);
         if (w.cursor == was) break;  // out of room (or, never, a hole in the window)
@@ -179,13 +185,34 @@ void Subscribers::catch_up() {
   for (int fd : ended) watchers_.erase(fd);
 }
 
+void Subscribers::settle(int fd, Watcher& w) {
+  const std::size_t held = connections_.held(fd);
+  if (held == 0) return;
+  const double now = clock_.monotonic();
+  if (held < kBatchBytes && now < w.sent_at + kBatchDelayS) return;
+  w.sent_at = now;
+  connections_.flush(fd);
+}
+
+void Subscribers::flush_due() {
+  for (auto& [fd, w] : watchers_) settle(fd, w);
+}
+
+double Subscribers::next_flush_s() const {
+  double next = 3600;
+  const double now = clock_.monotonic();
+  for (const auto& [fd, w] : watchers_)
+    if (connections_.held(fd) > 0) next = std::min(next, std::max(0.0, w.sent_at + kBatchDelayS - now));
+  return next;
+}
+
 bool Subscribers::wants_room(int fd) const {
   auto it = watchers_.find(fd);
   return it != watchers_.end() && it->second.cursor < head_;
 }
 
 void Subscribers::stop(const std::string& why) {
-  recent_.clear();
+  recent_.clear(head_);
   const std::string line = encode_error(Error{why, ErrorKind::Unavailable});
   for (auto& [fd, w] : watchers_) connections_.send_now_and_close(fd, line);
   for (auto& [fd, w] : waiters_) connections_.send_now_and_close(fd, line);

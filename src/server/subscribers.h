@@ -9,15 +9,16 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <map>
 #include <set>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/job_record.h"
 #include "protocol/queries.h"
 #include "server/connections.h"
+#include "server/recent_events.h"
 #include "store/store.h"
 
 namespace yard {
@@ -25,10 +26,18 @@ namespace yard {
 // Whether `e` is an event the filter asks for (ids, sorted: jobs, or arrays by their
 // first id).
 bool event_matches(const JobQuery& filter, const LoggedEvent& e);
+// Whether the filter lets every event through (event_matches is then always true).
+bool matches_every_event(const JobQuery& filter);
 
 class Subscribers {
  public:
-  Subscribers(Store& store, Connections& connections) : store_(store), connections_(connections) {}
+  // A watcher's events are sent in batches: when 16 KiB wait, or 20 ms after its last
+  // send (a send per event and per watcher cost the daemon more than the events did).
+  static constexpr std::size_t kBatchBytes = 16 << 10;
+  static constexpr double kBatchDelayS = 0.02;
+
+  Subscribers(Store& store, Connections& connections, const Clock& clock = system_clock())
+      : store_(store), connections_(connections), clock_(clock) {}
 
   // Where the log stands (call once at start, and after each commit through after_commit).
   Status start();
@@ -43,6 +52,10 @@ class Subscribers {
   void catch_up();
   // A watcher behind the log whose connection is waiting for room (poll it for POLLOUT).
   bool wants_room(int fd) const;
+  // Sends the batches whose time has come; and how long until the next one does (the
+  // daemon's poll wakes up then).
+  void flush_due();
+  double next_flush_s() const;
   // The connection went away.
   void forget(int fd);
   // The daemon stops: every stream is told why, and closed (a client would otherwise take
@@ -56,6 +69,7 @@ class Subscribers {
     std::int64_t cursor = 0;  // the last event id considered (sent, or filtered out)
     bool follow = true;
     JobQuery filter;
+    double sent_at = 0;  // monotonic time of its last batch
   };
   struct Waiter {
     std::vector<std::int64_t> ids;      // as asked
@@ -66,19 +80,19 @@ class Subscribers {
   bool feed(int fd, Watcher& w, const std::vector<LoggedEvent>& events);
   // The same from the window of recent events (each encoded once, for every watcher).
   bool feed_recent(int fd, Watcher& w);
+  // Sends what waits for `fd` if it makes a batch (kBatchBytes, or kBatchDelayS since the
+  // last one); else leaves it for flush_due().
+  void settle(int fd, Watcher& w);
   void finish_wait(int fd);
   Store& store_;
   Connections& connections_;
+  const Clock& clock_;
   // The last events, each with its line, while someone watches: a watcher anywhere in
-  // this window (cursor >= window_start_) is fed from memory, every event encoded once
+  // this window (cursor >= recent_.start()) is fed from memory, every event encoded once
   // whatever the number of watchers; one further behind reads the store.
   static constexpr std::size_t kRecentEvents = 20000;
-  struct Recent {
-    LoggedEvent event;
-    std::string line;
-  };
-  std::deque<Recent> recent_;
-  std::int64_t window_start_ = 0;  // recent_ holds the events after this id, up to head_
+  RecentEvents recent_{kRecentEvents};
+  std::string gathered_;  // a filtering watcher's lines (kept: its capacity is reused)
   std::int64_t head_ = 0;          // the last event id handed out
   std::map<int, Watcher> watchers_;
   std::map<int, Waiter> waiters_;

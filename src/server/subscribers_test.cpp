@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "protocol/messages.h"
@@ -25,7 +26,7 @@ class Streams : public ::testing::Test {
     auto s = Store::open((dir_ / "store.db").string());
     ASSERT_TRUE(s) << s.error();
     store_.emplace(std::move(*s));
-    subscribers_.emplace(*store_, connections_);
+    subscribers_.emplace(*store_, connections_, clock_);
     ASSERT_TRUE(subscribers_->start());
   }
   void TearDown() override {
@@ -104,6 +105,15 @@ class Streams : public ::testing::Test {
     for (int fd : connections_.take_closed()) subscribers_->forget(fd);
   }
 
+  // What arrived at a client's end, without the daemon sending more first.
+  std::string arrived(int client) {
+    std::string in;
+    char buf[65536];
+    for (ssize_t n; (n = ::recv(client, buf, sizeof buf, MSG_DONTWAIT)) > 0;) in.append(buf, static_cast<std::size_t>(n));
+    return in;
+  }
+
+  FakeClock clock_;
   std::filesystem::path dir_;
   std::optional<Store> store_;
   Connections connections_;
@@ -223,6 +233,31 @@ TEST_F(Streams, AWaitIsAnsweredWhenItsLastJobEndsAndUnknownJobsAreNamed) {
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.kind(), ErrorKind::NotFound);
   EXPECT_EQ(refused.error(), "no job 77, 78");
+}
+
+TEST_F(Streams, EventsGoOutInBatchesWithinTwentyMillisecondsOrSixteenKilobytes) {
+  auto lines_in = [](const std::string& text) { return std::count(text.begin(), text.end(), '\n'); };
+  const int c = connect();
+  subscribers_->watch(server_end_[c], WatchRequest{0, true, {}});
+  add_job();  // the first event goes out at once
+  after_commit();
+  EXPECT_EQ(lines_in(arrived(c)), 1);
+  add_job();  // the next, within 20 ms of it, waits for its batch
+  after_commit();
+  EXPECT_EQ(arrived(c), "");
+  EXPECT_GT(subscribers_->next_flush_s(), 0.0);
+  EXPECT_LE(subscribers_->next_flush_s(), Subscribers::kBatchDelayS);
+  clock_.advance(Subscribers::kBatchDelayS);
+  EXPECT_EQ(subscribers_->next_flush_s(), 0.0);
+  subscribers_->flush_due();
+  EXPECT_EQ(lines_in(arrived(c)), 1);
+  EXPECT_EQ(subscribers_->next_flush_s(), 3600);  // nothing waits
+  // Many events at once make a batch by their size: out without waiting.
+  auto tx = store_->transaction();
+  for (int i = 0; i < 200; ++i) add_job();
+  ASSERT_TRUE(tx.commit());
+  after_commit();
+  EXPECT_GE(arrived(c).size(), Subscribers::kBatchBytes);
 }
 
 TEST_F(Streams, AStoppingDaemonTellsEveryStreamWhy) {
