@@ -1,5 +1,6 @@
 #include "server/connections.h"
 
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -10,16 +11,54 @@
 
 namespace yard {
 
+Connections::Connections() : epoll_fd_(::epoll_create1(EPOLL_CLOEXEC)) {}
+
 Connections::~Connections() {
   for (auto& [fd, c] : conns_) ::close(fd);
+  if (epoll_fd_ >= 0) ::close(epoll_fd_);
 }
 
-void Connections::poll_fds(std::vector<pollfd>& fds, const std::function<bool(int)>& wants_room) const {
-  for (const auto& [fd, c] : conns_) {
-    short events = POLLIN;
-    if (c.sent < c.tried || (c.out.empty() && wants_room(fd))) events |= POLLOUT;
-    fds.push_back({fd, events, 0});
+void Connections::add(int fd) {
+  if (epoll_fd_ < 0) {
+    ::close(fd);
+    return;
   }
+  epoll_event ev{};
+  ev.events = EPOLLIN;
+  ev.data.fd = fd;
+  if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev) != 0) {
+    ::close(fd);  // (only with the kernel's memory exhausted) the client sees its connection close
+    return;
+  }
+  conns_[fd];
+}
+
+std::vector<std::pair<int, short>> Connections::ready_now() const {
+  // One call, room for every connection: level-triggered, a second call would return the
+  // same ones again (and never end while they stay ready).
+  std::vector<epoll_event> events(std::max<std::size_t>(conns_.size(), 1));
+  const int n = ::epoll_wait(epoll_fd_, events.data(), static_cast<int>(events.size()), 0);
+  std::vector<std::pair<int, short>> out;
+  for (int i = 0; i < n; ++i) {
+    const std::uint32_t e = events[i].events;
+    short r = 0;
+    if (e & EPOLLIN) r |= POLLIN;
+    if (e & EPOLLOUT) r |= POLLOUT;
+    if (e & EPOLLHUP) r |= POLLHUP;
+    if (e & EPOLLERR) r |= POLLERR;
+    const int fd = events[i].data.fd;  // (a packed field: copied, not bound)
+    out.emplace_back(fd, r);
+  }
+  return out;
+}
+
+void Connections::want_out(int fd, Conn& c) {
+  const bool waiting = c.sent < c.tried;
+  if (waiting == c.watching_out) return;
+  epoll_event ev{};
+  ev.events = EPOLLIN | (waiting ? EPOLLOUT : 0u);
+  ev.data.fd = fd;
+  if (::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, fd, &ev) == 0) c.watching_out = waiting;
 }
 
 bool Connections::flush(int fd, Conn& c) {
@@ -41,6 +80,7 @@ bool Connections::flush(int fd, Conn& c) {
     c.tried -= c.sent;
     c.sent = 0;
   }
+  want_out(fd, c);
   return true;
 }
 
@@ -111,11 +151,11 @@ void Connections::flush(int fd) {
   if (!flush(fd, it->second) || (it->second.last && it->second.out.empty())) close(fd);
 }
 
-void Connections::send_now_and_close(int fd, const std::string& line) {
+void Connections::send_now_and_close(int fd, const std::string& line, double deadline) {
   auto it = conns_.find(fd);
   if (it == conns_.end()) return;
   Conn& c = it->second;
-  send_line(fd, c.out.substr(c.sent) + line);
+  send_until(fd, c.out.substr(c.sent) + line + "\n", deadline);
   close(fd);
 }
 

@@ -1,15 +1,16 @@
 // The daemon's client connections: each reads one request line, then gets its reply (and
 // is closed once that is sent), or stays open for a stream (a wait's late reply, a
 // watch's events). Writes never block the daemon: what a client has not read yet waits in
-// its buffer, sent as its socket takes it (POLLOUT); a stream adds to a buffer only while
-// it is small (server/subscribers.h reads the rest from the store later).
+// its buffer, sent as its socket takes it; a stream adds to a buffer only while it is
+// small (server/subscribers.h reads the rest from the store later). The connections are
+// watched through one epoll descriptor that the daemon's poll() watches: a thousand open
+// streams cost a loop iteration nothing until one of them is ready.
 #pragma once
 
 #include <poll.h>
 
 #include <algorithm>
 #include <cstddef>
-#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -24,16 +25,19 @@ class Connections {
   // Past this many unsent bytes a stream takes no more for now (Connections::room).
   static constexpr std::size_t kStreamBuffer = 64 << 10;
 
-  Connections() = default;
+  Connections();
   Connections(const Connections&) = delete;
   Connections& operator=(const Connections&) = delete;
   ~Connections();
 
-  void add(int fd) { conns_[fd]; }
+  void add(int fd);
   bool owns(int fd) const { return conns_.count(fd) != 0; }
-  // POLLIN for every connection, POLLOUT for those with bytes to send or for which
-  // `wants_room(fd)` (a stream waiting for room to read more of the log into).
-  void poll_fds(std::vector<pollfd>& fds, const std::function<bool(int)>& wants_room) const;
+  // The descriptor to poll for POLLIN: readable when some connection is ready (-1 if the
+  // kernel gave no epoll instance: the daemon cannot serve then).
+  int poll_fd() const { return epoll_fd_; }
+  // The connections ready now, with what they are ready for (POLLIN, POLLOUT, POLLHUP,
+  // POLLERR), for ready(); never waits.
+  std::vector<std::pair<int, short>> ready_now() const;
 
   struct Ready {
     std::optional<std::string> request;  // a whole request line, the first on this connection
@@ -53,8 +57,12 @@ class Connections {
   void flush(int fd);
   // Bytes queued and not yet offered to the socket.
   std::size_t held(int fd) const;
-  // Sends `line` even if that blocks, then closes (only before the daemon restarts or stops).
-  void send_now_and_close(int fd, const std::string& line);
+  // Sends what waits and `line`, waiting for the client to read until `deadline`
+  // (monotonic seconds) at most, then closes: only before the daemon restarts or stops,
+  // with one deadline for all, so that clients that do not read cost it kLastWordsS in
+  // all (they would otherwise hold its stop for ever).
+  static constexpr double kLastWordsS = 2;
+  void send_now_and_close(int fd, const std::string& line, double deadline);
   // Bytes not yet sent to `fd` (0 for an unknown one).
   std::size_t unsent(int fd) const;
   bool room(int fd) const { return unsent(fd) < kStreamBuffer; }
@@ -73,9 +81,13 @@ class Connections {
     std::size_t tried = 0;  // bytes of `out` offered to the socket (the rest is held)
     bool requested = false;  // its request line was taken
     bool last = false;       // close once `out` is sent
+    bool watching_out = false;  // epoll tells when its socket takes more (bytes offered wait)
   };
+  // Asks epoll for room on `fd` exactly while bytes offered to its socket wait.
+  void want_out(int fd, Conn& c);
   // Sends what the socket takes; false if the connection broke.
   bool flush(int fd, Conn& c);
+  int epoll_fd_ = -1;
   std::map<int, Conn> conns_;
   std::vector<int> closed_;
 };

@@ -132,6 +132,7 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
 
   DaemonState daemon{*store, backends, paths};
   Connections connections;
+  if (connections.poll_fd() < 0) return refuse(std::string("cannot watch client connections: ") + std::strerror(errno));
   Subscribers subscribers(*store, connections);
   if (auto s = subscribers.start(); !s) return refuse(s.error());
   bool first_pass = true;
@@ -140,7 +141,7 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
     if (!daemon.draining) fds.push_back({listener.fd(), POLLIN, 0});
     if (listener.watch_fd() >= 0) fds.push_back({listener.watch_fd(), POLLIN, 0});
     fds.push_back({sigfd, POLLIN, 0});
-    connections.poll_fds(fds, [&subscribers](int fd) { return subscribers.wants_room(fd); });
+    fds.push_back({connections.poll_fd(), POLLIN, 0});
     // Each backend's descriptors, and which backend each belongs to.
     std::map<int, Backend*> owner;
     double wake_s = 3600;
@@ -185,14 +186,16 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
       } else if (p.fd == sigfd) {
         signalfd_siginfo si;
         while (::read(sigfd, &si, sizeof si) > 0) daemon.stopping = true;
-      } else if (connections.owns(p.fd)) {
-        auto in = connections.ready(p.fd, p.revents);
-        if (in.refusal) replies.push_back({p.fd, std::move(*in.refusal), false});
-        if (!in.request) continue;
-        Answer a = answer(daemon, *in.request, clock.wall());
-        if (a.wait) waits.emplace_back(p.fd, std::move(*a.wait));
-        else if (a.watch) watches.emplace_back(p.fd, std::move(*a.watch));
-        else replies.push_back({p.fd, std::move(a.line), a.changed});
+      } else if (p.fd == connections.poll_fd()) {
+        for (const auto& [fd, revents] : connections.ready_now()) {
+          auto in = connections.ready(fd, revents);
+          if (in.refusal) replies.push_back({fd, std::move(*in.refusal), false});
+          if (!in.request) continue;
+          Answer a = answer(daemon, *in.request, clock.wall());
+          if (a.wait) waits.emplace_back(fd, std::move(*a.wait));
+          else if (a.watch) watches.emplace_back(fd, std::move(*a.watch));
+          else replies.push_back({fd, std::move(a.line), a.changed});
+        }
       } else if (auto o = owner.find(p.fd); o != owner.end()) {
         ready[o->second].push_back(p.fd);
       }
@@ -205,9 +208,10 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
     if (committed && !store->fault().empty()) committed = unavailable(store->fault());
     if (!committed) {
       std::cerr << "yard daemon: " << committed.error() << std::endl;
+      const double deadline = monotonic_now() + Connections::kLastWordsS;
       for (auto& r : replies) {
         if (r.changed) r.line = encode_error(Error{committed.error() + "; nothing was changed", ErrorKind::Unavailable});
-        connections.send_now_and_close(r.fd, r.line);
+        connections.send_now_and_close(r.fd, r.line, deadline);
       }
       if (daemon.stopping) break;
       restart_from_store();
@@ -216,10 +220,11 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
     if (const auto change = store_file.change(); change != StoreFile::Change::None) {
       const StoreRescue rescue = rescue_store(*store, store_file, change, paths);
       std::cerr << "yard daemon: " << rescue.told << std::endl;
+      const double deadline = monotonic_now() + Connections::kLastWordsS;
       for (auto& r : replies) {
         if (!rescue.restored && r.changed)
           r.line = encode_error(Error{rescue.told + "; this request is not in " + paths.store, ErrorKind::Unavailable});
-        connections.send_now_and_close(r.fd, r.line);
+        connections.send_now_and_close(r.fd, r.line, deadline);
       }
       if (rescue.restored) restart_from_store();
       break;

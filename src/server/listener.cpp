@@ -1,6 +1,7 @@
 #include "server/listener.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/inotify.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -10,6 +11,8 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+
+#include "core/clock.h"
 
 namespace yard {
 namespace {
@@ -133,15 +136,21 @@ void Listener::close_and_unlink() {
   if (::stat(path_.c_str(), &st) == 0 && st.st_ino == inode_) ::unlink(path_.c_str());
 }
 
-void send_line(int fd, const std::string& line) {
-  const std::string out = line + "\n";
-  int flags = ::fcntl(fd, F_GETFL);
-  ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-  for (std::size_t off = 0; off < out.size();) {
-    ssize_t n = ::send(fd, out.data() + off, out.size() - off, MSG_NOSIGNAL);
-    if (n <= 0) break;
-    off += static_cast<std::size_t>(n);
+bool send_until(int fd, std::string_view text, double deadline) {
+  for (std::size_t off = 0; off < text.size();) {
+    const ssize_t n = ::send(fd, text.data() + off, text.size() - off, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n > 0) {
+      off += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0 || errno != EAGAIN) return false;
+    const double left = deadline - monotonic_now();
+    if (left <= 0) return false;
+    pollfd p{fd, POLLOUT, 0};
+    ::poll(&p, 1, static_cast<int>(left * 1000) + 1);
   }
+  return true;
 }
 
 }  // namespace yard

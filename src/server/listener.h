@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 
@@ -44,7 +45,9 @@ class Listener {
   bool healthy_ = true;
 };
 
-// Writes one reply line (blocking; a client that went away is not an error).
-void send_line(int fd, const std::string& line);
+// Writes `text` to `fd`, waiting for the client to read it until `deadline` (monotonic
+// seconds, core/clock.h) at most: a client that does not read is not waited for longer,
+// and one that went away is not an error. Whether all of it was written.
+bool send_until(int fd, std::string_view text, double deadline);
 
 }  // namespace yard

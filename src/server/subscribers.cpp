@@ -214,8 +214,9 @@ bool Subscribers::wants_room(int fd) const {
 void Subscribers::stop(const std::string& why) {
   recent_.clear(head_);
   const std::string line = encode_error(Error{why, ErrorKind::Unavailable});
-  for (auto& [fd, w] : watchers_) connections_.send_now_and_close(fd, line);
-  for (auto& [fd, w] : waiters_) connections_.send_now_and_close(fd, line);
+  const double deadline = monotonic_now() + Connections::kLastWordsS;
+  for (auto& [fd, w] : watchers_) connections_.send_now_and_close(fd, line, deadline);
+  for (auto& [fd, w] : waiters_) connections_.send_now_and_close(fd, line, deadline);
   watchers_.clear();
   waiters_.clear();
   waiting_on_.clear();

@@ -50,7 +50,7 @@ class Subscribers {
   void after_commit();
   // Feeds watchers that are behind, as far as their connections have room.
   void catch_up();
-  // A watcher behind the log whose connection is waiting for room (poll it for POLLOUT).
+  // Whether the watcher on `fd` is behind the log (it gets more as its connection has room).
   bool wants_room(int fd) const;
   // Sends the batches whose time has come; and how long until the next one does (the
   // daemon's poll wakes up then).

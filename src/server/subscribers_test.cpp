@@ -277,5 +277,27 @@ TEST_F(Streams, AStoppingDaemonTellsEveryStreamWhy) {
   }
 }
 
+TEST_F(Streams, AStoppingDaemonDoesNotWaitForEverForAWatcherThatNeverReads) {
+  const int stalled = connect(), reader = connect();
+  subscribers_->watch(server_end_[stalled], WatchRequest{0, true, {}});
+  subscribers_->watch(server_end_[reader], WatchRequest{0, true, {}});
+  // Enough events to fill the stalled client's socket and the daemon's buffer for it.
+  for (int round = 0; round < 20; ++round) {
+    auto tx = store_->transaction();
+    for (int i = 0; i < 100; ++i) run_and_end(add_job());
+    ASSERT_TRUE(tx.commit());
+    after_commit();
+    subscribers_->flush_due();
+    drain(reader);
+  }
+  ASSERT_GT(connections_.unsent(server_end_[stalled]), 0u) << "its socket should be full";
+  // It returns (before, it blocked in a send until the client read: never), and the
+  // connections are closed: the stalled client, reading at last, finds the end.
+  subscribers_->stop("the daemon stopped");
+  EXPECT_EQ(subscribers_->watchers(), 0u);
+  EXPECT_FALSE(connections_.owns(server_end_[stalled]));
+  EXPECT_FALSE(connections_.owns(server_end_[reader]));
+}
+
 }  // namespace
 }  // namespace yard
