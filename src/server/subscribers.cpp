@@ -83,8 +83,9 @@ void Subscribers::watch(int fd, const WatchRequest& r) {
   }
   Watcher w{r.since, r.follow, r.filter};
   std::sort(w.filter.ids.begin(), w.filter.ids.end());  // event_matches looks ids up
-  watchers_[fd] = std::move(w);
-  catch_up();
+  // Only the new watcher is caught up: the others were at the last commit.
+  auto& added = watchers_[fd] = std::move(w);
+  if (!catch_up(fd, added)) forget(fd);
 }
 
 bool Subscribers::feed(int fd, Watcher& w, const std::vector<LoggedEvent>& events) {
@@ -156,53 +157,66 @@ void Subscribers::after_commit() {
 
 void Subscribers::catch_up() {
   std::vector<int> ended;
-  for (auto& [fd, w] : watchers_) {
-    while (w.cursor < head_ && connections_.owns(fd) && connections_.room(fd)) {
-      // Within the window of recent events: from memory, already encoded.
-      if (w.cursor >= recent_.start()) {
-        const std::int64_t was = w.cursor;
-        feed_recent(fd, w);
-        if (w.cursor == was) break;  // out of room (or, never, a hole in the window)
-        continue;
-      }
-      auto page = store_.events_after(w.cursor, kCatchUpPage);
-      if (!page) {
-        connections_.send(fd, encode_error(page.failure()), true);
-        ended.push_back(fd);
-        break;
-      }
-      if (page->empty()) {  // nothing past the cursor (events of jobs since removed)
-        w.cursor = head_;
-        break;
-      }
-      feed(fd, w, *page);
+  for (auto& [fd, w] : watchers_)
+    if (!catch_up(fd, w)) ended.push_back(fd);
+  for (int fd : ended) forget(fd);
+}
+
+bool Subscribers::catch_up(int fd, Watcher& w) {
+  while (w.cursor < head_ && connections_.owns(fd) && connections_.room(fd)) {
+    // Within the window of recent events: from memory, already encoded.
+    if (w.cursor >= recent_.start()) {
+      const std::int64_t was = w.cursor;
+      feed_recent(fd, w);
+      if (w.cursor == was) break;  // out of room (or, never, a hole in the window)
+      continue;
     }
-    if (!w.follow && w.cursor >= head_ && connections_.owns(fd)) {
-      connections_.send(fd, encode_reply(WatchLine{std::nullopt, head_}), true);
-      ended.push_back(fd);
+    auto page = store_.events_after(w.cursor, kCatchUpPage);
+    if (!page) {
+      connections_.send(fd, encode_error(page.failure()), true);
+      return false;
     }
+    if (page->empty()) {  // nothing past the cursor (events of jobs since removed)
+      w.cursor = head_;
+      break;
+    }
+    feed(fd, w, *page);
   }
-  for (int fd : ended) watchers_.erase(fd);
+  if (!w.follow && w.cursor >= head_ && connections_.owns(fd)) {
+    connections_.send(fd, encode_reply(WatchLine{std::nullopt, head_}), true);
+    return false;
+  }
+  return true;
 }
 
 void Subscribers::settle(int fd, Watcher& w) {
   const std::size_t held = connections_.held(fd);
-  if (held == 0) return;
-  const double now = clock_.monotonic();
-  if (held < kBatchBytes && now < w.sent_at + kBatchDelayS) return;
-  w.sent_at = now;
-  connections_.flush(fd);
+  if (held > 0) {
+    const double now = clock_.monotonic();
+    if (held >= kBatchBytes || now >= w.sent_at + kBatchDelayS) {
+      w.sent_at = now;
+      connections_.flush(fd);
+    }
+  }
+  // Only the watchers holding a batch are looked at by flush_due() and next_flush_s():
+  // a thousand that are up to date, or stalled, cost them nothing.
+  if (connections_.held(fd) > 0) holding_.insert(fd);
+  else holding_.erase(fd);
 }
 
 void Subscribers::flush_due() {
-  for (auto& [fd, w] : watchers_) settle(fd, w);
+  const std::vector<int> fds(holding_.begin(), holding_.end());
+  for (int fd : fds)
+    if (auto it = watchers_.find(fd); it != watchers_.end()) settle(fd, it->second);
+    else holding_.erase(fd);
 }
 
 double Subscribers::next_flush_s() const {
   double next = 3600;
   const double now = clock_.monotonic();
-  for (const auto& [fd, w] : watchers_)
-    if (connections_.held(fd) > 0) next = std::min(next, std::max(0.0, w.sent_at + kBatchDelayS - now));
+  for (int fd : holding_)
+    if (auto it = watchers_.find(fd); it != watchers_.end())
+      next = std::min(next, std::max(0.0, it->second.sent_at + kBatchDelayS - now));
   return next;
 }
 
@@ -218,12 +232,14 @@ void Subscribers::stop(const std::string& why) {
   for (auto& [fd, w] : watchers_) connections_.send_now_and_close(fd, line, deadline);
   for (auto& [fd, w] : waiters_) connections_.send_now_and_close(fd, line, deadline);
   watchers_.clear();
+  holding_.clear();
   waiters_.clear();
   waiting_on_.clear();
 }
 
 void Subscribers::forget(int fd) {
   watchers_.erase(fd);
+  holding_.erase(fd);
   if (waiters_.erase(fd))
     std::erase_if(waiting_on_, [fd](const auto& entry) { return entry.second == fd; });
 }

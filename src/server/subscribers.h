@@ -80,6 +80,9 @@ class Subscribers {
   bool feed(int fd, Watcher& w, const std::vector<LoggedEvent>& events);
   // The same from the window of recent events (each encoded once, for every watcher).
   bool feed_recent(int fd, Watcher& w);
+  // Feeds one watcher as far as its connection has room; false when its stream ended
+  // (a watch without follow got to the end, or the store could not be read).
+  bool catch_up(int fd, Watcher& w);
   // Sends what waits for `fd` if it makes a batch (kBatchBytes, or kBatchDelayS since the
   // last one); else leaves it for flush_due().
   void settle(int fd, Watcher& w);
@@ -95,6 +98,7 @@ class Subscribers {
   std::string gathered_;  // a filtering watcher's lines (kept: its capacity is reused)
   std::int64_t head_ = 0;          // the last event id handed out
   std::map<int, Watcher> watchers_;
+  std::set<int> holding_;  // the watchers with a batch held back (settle())
   std::map<int, Waiter> waiters_;
   std::multimap<std::int64_t, int> waiting_on_;  // job id -> waiter's fd
 };
