@@ -9,7 +9,7 @@ export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache} CCACHE_BASEDIR=$PWD CCACHE_
 if [ ! -f build-fuzz/build.ninja ] || ! grep -q '^YARD_WERROR:BOOL=ON' build-fuzz/CMakeCache.txt; then
   CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DYARD_FUZZ=ON -DYARD_BENCH=OFF -DYARD_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 fi
-targets=(job_text_fuzz swf_fuzz slurm_parse_fuzz protocol_fuzz sge_parse_fuzz directives_fuzz oar_parse_fuzz translate_fuzz)
+targets=(job_text_fuzz swf_fuzz slurm_parse_fuzz protocol_fuzz sge_parse_fuzz directives_fuzz oar_parse_fuzz translate_fuzz flow_file_fuzz)
 cmake --build build-fuzz --target "${targets[@]}"
 for t in "${targets[@]}"; do
   corpus=fuzz/corpus/${t%_fuzz}

@@ -28,6 +28,7 @@ std::unique_ptr<CliTree> make_cli_tree() {
   add_status_commands(app, t->rc);
   add_server_command(app, t->rc);
   add_run_command(app, t->rc);
+  add_flow_command(app, t->rc);
   add_translate_command(app, t->rc);
   add_accounts_command(app, t->rc);
   add_watch_command(app, t->rc);

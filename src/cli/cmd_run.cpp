@@ -1,6 +1,6 @@
-// yard run FILE.yaml: submits a run file's jobs (dependencies by name become afterok on
-// the submitted ids) and follows them to the end with a live progress line on a
-// terminal, or one plain line per state change otherwise.
+// yard run FILE.yaml: submits a flow's steps (flow/flow_file.h; what a step needs becomes
+// afterok on the submitted ids) and follows them to the end with a live progress line on
+// a terminal, or one plain line per state change otherwise. --dry-run prints the plan.
 #include <unistd.h>
 
 #include <filesystem>
@@ -12,31 +12,70 @@
 #include "cli/job_view.h"
 #include "core/environment.h"
 #include "core/text.h"
-#include "flow/run_file.h"
+#include "flow/flow_file.h"
+#include "flow/flow_render.h"
 
 namespace yard {
 
+namespace {
+
+// Makes the parent directory of each of the step's log files and outputs (a directory
+// named by a pattern, %j and the like, is the job's to have).
+Status make_output_directories(const FlowStep& step) {
+  std::vector<std::filesystem::path> files{step.outputs.begin(), step.outputs.end()};
+  for (const auto* log : {&step.spec.stdout_path, &step.spec.stderr_path})
+    if (!log->empty()) files.push_back(std::filesystem::path(step.spec.workdir) / *log);
+  for (const auto& f : files) {
+    const auto dir = f.parent_path();
+    if (dir.empty() || dir.string().find('%') != std::string::npos) continue;
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) return err("cannot make the directory " + dir.string() + ": " + ec.message());
+  }
+  return {};
+}
+
+}  // namespace
+
 void add_run_command(CLI::App& app, int& rc) {
   auto* run = app.add_subcommand("run",
-                                 "Submit the jobs of a YAML run file and follow them to the end (a file whose job list "
-                                 "is empty, jobs: [], submits nothing and exits 0 at once)");
+                                 "Submit the steps of a workflow file and follow them to the end (docs/WORKFLOWS.md; "
+                                 "a file without steps submits nothing and exits 0 at once)");
   static std::string file;
-  run->add_option("file", file, "Run file (see examples/)")->required();
+  static bool dry_run = false;
+  run->add_option("file", file, "Workflow file (YAML: steps:, or a run file's jobs:)")->required();
+  run->add_flag("--dry-run", dry_run, "Check the file and print the plan (every step, what it needs and runs); submit nothing");
   run->callback([&rc] {
     const Environment env = current_environment();
     std::error_code ec;
     const std::string base = std::filesystem::absolute(std::filesystem::path(file), ec).parent_path().string();
-    auto jobs = load_run_file(file, base, env);
-    if (!jobs) {
-      std::cerr << "yard run: " << jobs.error() << "\n";
+    auto flow = load_flow(file, base, env);
+    if (!flow) {
+      std::cerr << "yard run: " << flow.error() << "\n";
       rc = kExitBadInput;
       return;
     }
-    if (jobs->empty()) {
+    if (dry_run) {
+      print_plan(std::cout, *flow);
+      return;
+    }
+    if (flow->steps.empty()) {
       // Following no job must not mean following the whole store (Store::jobs of no id is
       // every job), which waited for all other jobs, or forever.
-      std::cout << "yard run: " << escape_for_terminal(file) << " has no jobs: nothing submitted\n";
+      std::cout << "yard run: " << escape_for_terminal(file) << " has no steps: nothing submitted\n";
       return;
+    }
+    // The directories of the steps' logs and outputs, made before anything is submitted
+    // (a job whose output file cannot be opened fails at its start; sbatch would fail it
+    // too): a flow's first step should not have to make its own log's directory.
+    for (const auto& step : flow->steps) {
+      auto made = make_output_directories(step);
+      if (!made) {
+        std::cerr << "yard run: step '" << escape_for_terminal(step.name) << "' (" << step.where << "): " << made.error()
+                  << "\n";
+        rc = 1;
+        return;
+      }
     }
     DaemonClient client = cli_client("run");
     // Where the event log stands before the first submission: following from there sees
@@ -47,22 +86,25 @@ void add_run_command(CLI::App& app, int& rc) {
       rc = exit_code_for(ping.kind());
       return;
     }
-    std::map<std::string, std::vector<std::int64_t>> ids_by_name;
+    std::vector<std::vector<std::int64_t>> ids_of(flow->steps.size());
     std::vector<std::int64_t> all;
-    for (auto& j : *jobs) {
-      JobSpec s = j.spec;
-      for (auto& a : j.after)
-        for (auto id : ids_by_name[a]) s.dependencies.push_back({DependencyKind::AfterOk, id});
-      auto r = client.submit(SubmitRequest{std::move(s), j.job_class, "", false});
+    for (std::size_t i = 0; i < flow->steps.size(); ++i) {
+      const FlowStep& step = flow->steps[i];
+      JobSpec s = step.spec;
+      if (!step.own_env) s.env = flow->env;
+      for (auto n : step.needs)
+        for (auto id : ids_of[static_cast<std::size_t>(n)]) s.dependencies.push_back({DependencyKind::AfterOk, id});
+      auto r = client.submit(SubmitRequest{std::move(s), step.job_class, "", false});
       if (!r) {
-        std::cerr << "yard run: job '" << escape_for_terminal(j.name) << "': " << r.error() << "\n";
+        std::cerr << "yard run: step '" << escape_for_terminal(step.name) << "' (" << step.where << "): " << r.error() << "\n";
         rc = r.kind() == ErrorKind::OutcomeUnknown ? kExitOutcomeUnknown : 1;
         return;
       }
+      ids_of[i] = r->ids;
       const auto& ids = r->ids;
-      ids_by_name[j.name] = ids;
       all.insert(all.end(), ids.begin(), ids.end());
-      std::cout << "submitted " << escape_for_terminal(j.name) << " as " << ids.front() << (ids.size() > 1 ? " (array of " + std::to_string(ids.size()) + ")" : "") << "\n";
+      std::cout << "submitted " << escape_for_terminal(step.name) << " as " << ids.front()
+                << (ids.size() > 1 ? " (array of " + std::to_string(ids.size()) + ")" : "") << "\n";
     }
     const bool tty = ::isatty(1) != 0;
     std::map<std::int64_t, JobState> last;

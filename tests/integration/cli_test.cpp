@@ -164,7 +164,7 @@ TEST_F(Cli, RunFileJobsTakeEveryFlagOfYardSubmit) {
   auto o = yard({"run", "flow.yaml"});
   EXPECT_EQ(o.rc, 1) << o.out << o.err;
   EXPECT_NE(o.out.find("submitted a as "), std::string::npos) << o.out;
-  EXPECT_NE(o.err.find("yard run: job 'b': unknown class 'nosuch'"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("yard run: step 'b' (flow.yaml:5): unknown class 'nosuch'"), std::string::npos) << o.err;
   auto a = job(1);
   EXPECT_EQ(a["name"], "a");  // the name: key, not -J
   EXPECT_EQ(a["walltime_s"], 60) << a.dump();

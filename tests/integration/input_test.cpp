@@ -68,7 +68,7 @@ TEST_F(Input, ARunFileWithNoJobsSubmitsNothingAndReturnsAtOnce) {
   write("empty.yaml", "jobs: []\n");
   Output o = yard({"run", "empty.yaml"}, {}, 30);
   EXPECT_EQ(o.rc, 0) << o.out << o.err;
-  EXPECT_NE(o.out.find("empty.yaml has no jobs: nothing submitted"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("empty.yaml has no steps: nothing submitted"), std::string::npos) << o.out;
   EXPECT_EQ(status().size(), 1u);
   EXPECT_EQ(yard({"cancel", std::to_string(other)}).rc, 0);
 }

@@ -1,0 +1,34 @@
+// yard flow: what to do with a workflow file besides running it: its graph.
+#include <filesystem>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "core/environment.h"
+#include "flow/flow_file.h"
+#include "flow/flow_render.h"
+
+namespace yard {
+
+void add_flow_command(CLI::App& app, int& rc) {
+  auto* flow = app.add_subcommand("flow", "Workflows: a flow file's graph (yard run FILE runs one)");
+  flow->require_subcommand(1);
+  auto* graph = flow->add_subcommand("graph", "Print a flow's steps and what each needs as a graph: Graphviz DOT "
+                                              "(yard flow graph FILE | dot -Tsvg > flow.svg) or mermaid");
+  static std::string file, format = "dot";
+  graph->add_option("file", file, "Workflow file")->required();
+  graph->add_option("--format", format, "dot or mermaid")->check(CLI::IsMember({"dot", "mermaid"}))->capture_default_str();
+  graph->callback([&rc] {
+    std::error_code ec;
+    const std::string base = std::filesystem::absolute(std::filesystem::path(file), ec).parent_path().string();
+    auto loaded = load_flow(file, base, current_environment());
+    if (!loaded) {
+      std::cerr << "yard flow graph: " << loaded.error() << "\n";
+      rc = kExitBadInput;
+      return;
+    }
+    if (format == "mermaid") print_mermaid(std::cout, *loaded);
+    else print_dot(std::cout, *loaded);
+  });
+}
+
+}  // namespace yard

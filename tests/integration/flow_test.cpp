@@ -1,0 +1,69 @@
+// Workflow files run for real (docs/WORKFLOWS.md): the documented example as written,
+// its plan and graph, and a mistake refused with nothing submitted.
+#include <filesystem>
+
+#include "harness.h"
+
+namespace yard::test {
+namespace {
+
+class Flows : public YardWorld {};
+
+const std::string kSweep = std::string(YARD_SOURCE_DIR) + "/examples/flows/sweep.yaml";
+
+TEST_F(Flows, TheDocumentedSweepRunsAsWrittenEachStepAfterWhatItNeeds) {
+  std::filesystem::remove_all("/tmp/yard-sweep");
+  auto o = yard({"run", kSweep}, {}, 300);
+  ASSERT_EQ(o.rc, 0) << o.out << o.err;
+  // sum(1..100) = 5050, times each case.
+  EXPECT_EQ(sh("cat /tmp/yard-sweep/summary.txt"), "5050\n10100\n15150\n20200\n");
+  // Each step by its own name, its log where defaults: output: says.
+  for (const auto* step : {"prepare", "simulate[1]", "simulate[4]", "check[2.txt]", "reduce"})
+    EXPECT_TRUE(std::filesystem::exists(std::string("/tmp/yard-sweep/logs/") + step + ".out")) << step;
+  auto all = status();
+  ASSERT_EQ(all.size(), 10u);
+  // A step started after every step it needs ended: reduce after the last check.
+  double last_check_end = 0, reduce_start = 0;
+  for (const auto& j : all) {
+    const std::string name = j["name"];
+    EXPECT_EQ(j["state"], "COMPLETED") << name;
+    if (name.rfind("check[", 0) == 0) last_check_end = std::max(last_check_end, seconds(j["end_time"]));
+    if (name == "reduce") reduce_start = seconds(j["start_time"]);
+  }
+  EXPECT_GE(reduce_start, last_check_end);
+  std::filesystem::remove_all("/tmp/yard-sweep");
+}
+
+TEST_F(Flows, DryRunPrintsThePlanAndGraphPrintsDotAndMermaidSubmittingNothing) {
+  auto plan = yard({"run", "--dry-run", kSweep});
+  ASSERT_EQ(plan.rc, 0) << plan.err;
+  EXPECT_NE(plan.out.find("flow sweep: 10 steps, 12 needs"), std::string::npos) << plan.out;
+  EXPECT_NE(plan.out.find("6. check[1.txt]  (1 cpu, mem 64M, time 00:05:00, on local)\n     needs: simulate[1]\n"),
+            std::string::npos)
+      << plan.out;
+  auto dot = yard({"flow", "graph", kSweep});
+  ASSERT_EQ(dot.rc, 0) << dot.err;
+  EXPECT_EQ(dot.out.rfind("digraph \"sweep\" {", 0), 0u) << dot.out;
+  EXPECT_NE(dot.out.find("s0 -> s1;"), std::string::npos) << dot.out;  // prepare -> simulate[1]
+  EXPECT_NE(dot.out.find("s8 -> s9;"), std::string::npos) << dot.out;  // check[4.txt] -> reduce
+  auto mermaid = yard({"flow", "graph", "--format", "mermaid", kSweep});
+  ASSERT_EQ(mermaid.rc, 0) << mermaid.err;
+  EXPECT_NE(mermaid.out.find("s5[\"check[1.txt]\"]"), std::string::npos) << mermaid.out;
+  EXPECT_NE(mermaid.out.find("s1 --> s5"), std::string::npos) << mermaid.out;
+  EXPECT_EQ(status().size(), 0u) << "a dry run or a graph submitted something";
+}
+
+TEST_F(Flows, ACycleIsRefusedNamedStepByStepWithNothingSubmitted) {
+  write("cycle.yaml", "steps:\n  - name: a\n    command: x\n    needs: [b]\n  - name: b\n    command: y\n"
+                      "    needs: [a]\n");
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"run", "cycle.yaml"},
+                                              std::vector<std::string>{"flow", "graph", "cycle.yaml"}}) {
+    auto o = yard(args);
+    EXPECT_EQ(o.rc, 2) << o.out << o.err;
+    EXPECT_NE(o.err.find("cycle.yaml:4: needs: a cycle: a -> b -> a"), std::string::npos) << o.err;
+  }
+  EXPECT_EQ(status().size(), 0u);
+}
+
+}  // namespace
+}  // namespace yard::test
