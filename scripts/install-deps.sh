@@ -7,7 +7,7 @@ packages=(
   # toolchain
   build-essential cmake ninja-build ccache pkg-config clang libclang-rt-14-dev
   # libraries
-  libsqlite3-dev sqlite3 nlohmann-json3-dev libyaml-cpp-dev libcli11-dev
+  libsqlite3-dev sqlite3 nlohmann-json3-dev libyaml-cpp-dev libyaml-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev libhwloc-dev zlib1g-dev libpugixml-dev libxxhash-dev
   # benchmark comparisons
   parallel task-spooler

@@ -1,17 +1,34 @@
-// yard flow: what to do with a workflow file besides running it: its graph.
+// yard flow: what to do with a workflow file besides running it: check it, draw its graph.
 #include <filesystem>
 #include <iostream>
 
 #include "cli/commands.h"
 #include "core/environment.h"
+#include "core/text.h"
 #include "flow/flow_file.h"
 #include "flow/flow_render.h"
 
 namespace yard {
 
 void add_flow_command(CLI::App& app, int& rc) {
-  auto* flow = app.add_subcommand("flow", "Workflows: a flow file's graph (yard run FILE runs one)");
+  auto* flow = app.add_subcommand("flow", "Workflows: check a flow file, print its graph (yard run FILE runs one)");
   flow->require_subcommand(1);
+  auto* check = flow->add_subcommand("check", "Check a flow file (names, needs, cycles, files, variables) and print "
+                                              "its size; exit 2 with file:line: what for a mistake");
+  static std::string checked;
+  check->add_option("file", checked, "Workflow file")->required();
+  check->callback([&rc] {
+    std::error_code ec;
+    const std::string base = std::filesystem::absolute(std::filesystem::path(checked), ec).parent_path().string();
+    auto loaded = load_flow(checked, base, current_environment());
+    if (!loaded) {
+      std::cerr << "yard flow check: " << loaded.error() << "\n";
+      rc = kExitBadInput;
+      return;
+    }
+    std::cout << "flow " << escape_for_terminal(loaded->name) << ": " << loaded->steps.size() << " steps, "
+              << loaded->edges() << " needs: no mistake found\n";
+  });
   auto* graph = flow->add_subcommand("graph", "Print a flow's steps and what each needs as a graph: Graphviz DOT "
                                               "(yard flow graph FILE | dot -Tsvg > flow.svg) or mermaid");
   static std::string file, format = "dot";

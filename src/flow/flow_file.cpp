@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <set>
 
-#include "core/yaml_file.h"
+#include "flow/yaml_tree.h"
 #include "flow/flow_graph.h"
 #include "flow/foreach.h"
 #include "flow/step_job.h"
@@ -14,9 +14,9 @@ namespace {
 const std::set<std::string, std::less<>> kStepKeys = {"name", "needs", "inputs", "outputs", "foreach", "as"};
 
 // A list of strings, or one string, each through `expand`.
-Result<std::vector<std::string>> strings(const std::string& path, const YAML::Node& n, const char* key,
+Result<std::vector<std::string>> strings(const std::string& path, const YamlNode& n, const char* key,
                                          const Expand& expand) {
-  std::vector<std::string> raw = n.IsSequence() ? n.as<std::vector<std::string>>() : std::vector{n.as<std::string>()};
+  std::vector<std::string> raw = n.strings();
   for (auto& s : raw) {
     auto e = expand(s);
     if (!e) return err(yaml_where(path, n) + ": " + key + ": " + e.error());
@@ -32,46 +32,46 @@ std::string absolute(const std::string& base_dir, const std::string& p) {
 }
 
 // The flow's params: variables of every step.
-Result<Variables> read_params(const std::string& path, const YAML::Node& n) {
+Result<Variables> read_params(const std::string& path, const YamlNode& n) {
   Variables vars;
-  if (!n || n.IsNull()) return vars;
-  if (!n.IsMap()) return err(yaml_where(path, n) + ": params: expected a mapping of names to values");
-  for (auto it = n.begin(); it != n.end(); ++it) {
-    const auto key = it->first.as<std::string>();
-    if (key == "name" || key == "index")
-      return err(yaml_where(path, it->first) + ": params: '" + key + "' is each step's own variable");
-    if (!it->second.IsScalar()) return err(yaml_where(path, it->second) + ": params: " + key + ": expected one value");
-    vars[key] = it->second.as<std::string>();
+  if (!n || n.is_null()) return vars;
+  if (!n.is_map()) return err(yaml_where(path, n) + ": params: expected a mapping of names to values");
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    const YamlNode k = n.child(2 * i), v = n.child(2 * i + 1);
+    const auto key = k.str();
+    if (key == "name" || key == "index") return err(yaml_where(path, k) + ": params: '" + key + "' is each step's own variable");
+    if (!v.is_scalar()) return err(yaml_where(path, v) + ": params: " + key + ": expected one value");
+    vars[key] = v.str();
   }
   return vars;
 }
 
-Result<Flow> flow_of(const YAML::Node& root, const std::string& path, const std::string& base_dir,
+Result<Flow> flow_of(const YamlNode& root, const std::string& path, const std::string& base_dir,
                      const std::map<std::string, std::string>& env, std::size_t max_steps);
 
 }  // namespace
 
 Result<Flow> load_flow(const std::string& path, const std::string& base_dir, const std::map<std::string, std::string>& env,
                        std::size_t max_steps) {
-  auto loaded = load_yaml(path);
-  if (!loaded) return Error{loaded.failure()};
-  return flow_of(*loaded, path, base_dir, env, max_steps);
+  auto loaded = YamlTree::load(path);
+  if (!loaded) return loaded.failure();
+  return flow_of((*loaded)->root(), path, base_dir, env, max_steps);
 }
 
 Result<Flow> parse_flow(std::string_view text, const std::string& source, const std::string& base_dir,
                         const std::map<std::string, std::string>& env, std::size_t max_steps) {
-  auto parsed = parse_yaml(text, source);
-  if (!parsed) return Error{parsed.failure()};
-  return flow_of(*parsed, source, base_dir, env, max_steps);
+  auto parsed = YamlTree::parse(text, source);
+  if (!parsed) return parsed.failure();
+  return flow_of((*parsed)->root(), source, base_dir, env, max_steps);
 }
 
 namespace {
 
-Result<Flow> flow_of(const YAML::Node& root, const std::string& path, const std::string& base_dir,
+Result<Flow> flow_of(const YamlNode& root, const std::string& path, const std::string& base_dir,
                      const std::map<std::string, std::string>& env, std::size_t max_steps) {
-  const bool legacy = root.IsMap() && root["jobs"];
+  const bool legacy = root.is_map() && root["jobs"];
   const char* list_key = legacy ? "jobs" : "steps";
-  if (!root.IsMap() || !root[list_key] || !root[list_key].IsSequence())
+  if (!root.is_map() || !root[list_key] || !root[list_key].is_sequence())
     return err(path + ": expected a mapping with a 'steps' list (or, as run files had, a 'jobs' list)");
   const GraphWords words = legacy ? GraphWords{"after", "job"} : GraphWords{};
   Flow flow;
@@ -80,28 +80,30 @@ Result<Flow> flow_of(const YAML::Node& root, const std::string& path, const std:
   flow.name = std::filesystem::path(path).stem().string();
   std::vector<NamedStep> named;
   try {
-    for (auto it = root.begin(); it != root.end(); ++it) {
-      const auto key = it->first.as<std::string>();
+    for (std::size_t i = 0; i < root.size(); ++i) {
+      const YamlNode k = root.child(2 * i);
+      const auto key = k.str();
       if (key != list_key && (legacy || (key != "name" && key != "params" && key != "defaults")))
-        return err(yaml_where(path, it->first) + ": unknown key '" + key + "'");
+        return err(yaml_where(path, k) + ": unknown key '" + key + "'");
     }
-    if (root["name"]) flow.name = root["name"].as<std::string>();
+    if (root["name"]) flow.name = root["name"].str();
     auto params = read_params(path, root["params"]);
     if (!params) return params.failure();
     auto defaults = read_step_defaults(path, root["defaults"]);
     if (!defaults) return defaults.failure();
     std::map<std::string, std::vector<std::string>> outputs_of;
     std::set<std::string> rules;
-    for (const auto& n : root[list_key]) {
+    for (const YamlNode& n : root[list_key].items()) {
       const std::string at = yaml_where(path, n);
-      if (!n.IsMap()) return err(at + ": each " + words.step + " must be a mapping");
-      for (auto it = n.begin(); it != n.end(); ++it) {
-        const auto key = it->first.as<std::string>();
+      if (!n.is_map()) return err(at + ": each " + words.step + " must be a mapping");
+      for (std::size_t i = 0; i < n.size(); ++i) {
+        const YamlNode k = n.child(2 * i);
+        const auto key = k.str();
         const bool known = is_job_key(key) || (legacy ? key == "name" || key == "after" : kStepKeys.count(key) > 0);
-        if (!known) return err(yaml_where(path, it->first) + ": unknown key '" + key + "'");
+        if (!known) return err(yaml_where(path, k) + ": unknown key '" + key + "'");
       }
       if (!n["name"]) return err(at + ": " + words.step + " without a name");
-      const auto rule = n["name"].as<std::string>();
+      const auto rule = n["name"].str();
       if (rule.empty()) return err(yaml_where(path, n["name"]) + ": " + words.step + " name is empty (name: \"\")");
       if (!legacy && rule.find_first_of("[]{}") != std::string::npos)
         return err(yaml_where(path, n["name"]) + ": step name '" + rule + "' holds [, ], { or }, which yard's names use");
@@ -164,8 +166,8 @@ Result<Flow> flow_of(const YAML::Node& root, const std::string& path, const std:
         named.push_back(std::move(ns));
       }
     }
-  } catch (const YAML::Exception& e) {
-    return err(yaml_error(path, e));
+  } catch (const YamlValueError& e) {
+    return err(path + ":" + std::to_string(e.line) + ": " + e.what());
   }
   auto ordered = order_steps(std::move(named), words);
   if (!ordered) return ordered.failure();

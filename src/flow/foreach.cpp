@@ -6,7 +6,6 @@
 #include <filesystem>
 
 #include "core/array_spec.h"
-#include "core/yaml_file.h"
 
 namespace yard {
 namespace {
@@ -28,9 +27,9 @@ Result<std::vector<std::string>> glob_files(const std::string& pattern) {
 
 }  // namespace
 
-Result<std::optional<Foreach>> read_foreach(const std::string& path, const YAML::Node& step, const std::string& base_dir,
+Result<std::optional<Foreach>> read_foreach(const std::string& path, const YamlNode& step, const std::string& base_dir,
                                             const std::map<std::string, std::vector<std::string>>& outputs) {
-  const YAML::Node n = step["foreach"];
+  const YamlNode n = step["foreach"];
   if (!n) {
     if (step["as"]) return err(yaml_where(path, step["as"]) + ": as: names the variable of a foreach, and there is none");
     return std::optional<Foreach>{};
@@ -38,29 +37,29 @@ Result<std::optional<Foreach>> read_foreach(const std::string& path, const YAML:
   const std::string at = yaml_where(path, n);
   Foreach f;
   if (step["as"]) {
-    f.var = step["as"].as<std::string>();
+    f.var = step["as"].str();
     if (f.var.empty() || !identifier_start(f.var[0]) ||
         !std::all_of(f.var.begin(), f.var.end(), identifier_char))
       return err(yaml_where(path, step["as"]) + ": as: '" + f.var + "' is not a variable name (letters, digits, _)");
     if (f.var == "name" || f.var == "index")
       return err(yaml_where(path, step["as"]) + ": as: '" + f.var + "' is the step's own variable");
   }
-  if (n.IsSequence()) {
-    f.values = n.as<std::vector<std::string>>();
-  } else if (n.IsMap() && n.size() == 1 && n["range"]) {
-    auto a = parse_array_spec(n["range"].as<std::string>());
+  if (n.is_sequence()) {
+    f.values = n.strings();
+  } else if (n.is_map() && n.size() == 1 && n["range"]) {
+    auto a = parse_array_spec(n["range"].str());
     if (!a) return err(at + ": foreach: range: " + a.error());
     if (a->max_running > 0) return err(at + ": foreach: range: a throttle (%) is an array's, not a foreach's");
     for (auto i : a->indices) f.values.push_back(std::to_string(i));
-  } else if (n.IsMap() && n.size() == 1 && n["glob"]) {
-    std::filesystem::path pattern(n["glob"].as<std::string>());
+  } else if (n.is_map() && n.size() == 1 && n["glob"]) {
+    std::filesystem::path pattern(n["glob"].str());
     if (pattern.is_relative()) pattern = std::filesystem::path(base_dir) / pattern;
     auto files = glob_files(pattern.string());
     if (!files) return err(at + ": foreach: glob: " + files.error());
     if (files->empty()) return err(at + ": foreach: glob: no file matches " + pattern.string());
     f.values = std::move(*files);
-  } else if (n.IsMap() && n.size() == 1 && n["outputs"]) {
-    f.outputs_of = n["outputs"].as<std::string>();
+  } else if (n.is_map() && n.size() == 1 && n["outputs"]) {
+    f.outputs_of = n["outputs"].str();
     auto it = outputs.find(f.outputs_of);
     if (it == outputs.end())
       return err(at + ": foreach: outputs: no step '" + f.outputs_of + "' before this one");

@@ -19,9 +19,8 @@
 #include <string>
 #include <vector>
 
-#include <yaml-cpp/yaml.h>
-
 #include "core/result.h"
+#include "flow/yaml_tree.h"
 
 namespace yard {
 
@@ -33,7 +32,7 @@ struct Foreach {
 
 // The step's foreach (none without the key). `outputs`: the outputs of each step read
 // so far, by the name the file gives it; `base_dir`: where a glob starts.
-Result<std::optional<Foreach>> read_foreach(const std::string& path, const YAML::Node& step, const std::string& base_dir,
+Result<std::optional<Foreach>> read_foreach(const std::string& path, const YamlNode& step, const std::string& base_dir,
                                             const std::map<std::string, std::vector<std::string>>& outputs);
 
 using Variables = std::map<std::string, std::string, std::less<>>;

@@ -6,7 +6,6 @@
 #include "core/batch_directives.h"  // split_directive_words
 #include "core/duration.h"
 #include "core/size.h"
-#include "core/yaml_file.h"
 #include "jobtext/submit_options.h"
 
 namespace yard {
@@ -17,12 +16,12 @@ const std::set<std::string, std::less<>> kJobKeys = {"command", "flags", "ntasks
                                                      "output", "error", "chdir"};
 
 // The words of a `flags:` value: a string split as an #SBATCH line, or a list.
-Result<std::vector<std::string>> flag_words(const std::string& path, const YAML::Node& flags, const Expand* expand) {
+Result<std::vector<std::string>> flag_words(const std::string& path, const YamlNode& flags, const Expand* expand) {
   std::vector<std::string> words;
-  if (flags.IsSequence()) {
-    words = flags.as<std::vector<std::string>>();
+  if (flags.is_sequence()) {
+    words = flags.strings();
   } else {
-    auto split = split_directive_words(flags.as<std::string>());
+    auto split = split_directive_words(flags.str());
     if (!split) return err(yaml_where(path, flags) + ": flags: " + split.error());
     words = std::move(*split);
   }
@@ -35,7 +34,7 @@ Result<std::vector<std::string>> flag_words(const std::string& path, const YAML:
   return words;
 }
 
-Result<StepJob> flagged(const std::string& path, const YAML::Node& at, const std::vector<std::string>& words) {
+Result<StepJob> flagged(const std::string& path, const YamlNode& at, const std::vector<std::string>& words) {
   auto f = parse_job_flags(words, {"true"});
   if (!f) return err(yaml_where(path, at) + ": flags: " + f.error());
   StepJob job{std::move(f->spec), std::move(f->job_class)};
@@ -45,31 +44,31 @@ Result<StepJob> flagged(const std::string& path, const YAML::Node& at, const std
 }
 
 // The keys of `n` but flags and command onto `job`.
-Status read_keys(const std::string& path, const YAML::Node& n, const std::string& base_dir, const Expand& expand,
+Status read_keys(const std::string& path, const YamlNode& n, const std::string& base_dir, const Expand& expand,
                  StepJob& job) {
   JobSpec& s = job.spec;
   auto text = [&](const char* key) -> Result<std::string> {
-    auto v = expand(n[key].as<std::string>());
+    auto v = expand(n[key].str());
     if (!v) return err(yaml_where(path, n[key]) + ": " + key + ": " + v.error());
     return v;
   };
-  if (n["ntasks"]) s.res.ntasks = n["ntasks"].as<int>();
-  if (n["cpus_per_task"]) s.res.cpus_per_task = n["cpus_per_task"].as<int>();
-  if (n["gpus"]) s.res.gpus = n["gpus"].as<int>();
-  if (n["priority"]) s.priority = n["priority"].as<int>();
+  if (n["ntasks"]) s.res.ntasks = n["ntasks"].integer();
+  if (n["cpus_per_task"]) s.res.cpus_per_task = n["cpus_per_task"].integer();
+  if (n["gpus"]) s.res.gpus = n["gpus"].integer();
+  if (n["priority"]) s.priority = n["priority"].integer();
   for (auto [key, out] : {std::pair{"mem", &s.res.mem_bytes}, std::pair{"mem_per_cpu", &s.res.mem_per_cpu_bytes}}) {
     if (!n[key]) continue;
-    auto v = parse_memory_size(n[key].as<std::string>());
+    auto v = parse_memory_size(n[key].str());
     if (!v) return err(yaml_where(path, n[key]) + ": " + key + ": " + v.error());
     *out = *v;
   }
   if (n["time"]) {
-    auto t = parse_walltime(n["time"].as<std::string>());
+    auto t = parse_walltime(n["time"].str());
     if (!t) return err(yaml_where(path, n["time"]) + ": time: " + t.error());
     s.res.walltime_s = *t;
   }
   if (n["array"]) {
-    auto a = parse_array_spec(n["array"].as<std::string>());
+    auto a = parse_array_spec(n["array"].str());
     if (!a) return err(yaml_where(path, n["array"]) + ": array: " + a.error());
     s.array = *a;
   }
@@ -93,15 +92,16 @@ Status read_keys(const std::string& path, const YAML::Node& n, const std::string
 
 bool is_job_key(std::string_view key) { return kJobKeys.find(key) != kJobKeys.end(); }
 
-Result<StepDefaults> read_step_defaults(const std::string& path, const YAML::Node& node) {
+Result<StepDefaults> read_step_defaults(const std::string& path, const YamlNode& node) {
   StepDefaults d;
-  if (node) d.node = node;  // (yaml-cpp throws on assigning a missing node)
-  if (node && !node.IsNull()) {
-    if (!node.IsMap()) return err(yaml_where(path, node) + ": defaults: expected a mapping of job keys");
-    for (auto it = node.begin(); it != node.end(); ++it) {
-      const auto key = it->first.as<std::string>();
-      if (key == "command") return err(yaml_where(path, it->first) + ": defaults: a command is each step's own");
-      if (!is_job_key(key)) return err(yaml_where(path, it->first) + ": defaults: unknown key '" + key + "'");
+  d.node = node;
+  if (node && !node.is_null()) {
+    if (!node.is_map()) return err(yaml_where(path, node) + ": defaults: expected a mapping of job keys");
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      const YamlNode k = node.child(2 * i);
+      const auto key = k.str();
+      if (key == "command") return err(yaml_where(path, k) + ": defaults: a command is each step's own");
+      if (!is_job_key(key)) return err(yaml_where(path, k) + ": defaults: unknown key '" + key + "'");
     }
     if (node["flags"]) {
       auto words = flag_words(path, node["flags"], nullptr);
@@ -115,11 +115,11 @@ Result<StepDefaults> read_step_defaults(const std::string& path, const YAML::Nod
   return d;
 }
 
-Result<StepJob> read_step_job(const std::string& path, const StepDefaults& defaults, const YAML::Node& n,
+Result<StepJob> read_step_job(const std::string& path, const StepDefaults& defaults, const YamlNode& n,
                               const std::string& base_dir, const Expand& expand) {
   std::vector<std::string> argv;
-  if (n["command"].IsSequence()) {
-    argv = n["command"].as<std::vector<std::string>>();
+  if (n["command"].is_sequence()) {
+    argv = n["command"].strings();
     if (argv.empty()) return err(yaml_where(path, n["command"]) + ": command: an empty list runs nothing");
     for (auto& a : argv) {
       auto e = expand(a);
@@ -127,7 +127,7 @@ Result<StepJob> read_step_job(const std::string& path, const StepDefaults& defau
       a = std::move(*e);
     }
   } else {
-    auto e = expand(n["command"].as<std::string>());
+    auto e = expand(n["command"].str());
     if (!e) return err(yaml_where(path, n["command"]) + ": command: " + e.error());
     argv = {"/bin/sh", "-c", std::move(*e)};
   }
@@ -144,7 +144,7 @@ Result<StepJob> read_step_job(const std::string& path, const StepDefaults& defau
   }
   job.spec.argv = std::move(argv);
   job.spec.workdir = base_dir;
-  if (defaults.node && defaults.node.IsMap())
+  if (defaults.node && defaults.node.is_map())
     if (auto s = read_keys(path, defaults.node, base_dir, expand, job); !s) return s.failure();
   if (auto s = read_keys(path, n, base_dir, expand, job); !s) return s.failure();
   return job;

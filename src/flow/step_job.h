@@ -13,9 +13,9 @@
 #include <string_view>
 #include <vector>
 
-#include <yaml-cpp/yaml.h>
 
 #include "core/job_spec.h"
+#include "flow/yaml_tree.h"
 #include "core/result.h"
 
 namespace yard {
@@ -36,16 +36,16 @@ using Expand = std::function<Result<std::string>(const std::string& value)>;
 // flags, and those flags parsed (a flow of many steps without flags of their own parses
 // them once, not once per step).
 struct StepDefaults {
-  YAML::Node node;
+  YamlNode node;
   std::vector<std::string> flags;
   StepJob flagged;
 };
-Result<StepDefaults> read_step_defaults(const std::string& path, const YAML::Node& node);
+Result<StepDefaults> read_step_defaults(const std::string& path, const YamlNode& node);
 
 // The job of the step `node` (of the file at `path`): the defaults' flags then its own,
 // then the defaults' other keys, then its own, each value through `expand`. `base_dir`
 // resolves a relative chdir. Errors are "path:LINE: key: why".
-Result<StepJob> read_step_job(const std::string& path, const StepDefaults& defaults, const YAML::Node& node,
+Result<StepJob> read_step_job(const std::string& path, const StepDefaults& defaults, const YamlNode& node,
                               const std::string& base_dir, const Expand& expand);
 
 }  // namespace yard
