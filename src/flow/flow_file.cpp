@@ -93,6 +93,7 @@ Result<Flow> flow_of(const YamlNode& root, const std::string& path, const std::s
     if (!defaults) return defaults.failure();
     std::map<std::string, std::vector<std::string>> outputs_of;
     std::set<std::string> rules;
+    named.reserve(root[list_key].size());  // (grown again by a foreach: amortised)
     for (const YamlNode& n : root[list_key].items()) {
       const std::string at = yaml_where(path, n);
       if (!n.is_map()) return err(at + ": each " + words.step + " must be a mapping");
