@@ -53,7 +53,11 @@ measure() {
 }
 
 printf '%-30s %10s %10s %12s\n' "steps (edges)" "seconds" "peak MiB" "steps/s"
-row() { printf '%-30s %10s %10s %12s\n' "$1" "$2" "$3" "$(awk -v n="$4" -v s="$2" 'BEGIN { if (s > 0) printf "%.0f", n / s; else print "-" }')"; }
+row() {  # what, seconds, MiB, steps ("-": no rate)
+  local rate=-
+  [ "$4" != - ] && rate=$(awk -v n="$4" -v s="$2" 'BEGIN { if (s + 0 > 0) printf "%.0f", n / s; else print "-" }')
+  printf '%-30s %10s %10s %12s\n' "$1" "$2" "$3" "$rate"
+}
 flow_file "$STEPS" "$work/flow.yaml"
 edges=$((STEPS * 10 - 55))
 read -r s m < <(measure 600 "$yard" flow check "$work/flow.yaml")
@@ -66,7 +70,7 @@ while ((n <= STEPS)); do
   snakefile "$n" "$work/snake-$n/Snakefile"
   read -r s m < <(cd "$work/snake-$n" && measure "$SNAKE_LIMIT" snakemake -n -q --cores 1)
   if [ "$s" = - ]; then
-    row "snakemake -n $n" "> $SNAKE_LIMIT" "-" 0
+    row "snakemake -n $n" "> $SNAKE_LIMIT" "-" -
     break
   fi
   row "snakemake -n $n" "$s" "$m" "$n"

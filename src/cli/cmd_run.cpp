@@ -3,6 +3,7 @@
 // a terminal, or one plain line per state change otherwise. --dry-run prints the plan.
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -86,24 +87,36 @@ void add_run_command(CLI::App& app, int& rc) {
       rc = exit_code_for(ping.kind());
       return;
     }
-    std::vector<std::vector<std::int64_t>> ids_of(flow->steps.size());
+    // Every step in one request: stored together or not at all, so a flow is never half
+    // submitted (a yard run killed while submitting leaves all of it or nothing).
+    SubmitManyRequest request;
+    request.env = flow->env;
+    request.jobs.reserve(flow->steps.size());
+    for (const FlowStep& step : flow->steps)
+      request.jobs.push_back({step.spec, step.job_class, step.needs, step.own_env});
+    auto submitted = client.submit_many(std::move(request));
+    if (!submitted) {
+      // The daemon names the job by its place: the step's name and line are here.
+      std::string why = submitted.error();
+      if (why.rfind("job ", 0) == 0) {
+        const auto place = static_cast<std::size_t>(std::strtoull(why.c_str() + 4, nullptr, 10));
+        if (place < flow->steps.size()) {
+          const FlowStep& step = flow->steps[place];
+          const auto colon = why.find("): ");
+          why = "step '" + escape_for_terminal(step.name) + "' (" + step.where + ")" +
+                (colon == std::string::npos ? ": " + why : why.substr(colon + 1));
+        }
+      }
+      std::cerr << "yard run: " << why << "\n";
+      rc = submitted.kind() == ErrorKind::OutcomeUnknown ? kExitOutcomeUnknown : exit_code_for(submitted.kind());
+      return;
+    }
+    for (const auto& w : submitted->warnings) std::cerr << "yard run: warning: " << escape_for_terminal(w) << "\n";
     std::vector<std::int64_t> all;
     for (std::size_t i = 0; i < flow->steps.size(); ++i) {
-      const FlowStep& step = flow->steps[i];
-      JobSpec s = step.spec;
-      if (!step.own_env) s.env = flow->env;
-      for (auto n : step.needs)
-        for (auto id : ids_of[static_cast<std::size_t>(n)]) s.dependencies.push_back({DependencyKind::AfterOk, id});
-      auto r = client.submit(SubmitRequest{std::move(s), step.job_class, "", false});
-      if (!r) {
-        std::cerr << "yard run: step '" << escape_for_terminal(step.name) << "' (" << step.where << "): " << r.error() << "\n";
-        rc = r.kind() == ErrorKind::OutcomeUnknown ? kExitOutcomeUnknown : 1;
-        return;
-      }
-      ids_of[i] = r->ids;
-      const auto& ids = r->ids;
+      const auto& ids = submitted->ids[i];
       all.insert(all.end(), ids.begin(), ids.end());
-      std::cout << "submitted " << escape_for_terminal(step.name) << " as " << ids.front()
+      std::cout << "submitted " << escape_for_terminal(flow->steps[i].name) << " as " << ids.front()
                 << (ids.size() > 1 ? " (array of " + std::to_string(ids.size()) + ")" : "") << "\n";
     }
     const bool tty = ::isatty(1) != 0;

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <optional>
@@ -195,6 +196,19 @@ Result<SubmitReply> DaemonClient::submit(SubmitRequest request) {
   auto line = ask(encoded, kRequestTimeoutMs, true);
   if (!line) return line.failure();
   return decode_submit_reply(*line);
+}
+
+Result<SubmitManyReply> DaemonClient::submit_many(SubmitManyRequest request) {
+  if (request.key.empty()) request.key = new_uid();
+  const std::string encoded = encode_request(request);
+  if (encoded.size() >= kMaxRequestBytes)
+    return err("the flow's jobs are " + readable_size(encoded.size()) + "; a submission can carry at most " +
+               readable_size(kMaxRequestBytes));
+  // Storing many jobs takes the daemon longer than one: a minute before the outcome is
+  // called unknown (it is then looked up by the key, never stored twice).
+  auto line = ask(encoded, std::max(kRequestTimeoutMs, 60'000), true);
+  if (!line) return line.failure();
+  return decode_submit_many_reply(*line);
 }
 
 Result<CancelReply> DaemonClient::cancel(const CancelRequest& request) {

@@ -26,6 +26,9 @@ class DaemonClient {
 
   // A submission without a key gets one of its own.
   Result<SubmitReply> submit(SubmitRequest request);
+  // Many jobs at once, stored together or not at all (a flow's steps: `yard run`);
+  // sent again after a broken connection, as submit is, under one key.
+  Result<SubmitManyReply> submit_many(SubmitManyRequest request);
   Result<CancelReply> cancel(const CancelRequest& request);
   Result<PingReply> ping(int timeout_ms = 5000);
   Result<ShutdownReply> shutdown(const ShutdownRequest& request);

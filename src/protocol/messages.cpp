@@ -16,6 +16,19 @@ struct Encode {
     if (r.test_only) j["test_only"] = true;
     return j;
   }
+  nlohmann::json operator()(const SubmitManyRequest& r) const {
+    nlohmann::json jobs = nlohmann::json::array();
+    for (const auto& job : r.jobs) {
+      nlohmann::json one{{"spec", job.spec}};
+      if (!job.job_class.empty()) one["class"] = job.job_class;
+      if (!job.needs.empty()) one["needs"] = job.needs;
+      if (job.own_env) one["own_env"] = true;
+      jobs.push_back(std::move(one));
+    }
+    nlohmann::json j{{"op", "submit_many"}, {"env", r.env}, {"jobs", std::move(jobs)}};
+    if (!r.key.empty()) j["key"] = r.key;
+    return j;
+  }
   nlohmann::json operator()(const CancelRequest& r) const { return {{"op", "cancel"}, {"ids", r.ids}}; }
   nlohmann::json operator()(const PingRequest&) const { return {{"op", "ping"}}; }
   nlohmann::json operator()(const ShutdownRequest& r) const { return {{"op", "shutdown"}, {"kill_jobs", r.kill_jobs}}; }
@@ -24,6 +37,37 @@ struct Encode {
     return query_request_json(r);
   }
 };
+
+// A submit_many request: each job's spec, class and needs (earlier jobs only), checked.
+Result<Request> decode_submit_many(const nlohmann::json& j) {
+  SubmitManyRequest r;
+  try {
+    r.key = j.value("key", "");
+    if (auto env = j.find("env"); env != j.end()) r.env = env->get<std::map<std::string, std::string>>();
+    const auto& jobs = j.at("jobs");
+    if (!jobs.is_array()) return err("malformed submit_many request: jobs is not a list");
+    r.jobs.reserve(jobs.size());
+    for (const auto& one : jobs) {
+      SubmitManyRequest::Job job;
+      try {
+        job.spec = one.at("spec").get<JobSpec>();
+      } catch (const std::exception& e) {
+        return err("malformed job spec of job " + std::to_string(r.jobs.size()) + ": " + e.what());
+      }
+      job.job_class = one.value("class", "");
+      job.own_env = one.value("own_env", false);
+      if (auto needs = one.find("needs"); needs != one.end()) job.needs = needs->get<std::vector<std::int32_t>>();
+      for (auto n : job.needs)
+        if (n < 0 || static_cast<std::size_t>(n) >= r.jobs.size())
+          return err("malformed submit_many request: job " + std::to_string(r.jobs.size()) + " needs job " +
+                     std::to_string(n) + ", which is not an earlier job of the request");
+      r.jobs.push_back(std::move(job));
+    }
+  } catch (const std::exception& e) {
+    return err(std::string("malformed submit_many request: ") + e.what());
+  }
+  return Request{std::move(r)};
+}
 
 }  // namespace
 
@@ -62,6 +106,7 @@ Result<Request> decode_request(std::string_view line) {
       r.test_only = j.value("test_only", false);
       return Request{std::move(r)};
     }
+    if (op == "submit_many") return decode_submit_many(j);
     if (op == "cancel") {
       Request r{std::in_place_type<CancelRequest>};
       try {
@@ -83,6 +128,11 @@ Result<Request> decode_request(std::string_view line) {
 std::string encode_reply(const SubmitReply& r) {
   nlohmann::json j{{"ok", true}, {"ids", r.ids}};
   if (r.job) j["job"] = *r.job;
+  if (!r.warnings.empty()) j["warnings"] = r.warnings;
+  return line_of(j);
+}
+std::string encode_reply(const SubmitManyReply& r) {
+  nlohmann::json j{{"ok", true}, {"ids", r.ids}};
   if (!r.warnings.empty()) j["warnings"] = r.warnings;
   return line_of(j);
 }
@@ -112,6 +162,14 @@ Result<SubmitReply> decode_submit_reply(std::string_view line) {
   return decode_with<SubmitReply>(line, [](const nlohmann::json& j) {
     SubmitReply r{j.at("ids").get<std::vector<std::int64_t>>(), std::nullopt, {}};
     if (auto job = j.find("job"); job != j.end()) r.job = job->get<JobSpec>();
+    if (auto w = j.find("warnings"); w != j.end()) r.warnings = w->get<std::vector<std::string>>();
+    return r;
+  });
+}
+
+Result<SubmitManyReply> decode_submit_many_reply(std::string_view line) {
+  return decode_with<SubmitManyReply>(line, [](const nlohmann::json& j) {
+    SubmitManyReply r{j.at("ids").get<std::vector<std::vector<std::int64_t>>>(), {}};
     if (auto w = j.find("warnings"); w != j.end()) r.warnings = w->get<std::vector<std::string>>();
     return r;
   });

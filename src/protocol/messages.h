@@ -3,6 +3,8 @@
 // server/requests.h):
 //   {"op":"submit","spec":{JobSpec},"class":"...","key":"..."}  -> {"ok":true,"ids":[...]}
 //   {"op":"submit",...,"test_only":true}                        -> {"ok":true,"ids":[],"job":{JobSpec}}
+//   {"op":"submit_many","env":{...},"jobs":[{"spec":{JobSpec},"class":"...","needs":[0,..]}],"key":"..."}
+//                                                     -> {"ok":true,"ids":[[...],[...]],"warnings":[...]}
 //   {"op":"cancel","ids":[...]}                                 -> {"ok":true,"ids":[acted on]}
 //   {"op":"ping"}                     -> {"ok":true,"pid":N,"socket":...,"store":..., backends' keys}
 //   {"op":"shutdown","kill_jobs":bool}                          -> {"ok":true}
@@ -13,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,6 +51,26 @@ struct SubmitReply {
   std::vector<std::string> warnings;  // what the backend will not do for the job
 };
 
+// Many jobs in one request, stored together or not at all: a flow's steps (`yard run`).
+// A job's needs are earlier jobs of the same request, by their place: each becomes
+// afterok on every id of that job (all of an array's). One environment for them all,
+// sent once, unless a job has its own (own_env).
+struct SubmitManyRequest {
+  struct Job {
+    JobSpec spec;
+    std::string job_class;
+    std::vector<std::int32_t> needs;
+    bool own_env = false;
+  };
+  std::map<std::string, std::string> env;
+  std::vector<Job> jobs;
+  std::string key;  // as SubmitRequest's
+};
+struct SubmitManyReply {
+  std::vector<std::vector<std::int64_t>> ids;  // each job's, in the request's order
+  std::vector<std::string> warnings;          // "job N (name): what its backend will not do"
+};
+
 struct CancelRequest {
   std::vector<std::int64_t> ids;  // jobs, or whole arrays by their first id
 };
@@ -70,7 +93,7 @@ struct ShutdownRequest {
 };
 struct ShutdownReply {};
 
-using Request = std::variant<SubmitRequest, CancelRequest, PingRequest, ShutdownRequest, JobsRequest, JobRequest,
+using Request = std::variant<SubmitRequest, SubmitManyRequest, CancelRequest, PingRequest, ShutdownRequest, JobsRequest, JobRequest,
                              LogsRequest, AccountsRequest, WaitRequest, WatchRequest>;
 
 // One line each way, without its '\n'.
@@ -78,6 +101,7 @@ std::string encode_request(const Request& r);
 Result<Request> decode_request(std::string_view line);
 
 std::string encode_reply(const SubmitReply& r);
+std::string encode_reply(const SubmitManyReply& r);
 std::string encode_reply(const CancelReply& r);
 std::string encode_reply(const PingReply& r);
 std::string encode_reply(const ShutdownReply& r);
@@ -92,6 +116,7 @@ std::string encode_error(const Error& e);
 // A reply line: the reply, or the daemon's refusal with its kind (or, for a line that is
 // no reply at all, an Internal error).
 Result<SubmitReply> decode_submit_reply(std::string_view line);
+Result<SubmitManyReply> decode_submit_many_reply(std::string_view line);
 Result<CancelReply> decode_cancel_reply(std::string_view line);
 Result<PingReply> decode_ping_reply(std::string_view line);
 Result<ShutdownReply> decode_shutdown_reply(std::string_view line);

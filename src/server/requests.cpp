@@ -84,6 +84,7 @@ Answer answer(DaemonState& d, std::string_view line, double now) {
   };
   try {
     if (auto* s = std::get_if<SubmitRequest>(&*request)) return reply(handle(d, std::move(*s), now), true);
+    if (auto* m = std::get_if<SubmitManyRequest>(&*request)) return reply(handle(d, std::move(*m), now), true);
     if (auto* c = std::get_if<CancelRequest>(&*request)) return reply(handle(d, *c, now), true);
     if (auto* p = std::get_if<PingRequest>(&*request)) return said(encode_reply(handle(d, *p)));
     if (auto* s = std::get_if<ShutdownRequest>(&*request)) return said(encode_reply(handle(d, *s)));

@@ -156,15 +156,20 @@ TEST_F(Cli, RunFileWithProgressLines) {
 }
 
 // A run file's job takes yard submit's flags, its --class and --backend among them: the
-// daemon is asked with them (an unknown class is its refusal, naming the job).
+// daemon is asked with them. An unknown class is its refusal, naming the step and its
+// line, and nothing of the flow is stored (all its jobs go in one request).
 TEST_F(Cli, RunFileJobsTakeEveryFlagOfYardSubmit) {
   write("flow.yaml",
         "jobs:\n  - name: a\n    command: echo A\n    flags: -J ignored -t 1:00\n"
         "  - name: b\n    command: echo B\n    flags: --class nosuch\n    after: [a]\n");
   auto o = yard({"run", "flow.yaml"});
-  EXPECT_EQ(o.rc, 1) << o.out << o.err;
-  EXPECT_NE(o.out.find("submitted a as "), std::string::npos) << o.out;
+  EXPECT_EQ(o.rc, 2) << o.out << o.err;
+  EXPECT_EQ(o.out.find("submitted"), std::string::npos) << o.out;
   EXPECT_NE(o.err.find("yard run: step 'b' (flow.yaml:5): unknown class 'nosuch'"), std::string::npos) << o.err;
+  EXPECT_EQ(status().size(), 0u) << "half a flow was stored";
+  write("flow.yaml", "jobs:\n  - name: a\n    command: echo A\n    flags: -J ignored -t 1:00\n");
+  o = yard({"run", "flow.yaml"});
+  EXPECT_EQ(o.rc, 0) << o.out << o.err;
   auto a = job(1);
   EXPECT_EQ(a["name"], "a");  // the name: key, not -J
   EXPECT_EQ(a["walltime_s"], 60) << a.dump();
