@@ -73,7 +73,7 @@ else
   snake_s="> $SNAKE_LIMIT"
 fi
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 > 0 && a + 0 > 0) printf "%.2f", a / b; else print "-" }'; }
-printf '%-40s %10s %12s\n' "fan-out/fan-in of $STEPS steps of true" "seconds" "yard vs it"
+printf '%-40s %10s %12s\n' "fan-out/fan-in of $STEPS steps of true" "seconds" "yard / it"
 printf '%-40s %10s %12s\n' "yard run (local backend)" "$yard_s" "1.00"
 printf '%-40s %10s %12s\n' "make -j2" "$make_s" "$(ratio "$yard_s" "$make_s")"
 printf '%-40s %10s %12s\n' "snakemake --cores 2" "$snake_s" "$(ratio "$yard_s" "${snake_s#> }")"

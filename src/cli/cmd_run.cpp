@@ -4,11 +4,13 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <map>
 
 #include "cli/commands.h"
+#include "client/paths.h"
 #include "cli/cli_client.h"
 #include "cli/job_view.h"
 #include "core/environment.h"
@@ -19,6 +21,34 @@
 namespace yard {
 
 namespace {
+
+// Where a flow's steps write their logs when they name no output: a run directory of
+// its own under the state directory, never the flow's source tree.
+std::string run_directory(const std::string& flow_name) {
+  char stamp[32];
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  ::localtime_r(&t, &tm);
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+  std::string name;
+  for (char c : flow_name) name += (c == '/' || c == '%' || static_cast<unsigned char>(c) < 0x20) ? '_' : c;
+  const std::string base = default_paths().state_dir + "/runs/" + (name.empty() ? "flow" : name) + "-" + stamp;
+  std::string dir = base;
+  for (int n = 2; std::filesystem::exists(dir); ++n) dir = base + "-" + std::to_string(n);
+  return dir;
+}
+
+// A step's log in the run directory: its name as a file name ('%' doubled: an output
+// path is a pattern; an array's elements apart).
+std::string log_in(const std::string& dir, const FlowStep& step) {
+  std::string file;
+  for (char c : step.name) {
+    if (c == '/') file += '_';
+    else if (c == '%') file += "%%";
+    else file += c;
+  }
+  return dir + "/" + file + (step.spec.array ? "_%a" : "") + ".out";
+}
 
 // Makes the parent directory of each of the step's log files and outputs (a directory
 // named by a pattern, %j and the like, is the job's to have).
@@ -44,7 +74,11 @@ void add_run_command(CLI::App& app, int& rc) {
                                  "a file without steps submits nothing and exits 0 at once)");
   static std::string file;
   static bool dry_run = false;
+  static std::string run_in;
   run->add_option("file", file, "Workflow file (YAML: steps:, or a run file's jobs:)")->required();
+  run->add_option("--run-dir", run_in,
+                  "Where steps without an output: write their logs (default: a new directory under "
+                  "$XDG_STATE_HOME/switchyard/runs/, named by the flow and the time)");
   run->add_flag("--dry-run", dry_run, "Check the file and print the plan (every step, what it needs and runs); submit nothing");
   run->callback([&rc] {
     const Environment env = current_environment();
@@ -66,6 +100,16 @@ void add_run_command(CLI::App& app, int& rc) {
       std::cout << "yard run: " << escape_for_terminal(file) << " has no steps: nothing submitted\n";
       return;
     }
+    // Steps that name no output log into the run directory.
+    const std::string run_dir =
+        run_in.empty() ? run_directory(flow->name) : std::filesystem::absolute(run_in, ec).lexically_normal().string();
+    bool logs_there = false;
+    for (auto& step : flow->steps)
+      if (step.spec.stdout_path.empty()) {
+        step.spec.stdout_path = log_in(run_dir, step);
+        logs_there = true;
+      }
+    if (logs_there) std::cout << "logs of steps without an output: in " << escape_for_terminal(run_dir) << "\n";
     // The directories of the steps' logs and outputs, made before anything is submitted
     // (a job whose output file cannot be opened fails at its start; sbatch would fail it
     // too): a flow's first step should not have to make its own log's directory.

@@ -65,5 +65,26 @@ TEST_F(Flows, ACycleIsRefusedNamedStepByStepWithNothingSubmitted) {
   EXPECT_EQ(status().size(), 0u);
 }
 
+// Steps that name no output log into a run directory of their own, never beside the
+// flow's file (its source tree); --run-dir chooses it.
+TEST_F(Flows, StepsWithoutAnOutputLogIntoARunDirectoryNotTheSourceTree) {
+  std::filesystem::create_directories(dir_ + "/src");
+  write("src/flow.yaml", "name: tidy\nsteps:\n  - name: a\n    command: echo hello from a\n"
+                         "  - name: b\n    foreach: [x]\n    command: echo {item}\n    needs: [a]\n");
+  auto o = yard({"run", "src/flow.yaml"});
+  ASSERT_EQ(o.rc, 0) << o.out << o.err;
+  const auto at = o.out.find("logs of steps without an output: in ");
+  ASSERT_NE(at, std::string::npos) << o.out;
+  const std::string run_dir = o.out.substr(at + 36, o.out.find('\n', at) - at - 36);
+  EXPECT_EQ(run_dir.rfind(dir_ + "/state/switchyard/runs/tidy-", 0), 0u) << run_dir;
+  EXPECT_EQ(sh("cat '" + run_dir + "/a.out'"), "hello from a\n");
+  EXPECT_EQ(sh("cat '" + run_dir + "/b[x].out'"), "x\n");
+  for (const auto& entry : std::filesystem::directory_iterator(dir_ + "/src"))
+    EXPECT_EQ(entry.path().filename(), "flow.yaml") << "the source tree got " << entry.path();
+  o = yard({"run", "--run-dir", "mine", "src/flow.yaml"});
+  ASSERT_EQ(o.rc, 0) << o.out << o.err;
+  EXPECT_EQ(read("mine/a.out"), "hello from a\n");
+}
+
 }  // namespace
 }  // namespace yard::test
