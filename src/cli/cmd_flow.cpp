@@ -1,6 +1,6 @@
 // yard flow: what to do with a workflow file besides running it: check it, draw its graph.
-#include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "cli/commands.h"
 #include "core/environment.h"
@@ -10,6 +10,21 @@
 
 namespace yard {
 
+namespace {
+
+// The flow of `file`, or its mistake printed (rc 2) and none.
+std::optional<Flow> flow_or_say(const std::string& command, const std::string& file, int& rc) {
+  auto loaded = load_flow(file, current_environment());
+  if (!loaded) {
+    std::cerr << "yard flow " << command << ": " << loaded.error() << "\n";
+    rc = kExitBadInput;
+    return std::nullopt;
+  }
+  return std::move(*loaded);
+}
+
+}  // namespace
+
 void add_flow_command(CLI::App& app, int& rc) {
   auto* flow = app.add_subcommand("flow", "Workflows: check a flow file, print its graph (yard run FILE runs one)");
   flow->require_subcommand(1);
@@ -18,14 +33,8 @@ void add_flow_command(CLI::App& app, int& rc) {
   static std::string checked;
   check->add_option("file", checked, "Workflow file")->required();
   check->callback([&rc] {
-    std::error_code ec;
-    const std::string base = std::filesystem::absolute(std::filesystem::path(checked), ec).parent_path().string();
-    auto loaded = load_flow(checked, base, current_environment());
-    if (!loaded) {
-      std::cerr << "yard flow check: " << loaded.error() << "\n";
-      rc = kExitBadInput;
-      return;
-    }
+    auto loaded = flow_or_say("check", checked, rc);
+    if (!loaded) return;
     std::cout << "flow " << escape_for_terminal(loaded->name) << ": " << loaded->steps.size() << " steps, "
               << loaded->edges() << " needs: no mistake found\n";
   });
@@ -35,14 +44,8 @@ void add_flow_command(CLI::App& app, int& rc) {
   graph->add_option("file", file, "Workflow file")->required();
   graph->add_option("--format", format, "dot or mermaid")->check(CLI::IsMember({"dot", "mermaid"}))->capture_default_str();
   graph->callback([&rc] {
-    std::error_code ec;
-    const std::string base = std::filesystem::absolute(std::filesystem::path(file), ec).parent_path().string();
-    auto loaded = load_flow(file, base, current_environment());
-    if (!loaded) {
-      std::cerr << "yard flow graph: " << loaded.error() << "\n";
-      rc = kExitBadInput;
-      return;
-    }
+    auto loaded = flow_or_say("graph", file, rc);
+    if (!loaded) return;
     if (format == "mermaid") print_mermaid(std::cout, *loaded);
     else print_dot(std::cout, *loaded);
   });

@@ -83,8 +83,7 @@ void add_run_command(CLI::App& app, int& rc) {
   run->callback([&rc] {
     const Environment env = current_environment();
     std::error_code ec;
-    const std::string base = std::filesystem::absolute(std::filesystem::path(file), ec).parent_path().string();
-    auto flow = load_flow(file, base, env);
+    auto flow = load_flow(file, env);
     if (!flow) {
       std::cerr << "yard run: " << flow.error() << "\n";
       rc = kExitBadInput;

@@ -58,6 +58,12 @@ Result<Flow> load_flow(const std::string& path, const std::string& base_dir, con
   return flow_of((*loaded)->root(), path, base_dir, env, max_steps);
 }
 
+Result<Flow> load_flow(const std::string& path, const std::map<std::string, std::string>& env) {
+  std::error_code ec;
+  const auto base = std::filesystem::absolute(std::filesystem::path(path), ec).parent_path().string();
+  return load_flow(path, base, env);
+}
+
 Result<Flow> parse_flow(std::string_view text, const std::string& source, const std::string& base_dir,
                         const std::map<std::string, std::string>& env, std::size_t max_steps) {
   auto parsed = YamlTree::parse(text, source);

@@ -41,6 +41,8 @@ constexpr std::size_t kMaxFlowSteps = 1'000'000;
 // `base_dir`; `env` is every step's environment. More than `max_steps` is an error.
 Result<Flow> load_flow(const std::string& path, const std::string& base_dir, const std::map<std::string, std::string>& env,
                        std::size_t max_steps = kMaxFlowSteps);
+// The same with relative paths starting from the file's own directory.
+Result<Flow> load_flow(const std::string& path, const std::map<std::string, std::string>& env);
 // The same from the text of a file, `source` naming it in messages.
 Result<Flow> parse_flow(std::string_view text, const std::string& source, const std::string& base_dir,
                         const std::map<std::string, std::string>& env, std::size_t max_steps = kMaxFlowSteps);

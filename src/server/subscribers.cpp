@@ -190,18 +190,20 @@ bool Subscribers::catch_up(int fd, Watcher& w) {
 }
 
 void Subscribers::settle(int fd, Watcher& w) {
-  const std::size_t held = connections_.held(fd);
-  if (held > 0) {
-    const double now = clock_.monotonic();
-    if (held >= kBatchBytes || now >= w.sent_at + kBatchDelayS) {
-      w.sent_at = now;
-      connections_.flush(fd);
-    }
-  }
   // Only the watchers holding a batch are looked at by flush_due() and next_flush_s():
-  // a thousand that are up to date, or stalled, cost them nothing.
-  if (connections_.held(fd) > 0) holding_.insert(fd);
-  else holding_.erase(fd);
+  // a thousand that are up to date, or stalled, cost them nothing. A flush offers all it
+  // holds to the socket: nothing is held after it.
+  const std::size_t held = connections_.held(fd);
+  const double now = held > 0 ? clock_.monotonic() : 0;
+  if (held > 0 && (held >= kBatchBytes || now >= w.sent_at + kBatchDelayS)) {
+    w.sent_at = now;
+    connections_.flush(fd);
+    holding_.erase(fd);
+  } else if (held > 0) {
+    holding_.insert(fd);
+  } else {
+    holding_.erase(fd);
+  }
 }
 
 void Subscribers::flush_due() {
