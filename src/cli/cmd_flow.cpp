@@ -1,4 +1,5 @@
-// yard flow: what to do with a workflow file besides running it: check it, draw its graph.
+// yard flow: what to do with a workflow file besides running it: check it, draw its graph;
+// and the flows run (cmd_flows.cpp).
 #include <iostream>
 #include <optional>
 
@@ -26,7 +27,8 @@ std::optional<Flow> flow_or_say(const std::string& command, const std::string& f
 }  // namespace
 
 void add_flow_command(CLI::App& app, int& rc) {
-  auto* flow = app.add_subcommand("flow", "Workflows: check a flow file, print its graph (yard run FILE runs one)");
+  auto* flow = app.add_subcommand("flow", "Workflows: check a flow file, print its graph (yard run FILE runs one); "
+                                          "the flows run: list, status, cancel, follow");
   flow->require_subcommand(1);
   auto* check = flow->add_subcommand("check", "Check a flow file (names, needs, cycles, files, variables) and print "
                                               "its size; exit 2 with file:line: what for a mistake");
@@ -49,6 +51,7 @@ void add_flow_command(CLI::App& app, int& rc) {
     if (format == "mermaid") print_mermaid(std::cout, *loaded);
     else print_dot(std::cout, *loaded);
   });
+  add_flows_commands(*flow, rc);
 }
 
 }  // namespace yard

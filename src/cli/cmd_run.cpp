@@ -12,6 +12,8 @@
 #include "cli/commands.h"
 #include "client/paths.h"
 #include "cli/cli_client.h"
+#include "cli/flow_follow.h"
+#include "cli/flow_request.h"
 #include "cli/job_view.h"
 #include "core/environment.h"
 #include "core/text.h"
@@ -75,10 +77,14 @@ void add_run_command(CLI::App& app, int& rc) {
   static std::string file;
   static bool dry_run = false;
   static std::string run_in;
+  static std::vector<std::string> rerun;
   run->add_option("file", file, "Workflow file (YAML: steps:, or a run file's jobs:)")->required();
   run->add_option("--run-dir", run_in,
                   "Where steps without an output: write their logs (default: a new directory under "
                   "$XDG_STATE_HOME/switchyard/runs/, named by the flow and the time)");
+  run->add_option("--rerun", rerun,
+                  "Run this step again (a step's name, or a step of the file with all its foreach values), and "
+                  "every step after it, even where it is up to date; repeatable");
   run->add_flag("--dry-run", dry_run, "Check the file and print the plan (every step, what it needs and runs); submit nothing");
   run->callback([&rc] {
     const Environment env = current_environment();
@@ -122,22 +128,9 @@ void add_run_command(CLI::App& app, int& rc) {
       }
     }
     DaemonClient client = cli_client("run");
-    // Where the event log stands before the first submission: following from there sees
-    // every change of these jobs, and nothing older.
-    auto ping = client.ping();
-    if (!ping) {
-      std::cerr << "yard run: " << ping.error() << "\n";
-      rc = exit_code_for(ping.kind());
-      return;
-    }
-    // Every step in one request: stored together or not at all, so a flow is never half
-    // submitted (a yard run killed while submitting leaves all of it or nothing).
-    SubmitManyRequest request;
-    request.env = flow->env;
-    request.jobs.reserve(flow->steps.size());
-    for (const FlowStep& step : flow->steps)
-      request.jobs.push_back({step.spec, step.job_class, step.needs, step.own_env});
-    auto submitted = client.submit_many(std::move(request));
+    auto request = flow_request(client, *flow, run_dir, rerun, rc);
+    if (!request) return;
+    auto submitted = client.submit_many(std::move(*request));
     if (!submitted) {
       // The daemon names the job by its place: the step's name and line are here.
       std::string why = submitted.error();
@@ -155,57 +148,35 @@ void add_run_command(CLI::App& app, int& rc) {
       return;
     }
     for (const auto& w : submitted->warnings) std::cerr << "yard run: warning: " << escape_for_terminal(w) << "\n";
-    std::vector<std::int64_t> all;
+    std::vector<std::int64_t> followed, all;
+    std::size_t attached = 0, up_to_date = 0;
     for (std::size_t i = 0; i < flow->steps.size(); ++i) {
       const auto& ids = submitted->ids[i];
-      all.insert(all.end(), ids.begin(), ids.end());
-      std::cout << "submitted " << escape_for_terminal(flow->steps[i].name) << " as " << ids.front()
-                << (ids.size() > 1 ? " (array of " + std::to_string(ids.size()) + ")" : "") << "\n";
-    }
-    const bool tty = ::isatty(1) != 0;
-    std::map<std::int64_t, JobState> last;
-    for (auto id : all) last[id] = JobState::Pending;
-    int done = 0, running = 0, pending = static_cast<int>(all.size()), failed = 0;
-    const int total = static_cast<int>(all.size());
-    auto count = [&](JobState s, int d) {
-      if (is_terminal(s)) done += d;
-      if (is_terminal(s) && s != JobState::Completed) failed += d;
-      if (s == JobState::Running) running += d;
-      if (s == JobState::Pending) pending += d;
-    };
-    auto progress = [&] {
-      if (!tty) return;
-      const int width = 30, filled = total ? done * width / total : width;
-      std::cout << "\r[" << std::string(static_cast<std::size_t>(filled), '#')
-                << std::string(static_cast<std::size_t>(width - filled), '.') << "] " << done << "/" << total
-                << " done, " << running << " running, " << pending << " pending, " << failed << " failed   "
-                << std::flush;
-    };
-    progress();
-    WatchRequest follow;
-    follow.since = ping->last_event;
-    follow.filter.ids = all;
-    auto watched = client.watch(follow, [&](const LoggedEvent& e) {
-      auto it = last.find(e.job_id);
-      if (it == last.end() || it->second == e.event.state) return true;
-      count(it->second, -1);
-      count(e.event.state, +1);
-      it->second = e.event.state;
-      if (!tty) {
-        std::string id = std::to_string(e.job_id);
-        if (e.array_job_id && e.array_index) id = std::to_string(*e.array_job_id) + "_" + std::to_string(*e.array_index);
-        std::cout << escape_for_terminal(e.name) << " " << id << " " << to_string(e.event.state)
-                  << (e.event.detail.empty() ? "" : " (" + escape_for_terminal(e.event.detail) + ")") << "\n";
+      const auto origin = i < submitted->origins.size() ? submitted->origins[i] : StepOrigin::Submitted;
+      all.push_back(ids.front());
+      const std::string what = ids.size() > 1 ? " (array of " + std::to_string(ids.size()) + ")" : "";
+      const std::string name = escape_for_terminal(flow->steps[i].name);
+      if (origin == StepOrigin::UpToDate) {
+        ++up_to_date;
+        continue;
       }
-      progress();
-      return done < total;
-    });
-    if (!watched) {
-      std::cerr << "\nyard run: " << watched.error() << "\n";
+      followed.push_back(ids.front());
+      if (origin == StepOrigin::Attached) {
+        ++attached;
+        std::cout << name << " is running already as " << ids.front() << what << ": not submitted again\n";
+      } else {
+        std::cout << "submitted " << name << " as " << ids.front() << what << "\n";
+      }
+    }
+    std::cout << "flow " << submitted->flow_id << ": " << flow->steps.size() << " steps, "
+              << flow->steps.size() - attached - up_to_date << " submitted, " << attached << " running already, "
+              << up_to_date << " up to date (Ctrl-C stops following, not the flow: yard flow status "
+              << submitted->flow_id << ")\n";
+    if (auto ended = follow_jobs(client, followed, std::cout); !ended) {
+      std::cerr << "yard run: " << ended.error() << "\n";
       rc = 1;
       return;
     }
-    if (tty) std::cout << "\n";
     JobQuery query;
     query.ids = all;
     auto recs = client.all_jobs(query);
@@ -214,6 +185,8 @@ void add_run_command(CLI::App& app, int& rc) {
       rc = 1;
       return;
     }
+    int failed = 0;
+    for (const auto& j : *recs) failed += is_terminal(j.state) && j.state != JobState::Completed;
     print_job_table(std::cout, *recs);
     rc = failed ? 1 : 0;
   });

@@ -41,7 +41,8 @@ int wait_for_jobs(const std::vector<std::string>& ids, double timeout_s, bool pr
 void add_status_commands(CLI::App& app, int& rc);  // status, wait, logs, cancel
 void add_server_command(CLI::App& app, int& rc);
 void add_run_command(CLI::App& app, int& rc);
-void add_flow_command(CLI::App& app, int& rc);  // yard flow graph
+void add_flow_command(CLI::App& app, int& rc);  // yard flow check|graph, and:
+void add_flows_commands(CLI::App& flow, int& rc);  // yard flow list|status|cancel|follow
 void add_accounts_command(CLI::App& app, int& rc);
 void add_watch_command(CLI::App& app, int& rc);  // yard watch: the event stream
 struct CliTree;

@@ -47,6 +47,11 @@ class DaemonClient {
   // after a lost connection it goes on from the last event seen (nothing missed, nothing
   // twice). Returns when stopped, or without follow at the end of the log.
   Status watch(WatchRequest request, const std::function<bool(const LoggedEvent&)>& on_event);
+  // Flows (flow_queries.cpp; protocol/flows.h): newest first (0: all), one with its steps,
+  // and the digests the daemon knows of files.
+  Result<FlowsReply> flows(std::int64_t limit);
+  Result<FlowReply> flow(std::int64_t id);
+  Result<DigestsReply> digests(const DigestsRequest& request);
 
   const Paths& paths() const { return paths_; }
   // Told once when the client starts waiting past the usual time for a silent daemon

@@ -1,5 +1,5 @@
-// What the protocol's two codec files share (messages.cpp: the changing requests;
-// queries.cpp: the read side). Internal to src/protocol/.
+// What the protocol's codec files share (messages.cpp: the changing requests;
+// queries.cpp: the read side; flows.cpp: flows). Internal to src/protocol/.
 #pragma once
 
 #include <optional>
@@ -42,5 +42,11 @@ nlohmann::json query_request_json(const WatchRequest& r);
 // A read-side request of operation `op`, or nullopt if `op` is none of them; a
 // malformed one is an Invalid error naming the operation and the field.
 std::optional<Result<Request>> decode_query_request(const std::string& op, const nlohmann::json& j);
+
+// The same for flows (flows.cpp).
+nlohmann::json flow_request_json(const FlowsRequest& r);
+nlohmann::json flow_request_json(const FlowRequest& r);
+nlohmann::json flow_request_json(const DigestsRequest& r);
+std::optional<Result<Request>> decode_flow_request(const std::string& op, const nlohmann::json& j);
 
 }  // namespace yard

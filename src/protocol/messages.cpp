@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "protocol/codec.h"
+#include "core/byte_json.h"
 #include "protocol/job_wire.h"
 
 namespace yard {
@@ -23,15 +24,33 @@ struct Encode {
       if (!job.job_class.empty()) one["class"] = job.job_class;
       if (!job.needs.empty()) one["needs"] = job.needs;
       if (job.own_env) one["own_env"] = true;
+      if (!job.key.empty()) one["key"] = job.key;
+      if (!job.outputs.empty()) {
+        auto outputs = nlohmann::json::array();
+        for (const auto& o : job.outputs) outputs.push_back(bytes_to_json(o));
+        one["outputs"] = std::move(outputs);
+      }
+      if (job.rerun) one["rerun"] = true;
       jobs.push_back(std::move(one));
     }
     nlohmann::json j{{"op", "submit_many"}, {"env", r.env}, {"jobs", std::move(jobs)}};
     if (!r.key.empty()) j["key"] = r.key;
+    if (r.flow) {
+      auto digests = nlohmann::json::array();
+      for (const auto& d : r.flow->digests) digests.push_back(digest_to_wire(d));
+      j["flow"] = {{"name", bytes_to_json(r.flow->name)},
+                   {"file", bytes_to_json(r.flow->file)},
+                   {"run_dir", bytes_to_json(r.flow->run_dir)},
+                   {"digests", std::move(digests)}};
+    }
     return j;
   }
   nlohmann::json operator()(const CancelRequest& r) const { return {{"op", "cancel"}, {"ids", r.ids}}; }
   nlohmann::json operator()(const PingRequest&) const { return {{"op", "ping"}}; }
   nlohmann::json operator()(const ShutdownRequest& r) const { return {{"op", "shutdown"}, {"kill_jobs", r.kill_jobs}}; }
+  nlohmann::json operator()(const FlowsRequest& r) const { return flow_request_json(r); }
+  nlohmann::json operator()(const FlowRequest& r) const { return flow_request_json(r); }
+  nlohmann::json operator()(const DigestsRequest& r) const { return flow_request_json(r); }
   template <typename Query>
   nlohmann::json operator()(const Query& r) const {
     return query_request_json(r);
@@ -56,12 +75,25 @@ Result<Request> decode_submit_many(const nlohmann::json& j) {
       }
       job.job_class = one.value("class", "");
       job.own_env = one.value("own_env", false);
+      job.key = one.value("key", "");
+      if (auto outputs = one.find("outputs"); outputs != one.end())
+        for (const auto& o : *outputs) job.outputs.push_back(bytes_from_json(o));
+      job.rerun = one.value("rerun", false);
       if (auto needs = one.find("needs"); needs != one.end()) job.needs = needs->get<std::vector<std::int32_t>>();
       for (auto n : job.needs)
         if (n < 0 || static_cast<std::size_t>(n) >= r.jobs.size())
           return err("malformed submit_many request: job " + std::to_string(r.jobs.size()) + " needs job " +
                      std::to_string(n) + ", which is not an earlier job of the request");
       r.jobs.push_back(std::move(job));
+    }
+    if (auto flow = j.find("flow"); flow != j.end()) {
+      SubmitManyRequest::FlowRun run;
+      run.name = bytes_from_json(flow->at("name"));
+      run.file = bytes_from_json(flow->at("file"));
+      run.run_dir = bytes_from_json(flow->at("run_dir"));
+      if (auto digests = flow->find("digests"); digests != flow->end())
+        for (const auto& d : *digests) run.digests.push_back(digest_from_wire(d));
+      r.flow = std::move(run);
     }
   } catch (const std::exception& e) {
     return err(std::string("malformed submit_many request: ") + e.what());
@@ -119,6 +151,7 @@ Result<Request> decode_request(std::string_view line) {
     if (op == "ping") return Request{PingRequest{}};
     if (op == "shutdown") return Request{ShutdownRequest{j.value("kill_jobs", false)}};
     if (auto r = decode_query_request(op, j)) return std::move(*r);
+    if (auto r = decode_flow_request(op, j)) return std::move(*r);
   } catch (const std::exception& e) {
     return err(std::string("malformed request: ") + e.what());
   }
@@ -134,6 +167,12 @@ std::string encode_reply(const SubmitReply& r) {
 std::string encode_reply(const SubmitManyReply& r) {
   nlohmann::json j{{"ok", true}, {"ids", r.ids}};
   if (!r.warnings.empty()) j["warnings"] = r.warnings;
+  if (r.flow_id) {
+    j["flow_id"] = r.flow_id;
+    auto origins = nlohmann::json::array();
+    for (auto o : r.origins) origins.push_back(to_string(o));
+    j["origins"] = std::move(origins);
+  }
   return line_of(j);
 }
 std::string encode_reply(const CancelReply& r) { return line_of({{"ok", true}, {"ids", r.ids}}); }
@@ -169,8 +208,16 @@ Result<SubmitReply> decode_submit_reply(std::string_view line) {
 
 Result<SubmitManyReply> decode_submit_many_reply(std::string_view line) {
   return decode_with<SubmitManyReply>(line, [](const nlohmann::json& j) {
-    SubmitManyReply r{j.at("ids").get<std::vector<std::vector<std::int64_t>>>(), {}};
+    SubmitManyReply r;
+    r.ids = j.at("ids").get<std::vector<std::vector<std::int64_t>>>();
     if (auto w = j.find("warnings"); w != j.end()) r.warnings = w->get<std::vector<std::string>>();
+    r.flow_id = wire_integer(j, "flow_id", 0);
+    if (auto origins = j.find("origins"); origins != j.end())
+      for (const auto& o : *origins) {
+        auto origin = step_origin_from(o.get<std::string>());
+        if (!origin) throw std::invalid_argument("unknown step origin");
+        r.origins.push_back(*origin);
+      }
     return r;
   });
 }

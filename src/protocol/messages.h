@@ -5,10 +5,13 @@
 //   {"op":"submit",...,"test_only":true}                        -> {"ok":true,"ids":[],"job":{JobSpec}}
 //   {"op":"submit_many","env":{...},"jobs":[{"spec":{JobSpec},"class":"...","needs":[0,..]}],"key":"..."}
 //                                                     -> {"ok":true,"ids":[[...],[...]],"warnings":[...]}
+//     with "flow":{"name","file","run_dir","digests":[...]} and each job's "key", "outputs", "rerun"
+//                                                     -> also "flow_id":N,"origins":["submitted|attached|up-to-date",...]
 //   {"op":"cancel","ids":[...]}                                 -> {"ok":true,"ids":[acted on]}
 //   {"op":"ping"}                     -> {"ok":true,"pid":N,"socket":...,"store":..., backends' keys}
 //   {"op":"shutdown","kill_jobs":bool}                          -> {"ok":true}
-// and the read side, jobs, job, logs, accounts, wait and watch (protocol/queries.h).
+// and the read side, jobs, job, logs, accounts, wait and watch (protocol/queries.h), flows,
+// flow and digests (protocol/flows.h).
 // A refusal: {"ok":false,"error":"message a user can act on","kind":"invalid|not_found|..."}.
 // Job texts are bytes (core/byte_json.h): a text that is not UTF-8 travels as base64.
 // The daemon validates every spec again: the wire is a trust boundary.
@@ -24,8 +27,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/flow_record.h"
 #include "core/job_spec.h"
 #include "core/result.h"
+#include "protocol/flows.h"
 #include "protocol/queries.h"
 
 namespace yard {
@@ -55,20 +60,38 @@ struct SubmitReply {
 // A job's needs are earlier jobs of the same request, by their place: each becomes
 // afterok on every id of that job (all of an array's). One environment for them all,
 // sent once, unless a job has its own (own_env).
+//
+// With `flow`, the jobs are the steps of a run of a flow file, recorded as a flow
+// (core/flow_record.h): a step whose key (flow/step_key.h) names a job that completed,
+// its outputs all there, or that is still pending or running, is not submitted again: it
+// takes that job (its origin says which); a step that needs a step submitted anew is
+// submitted anew too. `rerun` submits a step whatever its key finds.
 struct SubmitManyRequest {
   struct Job {
     JobSpec spec;
     std::string job_class;
     std::vector<std::int32_t> needs;
     bool own_env = false;
+    // Flow steps only:
+    std::string key;                   // "" : always submitted
+    std::vector<std::string> outputs;  // absolute paths, all there for a completed job to count
+    bool rerun = false;
+  };
+  struct FlowRun {
+    std::string name, file, run_dir;
+    std::vector<FileDigest> digests;  // of the steps' inputs, recorded for the next run
   };
   std::map<std::string, std::string> env;
   std::vector<Job> jobs;
   std::string key;  // as SubmitRequest's
+  std::optional<FlowRun> flow;
 };
 struct SubmitManyReply {
   std::vector<std::vector<std::int64_t>> ids;  // each job's, in the request's order
   std::vector<std::string> warnings;          // "job N (name): what its backend will not do"
+  // A flow's: its id, and where each job came from.
+  std::int64_t flow_id = 0;
+  std::vector<StepOrigin> origins;
 };
 
 struct CancelRequest {
@@ -94,7 +117,8 @@ struct ShutdownRequest {
 struct ShutdownReply {};
 
 using Request = std::variant<SubmitRequest, SubmitManyRequest, CancelRequest, PingRequest, ShutdownRequest, JobsRequest, JobRequest,
-                             LogsRequest, AccountsRequest, WaitRequest, WatchRequest>;
+                             LogsRequest, AccountsRequest, WaitRequest, WatchRequest, FlowsRequest, FlowRequest,
+                             DigestsRequest>;
 
 // One line each way, without its '\n'.
 std::string encode_request(const Request& r);
@@ -111,6 +135,9 @@ std::string encode_reply(const LogsReply& r);
 std::string encode_reply(const AccountsReply& r);
 std::string encode_reply(const WaitReply& r);
 std::string encode_reply(const WatchLine& r);
+std::string encode_reply(const FlowsReply& r);
+std::string encode_reply(const FlowReply& r);
+std::string encode_reply(const DigestsReply& r);
 std::string encode_error(const Error& e);
 
 // A reply line: the reply, or the daemon's refusal with its kind (or, for a line that is
@@ -126,6 +153,9 @@ Result<LogsReply> decode_logs_reply(std::string_view line);
 Result<AccountsReply> decode_accounts_reply(std::string_view line);
 Result<WaitReply> decode_wait_reply(std::string_view line);
 Result<WatchLine> decode_watch_line(std::string_view line);
+Result<FlowsReply> decode_flows_reply(std::string_view line);
+Result<FlowReply> decode_flow_reply(std::string_view line);
+Result<DigestsReply> decode_digests_reply(std::string_view line);
 
 // A PingReply as `yard server status --json` shows it (pid, socket, store, the backends' keys).
 nlohmann::json ping_json(const PingReply& r);

@@ -1,16 +1,18 @@
 // submit_many: a flow's jobs in one request (protocol/messages.h), all stored or none.
 // Every job is checked first, as its backend would submit it, before any is stored: a
 // mistake in the last step of a flow leaves nothing behind. Then each is submitted in
-// order, its needs become afterok on the ids of the jobs it needs.
+// order, its needs become afterok on the ids of the jobs it needs. A flow's steps found
+// done or under way under their key (flow_runs.h) are taken as they are.
 #include <unordered_set>
 
+#include "server/flow_runs.h"
 #include "server/requests.h"
 
 namespace yard {
 namespace {
 
-std::string job_label(const SubmitManyRequest& r, std::size_t i) {
-  return "job " + std::to_string(i) + " (" + r.jobs[i].spec.name + ")";
+std::string job_label(const std::vector<std::string>& names, std::size_t i) {
+  return "job " + std::to_string(i) + " (" + names[i] + ")";
 }
 
 // The ids of a replayed request (its key known): the flat list the first try recorded,
@@ -32,49 +34,89 @@ Result<SubmitManyReply> replayed(const SubmitManyRequest& r, const std::vector<s
 
 Result<SubmitManyReply> handle(DaemonState& d, SubmitManyRequest r, double now) {
   if (!r.key.empty()) {
-    auto earlier = d.store.submission(r.key);
-    if (!earlier) return earlier.failure();
-    if (*earlier) return replayed(r, **earlier);
+    if (r.flow) {
+      auto earlier = replayed_flow(d.store, r.key);
+      if (!earlier) return earlier.failure();
+      if (*earlier) return std::move(**earlier);
+    } else {
+      auto earlier = d.store.submission(r.key);
+      if (!earlier) return earlier.failure();
+      if (*earlier) return replayed(r, **earlier);
+    }
   }
   if (d.draining) return Error{"the daemon is shutting down", ErrorKind::Unavailable};
+  // A flow's steps already done or under way under the same key are taken, not submitted.
+  FlowPlan plan;
+  if (r.flow) {
+    auto planned = plan_flow(d.store, r);
+    if (!planned) return planned.failure();
+    plan = std::move(*planned);
+  } else {
+    plan.origins.assign(r.jobs.size(), StepOrigin::Submitted);
+    plan.ids.resize(r.jobs.size());
+  }
+  auto submitting = [&](std::size_t i) { return plan.origins[i] == StepOrigin::Submitted; };
+  // The jobs' names, for messages and the flow's record (their specs go to their backends).
+  std::vector<std::string> names;
+  names.reserve(r.jobs.size());
+  for (const auto& job : r.jobs) names.push_back(job.spec.name);
   for (auto& job : r.jobs)
     if (!job.own_env) job.spec.env = r.env;
   // Each job as its backend would take it (its needs left out: they are jobs not yet
   // stored). A job needing one of another backend is refused here: a backend holds a
-  // job only on its own jobs (yet).
+  // job only on its own jobs (yet). A need already completed is no longer waited for.
   std::vector<std::string> backends(r.jobs.size());
   for (std::size_t i = 0; i < r.jobs.size(); ++i) {
+    if (!submitting(i)) continue;
     auto checked = d.backends.check(r.jobs[i].spec, r.jobs[i].job_class, now);
-    if (!checked) return Error{job_label(r, i) + ": " + checked.error(), checked.kind()};
+    if (!checked) return Error{job_label(names, i) + ": " + checked.error(), checked.kind()};
     backends[i] = checked->backend;
-    for (auto n : r.jobs[i].needs)
-      if (backends[static_cast<std::size_t>(n)] != backends[i])
-        return Error{job_label(r, i) + " runs on backend '" + backends[i] + "' and needs " +
-                         job_label(r, static_cast<std::size_t>(n)) + " of backend '" +
-                         backends[static_cast<std::size_t>(n)] + "': needs across backends are not supported yet",
+    for (auto n : r.jobs[i].needs) {
+      const auto need = static_cast<std::size_t>(n);
+      if (plan.origins[need] == StepOrigin::UpToDate) continue;
+      if (plan.origins[need] == StepOrigin::Attached) {
+        auto parent = d.store.job(plan.ids[need].front());
+        if (!parent) return parent.failure();
+        if (*parent) backends[need] = (*parent)->backend;
+      }
+      if (backends[need] != backends[i])
+        return Error{job_label(names, i) + " runs on backend '" + backends[i] + "' and needs " + job_label(names, need) +
+                         " of backend '" + backends[need] + "': needs across backends are not supported yet",
                      ErrorKind::Invalid};
+    }
   }
   SubmitManyReply reply;
-  reply.ids.reserve(r.jobs.size());
+  reply.ids = std::move(plan.ids);
   std::vector<std::int64_t> flat;
   for (std::size_t i = 0; i < r.jobs.size(); ++i) {
+    if (!submitting(i)) continue;
     auto& job = r.jobs[i];
     for (auto n : job.needs)
-      for (auto id : reply.ids[static_cast<std::size_t>(n)]) job.spec.dependencies.push_back({DependencyKind::AfterOk, id});
+      if (plan.origins[static_cast<std::size_t>(n)] != StepOrigin::UpToDate)
+        for (auto id : reply.ids[static_cast<std::size_t>(n)]) job.spec.dependencies.push_back({DependencyKind::AfterOk, id});
     std::vector<std::string> warnings;
     auto ids = d.backends.submit(std::move(job.spec), job.job_class, now, &warnings);
     if (!ids) {
       // Checked above, so only the store can fail here: what this request stored is
       // cancelled, never left to run as half a flow.
       (void)d.backends.cancel(d.store, flat, now);
-      return Error{job_label(r, i) + ": " + ids.error(), ids.kind()};
+      return Error{job_label(names, i) + ": " + ids.error(), ids.kind()};
     }
-    for (auto& w : warnings) reply.warnings.push_back(job_label(r, i) + ": " + w);
+    for (auto& w : warnings) reply.warnings.push_back(job_label(names, i) + ": " + w);
     flat.insert(flat.end(), ids->begin(), ids->end());
-    reply.ids.push_back(std::move(*ids));
+    reply.ids[i] = std::move(*ids);
   }
-  if (!r.key.empty())
+  if (r.flow) {
+    reply.origins = std::move(plan.origins);
+    auto flow_id = record_flow(d.store, r, names, reply, now);
+    if (!flow_id) {
+      (void)d.backends.cancel(d.store, flat, now);
+      return flow_id.failure();
+    }
+    reply.flow_id = *flow_id;
+  } else if (!r.key.empty()) {
     if (auto s = d.store.record_submission(r.key, flat, now); !s) return s.failure();
+  }
   return reply;
 }
 

@@ -100,6 +100,39 @@ CREATE TABLE environments(
 );
 ALTER TABLE specs ADD COLUMN env_id INTEGER REFERENCES environments(id);
 )sql",
+    // 5: flows (flow/): each run of a flow file, its steps with their keys (what makes a
+    // step's result) and the job that gives it; a later run finds a finished or running
+    // step by its key and never submits it again. File digests: a file's content digest
+    // with the size, time and inode it was taken at, so an unchanged file is not read again.
+    R"sql(
+CREATE TABLE flows(
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  name TEXT NOT NULL,
+  file TEXT NOT NULL,
+  run_dir TEXT NOT NULL DEFAULT '',
+  submit_time REAL NOT NULL,
+  key TEXT NOT NULL DEFAULT ''
+);
+CREATE UNIQUE INDEX flows_key ON flows(key) WHERE key != '';
+CREATE TABLE flow_steps(
+  flow_id INTEGER NOT NULL REFERENCES flows(id),
+  step INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  key TEXT NOT NULL,
+  job_id INTEGER NOT NULL REFERENCES jobs(id),
+  origin TEXT NOT NULL,
+  PRIMARY KEY(flow_id, step)
+) WITHOUT ROWID;
+CREATE INDEX flow_steps_key ON flow_steps(key, flow_id);
+CREATE INDEX flow_steps_job ON flow_steps(job_id);
+CREATE TABLE file_digests(
+  path TEXT PRIMARY KEY,
+  size INTEGER NOT NULL,
+  mtime_ns INTEGER NOT NULL,
+  inode INTEGER NOT NULL,
+  digest TEXT NOT NULL
+) WITHOUT ROWID;
+)sql",
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/flow_record.h"
 #include "core/job_spec.h"
 #include "core/job_record.h"
 #include "core/job_state.h"
@@ -100,6 +101,31 @@ class Store {
   // ids; see migration 4). Record one in the transaction that stored its jobs.
   Result<std::optional<std::vector<std::int64_t>>> submission(const std::string& key);
   Status record_submission(const std::string& key, const std::vector<std::int64_t>& ids, double now);
+
+  // Flows (flow_rows.cpp, migration 5): a run of a flow file and its steps, each with its
+  // key and its job; each one statement, grouped with the flow's jobs in one Transaction.
+  struct NewFlow {
+    std::string name, file, run_dir, key;  // key: the client's request key ("": none)
+  };
+  Result<std::int64_t> insert_flow(const NewFlow& f, double now);
+  Status insert_flow_step(std::int64_t flow_id, const FlowStepRecord& step);
+  // The step of key `key` in the latest flow that has one, its state from its jobs now,
+  // and its jobs' ids.
+  struct KeyedStep {
+    FlowStepRecord step;
+    std::vector<std::int64_t> ids;
+  };
+  Result<std::optional<KeyedStep>> latest_step_with_key(const std::string& key);
+  Result<std::optional<std::int64_t>> flow_with_key(const std::string& key);
+  // Flows newest first (at most `limit`, 0: all), or one, with their steps counted.
+  Result<std::vector<FlowRecord>> flows(std::size_t limit);
+  Result<std::optional<FlowRecord>> flow(std::int64_t id);
+  // A flow's steps in order (and each one's job ids into `ids`, when asked).
+  Result<std::vector<FlowStepRecord>> flow_steps(std::int64_t flow_id,
+                                                 std::vector<std::vector<std::int64_t>>* ids = nullptr);
+  // Known digests of these paths (one per path, digest "" when unknown); record one.
+  Result<std::vector<FileDigest>> file_digests(const std::vector<std::string>& paths);
+  Status record_file_digest(const FileDigest& d);
 
   // The first write failure since this store was opened (sql::Fault), or "": after one,
   // nothing more is written through this connection.

@@ -81,7 +81,7 @@ TEST_F(Flows, StepsWithoutAnOutputLogIntoARunDirectoryNotTheSourceTree) {
   EXPECT_EQ(sh("cat '" + run_dir + "/b[x].out'"), "x\n");
   for (const auto& entry : std::filesystem::directory_iterator(dir_ + "/src"))
     EXPECT_EQ(entry.path().filename(), "flow.yaml") << "the source tree got " << entry.path();
-  o = yard({"run", "--run-dir", "mine", "src/flow.yaml"});
+  o = yard({"run", "--run-dir", "mine", "--rerun", "a", "src/flow.yaml"});
   ASSERT_EQ(o.rc, 0) << o.out << o.err;
   EXPECT_EQ(read("mine/a.out"), "hello from a\n");
 }

@@ -1,0 +1,71 @@
+#include "cli/flow_follow.h"
+
+#include <unistd.h>
+
+#include <unordered_map>
+
+#include "core/text.h"
+
+namespace yard {
+
+Result<std::vector<JobRecord>> follow_jobs(DaemonClient& client, const std::vector<std::int64_t>& ids, std::ostream& out) {
+  if (ids.empty()) return std::vector<JobRecord>{};
+  auto ping = client.ping();
+  if (!ping) return ping.failure();
+  JobQuery query;
+  query.ids = ids;
+  auto now = client.all_jobs(query);
+  if (!now) return now.failure();
+  const bool tty = ::isatty(1) != 0;
+  std::unordered_map<std::int64_t, JobState> last;
+  int done = 0, running = 0, pending = 0, failed = 0;
+  const int total = static_cast<int>(now->size());
+  auto count = [&](JobState s, int d) {
+    if (is_terminal(s)) done += d;
+    if (is_terminal(s) && s != JobState::Completed) failed += d;
+    if (s == JobState::Running || s == JobState::Unknown) running += d;
+    if (s == JobState::Pending) pending += d;
+  };
+  std::vector<std::int64_t> all;
+  all.reserve(now->size());
+  for (const auto& j : *now) {
+    last[j.id] = j.state;
+    count(j.state, +1);
+    all.push_back(j.id);
+  }
+  auto progress = [&] {
+    if (!tty) return;
+    const int width = 30, filled = total ? done * width / total : width;
+    out << "\r[" << std::string(static_cast<std::size_t>(filled), '#') << std::string(static_cast<std::size_t>(width - filled), '.')
+        << "] " << done << "/" << total << " done, " << running << " running, " << pending << " pending, " << failed
+        << " failed   " << std::flush;
+  };
+  if (done < total) {
+    progress();
+    WatchRequest follow;
+    follow.since = ping->last_event;
+    follow.filter.ids = all;
+    auto watched = client.watch(follow, [&](const LoggedEvent& e) {
+      auto it = last.find(e.job_id);
+      if (it == last.end() || it->second == e.event.state) return true;
+      count(it->second, -1);
+      count(e.event.state, +1);
+      it->second = e.event.state;
+      if (!tty) {
+        std::string id = std::to_string(e.job_id);
+        if (e.array_job_id && e.array_index) id = std::to_string(*e.array_job_id) + "_" + std::to_string(*e.array_index);
+        out << escape_for_terminal(e.name) << " " << id << " " << to_string(e.event.state)
+            << (e.event.detail.empty() ? "" : " (" + escape_for_terminal(e.event.detail) + ")") << "\n";
+      }
+      progress();
+      return done < total;
+    });
+    if (tty) out << "\n";
+    if (!watched) return watched.failure();
+    now = client.all_jobs(query);
+    if (!now) return now.failure();
+  }
+  return std::move(*now);
+}
+
+}  // namespace yard

@@ -1,0 +1,19 @@
+// Following a flow's jobs to their end (yard run, yard flow follow): a live progress line
+// on a terminal (counts by state, updated in place), one plain line per state change
+// otherwise. Their states are read first and the event log followed from before that
+// read, so a job that changed meanwhile is neither missed nor counted twice; leaving
+// (Ctrl-C) stops the following, never the jobs.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <vector>
+
+#include "client/daemon_client.h"
+
+namespace yard {
+
+// The jobs as they ended (`ids`: jobs, arrays by their first id).
+Result<std::vector<JobRecord>> follow_jobs(DaemonClient& client, const std::vector<std::int64_t>& ids, std::ostream& out);
+
+}  // namespace yard

@@ -1,0 +1,73 @@
+#include "cli/flow_request.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <set>
+
+#include "cli/commands.h"
+#include "core/file_text.h"
+#include "core/text.h"
+#include "flow/file_digest.h"
+#include "flow/step_key.h"
+
+namespace yard {
+namespace {
+
+// A file this large is named while it is read (a digest takes about a second per GiB).
+constexpr std::int64_t kNamedReadBytes = 256ll << 20;
+
+}  // namespace
+
+std::optional<SubmitManyRequest> flow_request(DaemonClient& client, const Flow& flow, const std::string& run_dir,
+                                              const std::vector<std::string>& rerun, int& rc) {
+  std::set<std::string> again(rerun.begin(), rerun.end());
+  for (const auto& name : rerun) {
+    bool found = false;
+    for (const auto& s : flow.steps) found = found || s.name == name || s.rule == name;
+    if (!found) {
+      std::cerr << "yard run: --rerun " << escape_for_terminal(name) << ": no step of " << escape_for_terminal(flow.file)
+                << " has that name\n";
+      rc = kExitBadInput;
+      return std::nullopt;
+    }
+  }
+  // The inputs' digests: those the daemon keeps for files unchanged since, the others read.
+  const auto inputs = external_inputs(flow);
+  std::vector<FileDigest> known;
+  if (!inputs.empty()) {
+    auto asked = client.digests(DigestsRequest{inputs});
+    if (!asked) {
+      std::cerr << "yard run: " << asked.error() << "\n";
+      rc = exit_code_for(asked.kind());
+      return std::nullopt;
+    }
+    known = std::move(asked->digests);
+  }
+  auto digests = digest_inputs(inputs, known, [](const std::string& path, std::int64_t size) {
+    if (size >= kNamedReadBytes)
+      std::cerr << "yard run: reading " << escape_for_terminal(path) << " (" << readable_size(static_cast<std::size_t>(size))
+                << ") for its digest\n";
+  });
+  if (!digests) {
+    std::cerr << "yard run: " << digests.error() << "\n";
+    rc = 1;
+    return std::nullopt;
+  }
+  const auto keys = step_keys(flow, digests->by_path);
+  SubmitManyRequest request;
+  request.env = flow.env;
+  request.jobs.reserve(flow.steps.size());
+  for (std::size_t i = 0; i < flow.steps.size(); ++i) {
+    const FlowStep& step = flow.steps[i];
+    request.jobs.push_back({step.spec, step.job_class, step.needs, step.own_env, keys[i], step.outputs,
+                            again.count(step.name) || again.count(step.rule)});
+  }
+  std::error_code ec;
+  const auto file = std::filesystem::absolute(flow.file, ec).lexically_normal().string();
+  request.flow = SubmitManyRequest::FlowRun{flow.name, file, run_dir, std::move(digests->fresh)};
+  return request;
+}
+
+}  // namespace yard
