@@ -2,7 +2,8 @@
 # Benchmark of running a flow end to end: STEPS steps of `true` between a first and a
 # last step (fan-out, fan-in), on the local backend, by `yard run` (its own daemon, a
 # fresh store), beside `make -j2` of the same graph and Snakemake's run of it
-# (`snakemake --cores 2`, within SNAKE_LIMIT seconds). Wall time, in the same run.
+# (`snakemake --cores 2`, within SNAKE_LIMIT seconds); then `yard run` of the finished
+# flow again (every step up to date). Wall time, in the same run.
 # Usage: bench/flow/run.sh [STEPS]   (default 10000; needs a release build; installs
 # Debian's snakemake if it is missing)
 set -euo pipefail
@@ -63,6 +64,12 @@ t0=$(now)
 (cd "$work/yard" && "$yard" run fan.yaml > "$work/yard.out")
 yard_s=$(seconds_since "$t0")
 grep -c COMPLETED "$work/yard.out" > /dev/null
+# The same flow again: every step up to date, nothing submitted.
+t0=$(now)
+(cd "$work/yard" && "$yard" run fan.yaml > "$work/yard-again.out")
+again_s=$(seconds_since "$t0")
+grep -q " 0 submitted, 0 running already, $((STEPS + 2)) up to date" "$work/yard-again.out" ||
+  { echo "bench: the run again submitted something:" >&2; grep '^flow ' "$work/yard-again.out" >&2; exit 1; }
 t0=$(now)
 make -s -j2 -C "$work/make" all > /dev/null
 make_s=$(seconds_since "$t0")
@@ -77,3 +84,4 @@ printf '%-40s %10s %12s\n' "fan-out/fan-in of $STEPS steps of true" "seconds" "y
 printf '%-40s %10s %12s\n' "yard run (local backend)" "$yard_s" "1.00"
 printf '%-40s %10s %12s\n' "make -j2" "$make_s" "$(ratio "$yard_s" "$make_s")"
 printf '%-40s %10s %12s\n' "snakemake --cores 2" "$snake_s" "$(ratio "$yard_s" "${snake_s#> }")"
+printf '%-40s %10s %12s\n' "yard run again (all up to date)" "$again_s" "-"
