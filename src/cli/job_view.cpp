@@ -39,6 +39,7 @@ nlohmann::json job_json(const JobRecord& j) {
       {"native_id", j.native_id.empty() ? nlohmann::json(nullptr) : nlohmann::json(j.native_id)},
       {"state", to_string(j.state)},
       {"reason", j.reason},
+      {"retries", j.retries},
       {"exit_code", opt(j.exit_code)},
       {"signal", opt(j.signal)},
       {"submit_time", rfc3339(j.submit_time)},
@@ -145,6 +146,7 @@ void append_job_json(std::string& out, const JobRecord& j, int level) {
   if (j.native_id.empty()) out += "null";
   else append_json_string(out, j.native_id);
   text("reason", j.reason);
+  integer("retries", j.retries);
   integer("signal", j.signal);
   time("start_time", j.start_time);
   text("state", to_string(j.state));

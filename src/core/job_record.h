@@ -37,6 +37,8 @@ struct JobRecord {
   // and whether a cancel was asked for.
   std::string native_id;
   int submit_attempts = 0;
+  // Times it was tried again for its retry policy (core/retry_policy.h).
+  int retries = 0;
   bool cancel_requested = false;
 };
 

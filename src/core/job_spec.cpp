@@ -107,6 +107,8 @@ Status JobSpec::validate() const {
   if (auto s = validate_totals(*this); !s) return s;
   if (!components.empty() && array)
     return err("an array cannot be a heterogeneous job (components separated by ':'), as in Slurm");
+  if (retry)
+    if (auto s = yard::validate(*retry); !s) return s;
   if (het_group < -1) return err("--het-group: " + std::to_string(het_group) + " is not a component (0, 1, ...)");
   if (!launcher.empty() && launcher != "mpirun")
     return err("--launcher: unknown launcher '" + launcher + "' (accepted: mpirun)");
@@ -229,6 +231,7 @@ void to_json(nlohmann::json& j, const JobSpec& s) {
   if (!s.launcher.empty()) j["launcher"] = s.launcher;
   if (!s.job_types.empty()) j["job_types"] = byte_list_to_json(s.job_types);
   if (s.requeue) j["requeue"] = *s.requeue;
+  if (s.retry) j["retry"] = retry_to_json(*s.retry);
   if (!s.slurm_options.empty()) j["slurm_options"] = options_json(s.slurm_options);
   if (s.het_group >= 0) j["het_group"] = s.het_group;
   if (!s.components.empty()) {
@@ -263,6 +266,7 @@ void from_json(const nlohmann::json& j, JobSpec& s) {
   s.launcher = j.value("launcher", "");
   if (j.contains("job_types")) s.job_types = byte_list_from_json(j["job_types"]);
   if (j.contains("requeue")) s.requeue = j["requeue"].get<bool>();
+  if (j.contains("retry")) s.retry = retry_from_json(j["retry"]);
   if (j.contains("slurm_options")) s.slurm_options = options_from_json(j["slurm_options"]);
   s.het_group = j.value("het_group", -1);
   if (j.contains("components"))

@@ -16,6 +16,7 @@
 #include "core/dependency.h"
 #include "core/output_pattern.h"
 #include "core/result.h"
+#include "core/retry_policy.h"
 #include "core/sbatch_options.h"
 
 namespace yard {
@@ -94,6 +95,9 @@ struct JobSpec {
   std::vector<Dependency> dependencies;
   bool dependency_any = false;  // '?': any one of the dependencies suffices (else all)
   std::optional<ArraySpec> array;
+  // Tried again when it ends badly for a listed cause (core/retry_policy.h); the local
+  // backend carries it out (others: not yet).
+  std::optional<RetryPolicy> retry;
 
   // Checks everything a backend relies on; the message names the field and the value.
   Status validate() const;

@@ -6,6 +6,7 @@
 #include "core/batch_directives.h"  // split_directive_words
 #include "core/duration.h"
 #include "core/size.h"
+#include "flow/retry_key.h"
 #include "jobtext/submit_options.h"
 
 namespace yard {
@@ -13,7 +14,7 @@ namespace {
 
 const std::set<std::string, std::less<>> kJobKeys = {"command", "flags", "ntasks", "cpus_per_task", "mem",
                                                      "mem_per_cpu", "gpus", "time", "array", "priority",
-                                                     "output", "error", "chdir"};
+                                                     "output", "error", "chdir", "retry"};
 
 // The words of a `flags:` value: a string split as an #SBATCH line, or a list.
 Result<std::vector<std::string>> flag_words(const std::string& path, const YamlNode& flags, const Expand* expand) {
@@ -66,6 +67,11 @@ Status read_keys(const std::string& path, const YamlNode& n, const std::string& 
     auto t = parse_walltime(n["time"].str());
     if (!t) return err(yaml_where(path, n["time"]) + ": time: " + t.error());
     s.res.walltime_s = *t;
+  }
+  if (n["retry"]) {
+    auto r = read_retry(path, n["retry"]);
+    if (!r) return r.failure();
+    s.retry = *r;
   }
   if (n["array"]) {
     auto a = parse_array_spec(n["array"].str());

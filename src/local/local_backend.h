@@ -179,7 +179,12 @@ class LocalBackend {
   // `seconds`: how long it waited (to RUNNING) or ran (otherwise).
   void mail_about(std::int64_t id, std::int64_t spec_id, JobState to, double seconds, std::int64_t exit_code = 0);
   // Whether a preempted job goes back to the queue: unless it said --no-requeue.
-  bool requeue_allowed(std::int64_t spec_id);  // a pending job whose dependency can never be met
+  bool requeue_allowed(std::int64_t spec_id);
+  // A job that ended as `to` tried again for its retry policy: back to PENDING with more
+  // memory and time, queued now or after its backoff. False when its policy says no.
+  bool try_again(std::int64_t id, const Running& run, bool release, JobState to, const Transition& t);
+  // Jobs whose backoff ended go to the queue.
+  void queue_due_retries(double now);  // a pending job whose dependency can never be met
   void finalize(std::int64_t id, const RunRecord& rec);
   // Plans hand-offs: when the queue's first job cannot start now, it is given to the host
   // behind a running job of the same array, to start on its CPUs the moment it ends.
@@ -212,6 +217,7 @@ class LocalBackend {
   JobQueue queue_;
   DependencyTracker deps_;
   std::unordered_map<std::int64_t, QueuedJob> pending_;  // every PENDING job
+  std::map<std::int64_t, double> retry_at_;  // pending jobs tried again after a backoff: when (local_retry.cpp)
   std::unordered_map<std::int64_t, Running> running_;
   std::unordered_map<int, std::int64_t> by_watch_;  // inotify watch -> adopted job
   int inotify_fd_ = -1;

@@ -194,6 +194,7 @@ void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
     t.reason = "the job host ended without recording the job's outcome";
     t.end_time = clock_.wall();
   }
+  if (ran && rec.outcome && try_again(id, run, release, to, t)) return;
   const UsageCharge used = charge(run.view, t.end_time.value_or(clock_.wall()));
   t.never_started = rec.outcome && !ran;  // a hand-off cancelled before it started: no start, no usage
   set_state(id, to, t, ran ? &used : nullptr);

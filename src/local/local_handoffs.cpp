@@ -112,6 +112,7 @@ bool LocalBackend::cpus_covered() const {
 
 void LocalBackend::tick(double now) {
   mailer_.reap();
+  queue_due_retries(now);
   if (launch_retry_at_ > 0 && now >= launch_retry_at_) launch_retry_at_ = 0;
   for (auto& [id, r] : running_)
     if (r.predecessor && !r.revoking && now - r.handed_at >= handoff_wait_s_ && waits_for_running(r)) {
@@ -124,6 +125,7 @@ double LocalBackend::next_wakeup_s(double now) const {
   // Jobs requeued for want of disk space are tried again then (plan_starts runs on
   // every wake-up), so they start once there is room, whatever else happens.
   double wake = launch_retry_at_ > 0 ? std::max(0.0, launch_retry_at_ - now) : 3600;
+  for (auto& [id, at] : retry_at_) wake = std::min(wake, std::max(0.0, at - now));
   for (auto& [id, r] : running_)
     if (r.predecessor && !r.revoking && waits_for_running(r))
       wake = std::min(wake, std::max(0.0, r.handed_at + handoff_wait_s_ - now));

@@ -125,6 +125,7 @@ const Field kFields[] = {
     YARD_OPT_INT("max_rss_bytes", max_rss_bytes),
     YARD_BYTES("native_id", native_id),
     YARD_INT("submit_attempts", submit_attempts, int),
+    YARD_INT("retries", retries, int),
     Field{"cancel_requested", [](const JobRecord& j) { return nlohmann::json(j.cancel_requested); },
           [](JobRecord& r, const nlohmann::json& v) { r.cancel_requested = v.get<bool>(); },
           [](std::string& out, const JobRecord& j) { out += j.cancel_requested ? "true" : "false"; }},

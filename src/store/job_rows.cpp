@@ -10,7 +10,7 @@ namespace {
 enum Col : int {
   kId, kUid, kSpecId, kName, kBackend, kArrayJobId, kArrayIndex, kArrayMaxRunning, kPriority, kCpus, kMemBytes,
   kGpus, kWalltimeS, kState, kReason, kNativeState, kSubmitTime, kStartTime, kEndTime, kStdoutPath, kStderrPath,
-  kAlloc, kExitCode, kSignal, kCpuSeconds, kMaxRssBytes, kNativeId, kSubmitAttempts, kCancelRequested, kColumns
+  kAlloc, kExitCode, kSignal, kCpuSeconds, kMaxRssBytes, kNativeId, kSubmitAttempts, kCancelRequested, kRetries, kColumns
 };
 struct ColumnSql {
   Col col;
@@ -46,6 +46,7 @@ constexpr ColumnSql kJobColumnSql[] = {
     {kNativeId, "j.native_id"},
     {kSubmitAttempts, "j.submit_attempts"},
     {kCancelRequested, "j.cancel_requested"},
+    {kRetries, "j.retries"},
 };
 constexpr bool columns_in_order() {
   if (std::size(kJobColumnSql) != kColumns) return false;
@@ -98,6 +99,7 @@ JobRecord read_job(const sql::Statement& s) {
   r.native_id = s.text(kNativeId);
   r.submit_attempts = static_cast<int>(s.i64(kSubmitAttempts));
   r.cancel_requested = s.i64(kCancelRequested) != 0;
+  r.retries = static_cast<int>(s.i64(kRetries));
   return r;
 }
 

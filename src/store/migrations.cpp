@@ -104,7 +104,9 @@ ALTER TABLE specs ADD COLUMN env_id INTEGER REFERENCES environments(id);
     // step's result) and the job that gives it; a later run finds a finished or running
     // step by its key and never submits it again. File digests: a file's content digest
     // with the size, time and inode it was taken at, so an unchanged file is not read again.
+    // A job's retries: the times it was tried again for its retry policy.
     R"sql(
+ALTER TABLE jobs ADD COLUMN retries INTEGER NOT NULL DEFAULT 0;
 CREATE TABLE flows(
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   name TEXT NOT NULL,

@@ -285,6 +285,13 @@ Status Store::note_submit_attempt(std::int64_t id) {
   return st->run();
 }
 
+Status Store::count_retry(std::int64_t id, std::int64_t mem_bytes, std::int64_t walltime_s) {
+  auto st = cached("count_retry", "UPDATE jobs SET mem_bytes = ?, walltime_s = ?, retries = retries + 1 WHERE id = ?");
+  if (!st) return st.failure();
+  (*st)->bind(1, mem_bytes).bind(2, walltime_s).bind(3, id);
+  return (*st)->run();
+}
+
 Status Store::request_cancel(std::int64_t id) {
   auto st_prepared = cached("cancel_req", "UPDATE jobs SET cancel_requested = 1 WHERE id = ?");
   if (!st_prepared) return st_prepared.failure();
