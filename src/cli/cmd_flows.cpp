@@ -8,6 +8,7 @@
 #include "cli/cli_client.h"
 #include "cli/commands.h"
 #include "cli/flow_follow.h"
+#include "cli/flow_report_files.h"
 #include "cli/job_view.h"
 #include "core/json_text.h"
 #include "core/text.h"
@@ -136,6 +137,31 @@ void add_flows_commands(CLI::App& flow, int& rc) {
     }
     std::cout << "flow " << cancel_id << ": cancelled " << done->ids.size() << " jobs of " << request.ids.size()
               << " steps\n";
+  });
+
+  auto* report = flow.add_subcommand("report", "Write a flow's report (report.html: a timeline, each step's wait, "
+                                               "run, CPU and memory, failures with their log) and trace (trace.tsv)");
+  static std::int64_t report_id = 0;
+  static std::string report_dir;
+  report->add_option("flow", report_id, "Flow id")->required()->check(CLI::PositiveNumber);
+  report->add_option("--dir", report_dir, "Where to write them (default: the flow's run directory)");
+  report->callback([&rc] {
+    DaemonClient client = cli_client("flow report");
+    auto f = flow_or_say(client, "report", report_id, rc);
+    if (!f) return;
+    const std::string dir = report_dir.empty() ? f->flow.run_dir : report_dir;
+    if (dir.empty()) {
+      std::cerr << "yard flow report: flow " << report_id << " has no run directory: say where with --dir\n";
+      rc = kExitBadInput;
+      return;
+    }
+    auto files = write_flow_report(client, report_id, dir);
+    if (!files) {
+      std::cerr << "yard flow report: " << files.error() << "\n";
+      rc = 1;
+      return;
+    }
+    std::cout << escape_for_terminal(files->html) << "\n" << escape_for_terminal(files->trace) << "\n";
   });
 
   auto* follow = flow.add_subcommand("follow", "Follow a flow to its end (progress as yard run shows it), then its "

@@ -13,6 +13,7 @@
 #include "client/paths.h"
 #include "cli/cli_client.h"
 #include "cli/flow_follow.h"
+#include "cli/flow_report_files.h"
 #include "cli/flow_request.h"
 #include "cli/job_view.h"
 #include "core/environment.h"
@@ -188,6 +189,10 @@ void add_run_command(CLI::App& app, int& rc) {
     int failed = 0;
     for (const auto& j : *recs) failed += is_terminal(j.state) && j.state != JobState::Completed;
     print_job_table(std::cout, *recs);
+    // The report and trace, in the run directory.
+    auto report = write_flow_report(client, submitted->flow_id, run_dir, std::move(*recs));
+    if (report) std::cout << "report: " << escape_for_terminal(report->html) << " (trace: " << escape_for_terminal(report->trace) << ")\n";
+    else std::cerr << "yard run: no report: " << report.error() << "\n";
     rc = failed ? 1 : 0;
   });
 }
