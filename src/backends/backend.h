@@ -83,6 +83,9 @@ class Backend {
   // Cancels those of `ids` that are its own (each id exists: the caller checked);
   // the ids it acted on.
   virtual Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids, double now) = 0;
+  // Whether a job may wait here on a job of another backend (a flow's step after a step
+  // run elsewhere): it is held until that job ends, judged from the store.
+  virtual bool waits_on_other_backends() const { return false; }
   // Whether `--het-group` means something here (a component of a heterogeneous allocation).
   virtual bool has_components() const { return false; }
   // Job classes this backend defines (slurm.yaml's `classes:`), or null.

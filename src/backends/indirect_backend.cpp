@@ -96,9 +96,11 @@ Status IndirectBackend::check(JobSpec spec) const {
     auto parent = store_.job(d.job_id);
     if (!parent) return parent.failure();
     if (!parent->has_value()) return err("dependency on unknown job " + std::to_string(d.job_id));
-    if ((*parent)->backend != spec.backend)
-      return err("job " + std::to_string(d.job_id) + " runs on backend '" + (*parent)->backend +
-                 "': dependencies across backends are not supported (this job is for '" + spec.backend + "')");
+    // Another backend's job is waited for here, the job held until it ends
+    // (context_for), but not element by element.
+    if ((*parent)->backend != spec.backend && d.kind == DependencyKind::AfterCorr)
+      return err("--dependency aftercorr:" + std::to_string(d.job_id) + ": job " + std::to_string(d.job_id) +
+                 " runs on backend '" + (*parent)->backend + "': element by element needs the same backend");
     // Element by element needs the scheduler's own (Slurm's aftercorr): judged here it
     // would wait for the whole parent array.
     if (d.kind == DependencyKind::AfterCorr && !dialect_.expresses(d.kind))

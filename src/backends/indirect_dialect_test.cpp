@@ -20,6 +20,29 @@ void drain(ScriptedQueue& q, F answer, const std::function<void()>& step) {
   }
 }
 
+// A job after a job of another backend (a flow's step after a local one): held here,
+// saying so, and submitted once the store says that job completed.
+TEST_F(IndirectTest, AJobAfterAnotherBackendsJobIsHeldUntilItCompletes) {
+  JobSpec elsewhere = spec("local-step");
+  elsewhere.backend = "local";
+  auto parent = store_->insert_jobs(elsewhere, now_);
+  ASSERT_TRUE(parent) << parent.error();
+  auto after = spec("cluster-step");
+  after.dependencies = {{DependencyKind::AfterOk, parent->front()}};
+  const auto child = submit(after);
+  step();
+  EXPECT_TRUE(queue_.posted.empty()) << "submitted before its parent ended";
+  EXPECT_NE(job(child).reason.find("waiting for job " + std::to_string(parent->front()) + " of backend 'local' to end"),
+            std::string::npos)
+      << job(child).reason;
+  ASSERT_TRUE(store_->transition(parent->front(), JobState::Running, {}, now_));
+  ASSERT_TRUE(store_->transition(parent->front(), JobState::Completed, {}, now_));
+  now_ += 10;
+  step();
+  ASSERT_FALSE(queue_.posted.empty());
+  EXPECT_EQ(queue_.posted.front().argv[0], "fsub");
+}
+
 TEST_F(IndirectTest, AnAfterOkTheSchedulerCannotExpressWaitsForTheParentToEndThenIsJudged) {
   dialect_.after_any_only = true;
   auto parent = submit(spec("parent"));

@@ -27,6 +27,7 @@ class IndirectEntry final : public Backend {
   Status check(const JobSpec& spec, double) const override { return engine_.check(spec); }
   std::vector<std::string> warnings(const JobSpec& spec) const override { return unwrappable_variables(spec); }
   bool honours(std::string_view option) const override { return dialect_->honours(option); }
+  bool waits_on_other_backends() const override { return true; }
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids, double) override {
     return engine_.cancel(ids);
   }

@@ -52,8 +52,10 @@ Result<SubmitContext> IndirectBackend::context_for(const Unit& u, const JobSpec&
         case DependencyVerdict::Satisfied: continue;
         case DependencyVerdict::NeverSatisfied: doomed = "DependencyNeverSatisfied"; return ctx;
         case DependencyVerdict::Waiting:
-          return err("job " + std::to_string(d.job_id) + " is not tracked by backend '" +
-                     std::string(dialect_.name()) + "'");
+          // Another backend's job (a flow's step run elsewhere): held here until it ends.
+          wait = "waiting for job " + std::to_string(d.job_id) + " of backend '" + (*parent)->backend + "' to " +
+                 (d.kind == DependencyKind::After ? "start" : "end");
+          return ctx;
       }
     }
     if (pu != units_.end()) {

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -184,7 +185,10 @@ class LocalBackend {
   // memory and time, queued now or after its backoff. False when its policy says no.
   bool try_again(std::int64_t id, const Running& run, bool release, JobState to, const Transition& t);
   // Jobs whose backoff ended go to the queue.
-  void queue_due_retries(double now);  // a pending job whose dependency can never be met
+  void queue_due_retries(double now);
+  // Parents of waiting jobs that are not this backend's, ended since: their dependents
+  // decided (local_dependencies.cpp).
+  void resolve_foreign_parents();  // a pending job whose dependency can never be met
   void finalize(std::int64_t id, const RunRecord& rec);
   // Plans hand-offs: when the queue's first job cannot start now, it is given to the host
   // behind a running job of the same array, to start on its CPUs the moment it ends.
@@ -217,6 +221,8 @@ class LocalBackend {
   JobQueue queue_;
   DependencyTracker deps_;
   std::unordered_map<std::int64_t, QueuedJob> pending_;  // every PENDING job
+  std::set<std::int64_t> watched_parents_;  // parents of waiting jobs, looked at when not ours
+  static constexpr double kForeignParentLookS = 1.0;
   std::map<std::int64_t, double> retry_at_;  // pending jobs tried again after a backoff: when (local_retry.cpp)
   std::unordered_map<std::int64_t, Running> running_;
   std::unordered_map<int, std::int64_t> by_watch_;  // inotify watch -> adopted job

@@ -34,6 +34,10 @@ LocalBackend::ParentStates LocalBackend::for_element(const ParentStates& whole, 
 
 void LocalBackend::add_dependencies(std::int64_t id, const std::vector<std::pair<Dependency, JobState>>& parents,
                                     bool any) {
+  // A parent that is not this backend's (another backend's job, a cluster's) ends without
+  // telling it: tick() looks at such parents in the store (resolve_foreign_parents).
+  for (const auto& [d, state] : parents)
+    if (!is_terminal(state)) watched_parents_.insert(d.job_id);
   auto v = deps_.add(id, parents, any);
   for (auto r : v.ready) queue_.push(pending_[r]);
   for (auto d : v.doomed) {
@@ -64,6 +68,27 @@ void LocalBackend::resolve_dependents(std::int64_t id, JobState state) {
       cancel_doomed(d);
       work.push_back({d, JobState::Cancelled});
     }
+  }
+}
+
+void LocalBackend::resolve_foreign_parents() {
+  for (auto it = watched_parents_.begin(); it != watched_parents_.end();) {
+    const std::int64_t parent = *it;
+    if (pending_.count(parent) || running_.count(parent)) {  // ours: its end tells its dependents
+      ++it;
+      continue;
+    }
+    auto rec = store_.job(parent);
+    if (!rec || !*rec) {
+      it = watched_parents_.erase(it);
+      continue;
+    }
+    if (!is_terminal((**rec).state)) {
+      ++it;
+      continue;
+    }
+    it = watched_parents_.erase(it);
+    resolve_dependents(parent, (**rec).state);
   }
 }
 

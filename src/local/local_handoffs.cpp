@@ -113,6 +113,7 @@ bool LocalBackend::cpus_covered() const {
 void LocalBackend::tick(double now) {
   mailer_.reap();
   queue_due_retries(now);
+  resolve_foreign_parents();
   if (launch_retry_at_ > 0 && now >= launch_retry_at_) launch_retry_at_ = 0;
   for (auto& [id, r] : running_)
     if (r.predecessor && !r.revoking && now - r.handed_at >= handoff_wait_s_ && waits_for_running(r)) {
@@ -126,6 +127,13 @@ double LocalBackend::next_wakeup_s(double now) const {
   // every wake-up), so they start once there is room, whatever else happens.
   double wake = launch_retry_at_ > 0 ? std::max(0.0, launch_retry_at_ - now) : 3600;
   for (auto& [id, at] : retry_at_) wake = std::min(wake, std::max(0.0, at - now));
+  // A job waiting on another backend's job: that backend's news wakes the daemon, but
+  // may be committed after this backend's look in the same pass; look again soon.
+  for (auto parent : watched_parents_)
+    if (!pending_.count(parent) && !running_.count(parent)) {
+      wake = std::min(wake, kForeignParentLookS);
+      break;
+    }
   for (auto& [id, r] : running_)
     if (r.predecessor && !r.revoking && waits_for_running(r))
       wake = std::min(wake, std::max(0.0, r.handed_at + handoff_wait_s_ - now));

@@ -63,8 +63,9 @@ Result<SubmitManyReply> handle(DaemonState& d, SubmitManyRequest r, double now) 
   for (auto& job : r.jobs)
     if (!job.own_env) job.spec.env = r.env;
   // Each job as its backend would take it (its needs left out: they are jobs not yet
-  // stored). A job needing one of another backend is refused here: a backend holds a
-  // job only on its own jobs (yet). A need already completed is no longer waited for.
+  // stored). A job needing one of another backend is refused here unless its backend can
+  // wait on other backends' jobs (Backend::waits_on_other_backends: the local and the
+  // cluster backends can). A need already completed is no longer waited for.
   std::vector<std::string> backends(r.jobs.size());
   for (std::size_t i = 0; i < r.jobs.size(); ++i) {
     if (!submitting(i)) continue;
@@ -79,9 +80,11 @@ Result<SubmitManyReply> handle(DaemonState& d, SubmitManyRequest r, double now) 
         if (!parent) return parent.failure();
         if (*parent) backends[need] = (*parent)->backend;
       }
-      if (backends[need] != backends[i])
+      const Backend* own = d.backends.find(backends[i]);
+      if (backends[need] != backends[i] && !(own && own->waits_on_other_backends()))
         return Error{job_label(names, i) + " runs on backend '" + backends[i] + "' and needs " + job_label(names, need) +
-                         " of backend '" + backends[need] + "': needs across backends are not supported yet",
+                         " of backend '" + backends[need] + "', which backend '" + backends[i] +
+                         "' cannot wait on",
                      ErrorKind::Invalid};
     }
   }

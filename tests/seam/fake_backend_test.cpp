@@ -13,7 +13,9 @@
 #include <thread>
 
 #include "backends/backend_registry.h"
+#include "backends/local/local_entry.h"
 #include "backends/slurm/slurm_language.h"
+#include "local/job_host.h"
 #include "server/daemon.h"
 #include "client/daemon_client.h"
 #include "store/store.h"
@@ -98,8 +100,9 @@ class FakeBackend final : public Backend {
                       {"elsewhere", {"nowhere", "", "", "", 0, {}, std::nullopt}}};
 };
 
-BackendRegistry fake_only() {
+BackendRegistry fake_only(bool with_local = false) {
   BackendRegistry r;
+  if (with_local) register_local_backend(r);
   r.add("fake", [](const BackendContext& c) -> Result<std::unique_ptr<Backend>> {
     return std::unique_ptr<Backend>(std::make_unique<FakeBackend>(c.store));
   });
@@ -133,7 +136,7 @@ class FakeBackendSeam : public ::testing::Test {
   void start() {
     daemon_ = ::fork();
     ASSERT_GE(daemon_, 0);
-    if (daemon_ == 0) ::_exit(run_daemon(paths_, fake_only()));
+    if (daemon_ == 0) ::_exit(run_daemon(paths_, fake_only(with_local_)));
     ASSERT_TRUE(eventually([&] { return static_cast<bool>(client().ping()); }, 30)) << "the daemon never answered";
   }
   void stop() {
@@ -167,7 +170,52 @@ class FakeBackendSeam : public ::testing::Test {
   std::string dir_;
   Paths paths_;
   pid_t daemon_ = 0;
+  bool with_local_ = false;
 };
+
+// The fake beside the real local backend (its job host is this program: main() below).
+class FakeAndLocalSeam : public FakeBackendSeam {
+ protected:
+  void SetUp() override {
+    with_local_ = true;
+    FakeBackendSeam::SetUp();
+  }
+};
+
+// A flow's step on the local backend after a step of another backend: held until that
+// job ends, then run (or, if it failed, never). The other backend tells the local one
+// nothing: the local backend finds the end in the store.
+TEST_F(FakeAndLocalSeam, ALocalStepWaitsForAStepOfAnotherBackend) {
+  auto flow = [&](const std::string& parent_name, const std::string& marker) {
+    SubmitManyRequest r;
+    JobSpec parent;
+    parent.name = parent_name;
+    parent.argv = {"true"};
+    parent.backend = "fake";
+    parent.workdir = dir_;
+    JobSpec child;
+    child.name = "after";
+    child.argv = {"/bin/sh", "-c", "touch " + marker};
+    child.workdir = dir_;
+    child.backend = "local";
+    r.jobs = {{parent, "", {}, false, "", {}, false}, {child, "", {0}, false, "", {}, false}};
+    auto reply = client().submit_many(r);
+    EXPECT_TRUE(reply) << reply.error();
+    return reply ? std::pair{reply->ids[0][0], reply->ids[1][0]} : std::pair<std::int64_t, std::int64_t>{0, 0};
+  };
+  // "quick" completes on the fake at its second step: the local job runs after it.
+  const auto [quick, after_quick] = flow("quick", dir_ + "/ran-after-quick");
+  ASSERT_GT(quick, 0);
+  EXPECT_TRUE(eventually([&] { return state(after_quick) == JobState::Completed; }, 30)) << to_string(state(after_quick));
+  EXPECT_TRUE(fs::exists(dir_ + "/ran-after-quick"));
+  // "held" runs on the fake until cancelled: the local job waits, then never runs.
+  const auto [held, after_held] = flow("held", dir_ + "/ran-after-held");
+  ASSERT_TRUE(eventually([&] { return state(held) == JobState::Running; }, 30));
+  EXPECT_EQ(state(after_held), JobState::Pending);
+  ASSERT_TRUE(client().cancel({{held}}));
+  EXPECT_TRUE(eventually([&] { return state(after_held) == JobState::Cancelled; }, 30)) << to_string(state(after_held));
+  EXPECT_FALSE(fs::exists(dir_ + "/ran-after-held"));
+}
 
 TEST_F(FakeBackendSeam, SubmitStatusCancelAndRestartThroughTheRealDaemon) {
   const auto quick = submit("quick");
@@ -285,3 +333,11 @@ TEST(FakeLanguageSeam, TranslateWritesAndReadsALanguageRegisteredOnlyHere) {
 
 }  // namespace
 }  // namespace yard
+
+// The local backend's job host is this program started again (/proc/self/exe __job-host N),
+// as it is yardd in a real daemon.
+int main(int argc, char** argv) {
+  if (argc == 3 && std::string(argv[1]) == "__job-host") return yard::run_job_host(std::atoi(argv[2]));
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

@@ -17,6 +17,7 @@ class LocalEntry final : public Backend {
   Status check(const JobSpec& spec, double) const override { return local().check(spec); }
   std::vector<std::string> warnings(const JobSpec& spec) const override { return local().warnings(spec); }
   bool honours(std::string_view option) const override { return local().honours(option); }
+  bool waits_on_other_backends() const override { return true; }
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids, double) override {
     return hosted_.cancel(ids);
   }
