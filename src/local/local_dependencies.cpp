@@ -35,9 +35,11 @@ LocalBackend::ParentStates LocalBackend::for_element(const ParentStates& whole, 
 void LocalBackend::add_dependencies(std::int64_t id, const std::vector<std::pair<Dependency, JobState>>& parents,
                                     bool any) {
   // A parent that is not this backend's (another backend's job, a cluster's) ends without
-  // telling it: tick() looks at such parents in the store (resolve_foreign_parents).
+  // telling it: tick() looks at such parents in the store (resolve_foreign_parents). One
+  // of its own (pending or running here) tells it by ending, and is not looked at (a
+  // flow's fan-in has thousands).
   for (const auto& [d, state] : parents)
-    if (!is_terminal(state)) watched_parents_.insert(d.job_id);
+    if (!is_terminal(state) && !pending_.count(d.job_id) && !running_.count(d.job_id)) watched_parents_.insert(d.job_id);
   auto v = deps_.add(id, parents, any);
   for (auto r : v.ready) queue_.push(pending_[r]);
   for (auto d : v.doomed) {
