@@ -161,6 +161,30 @@ TEST(HostProtocol, LaunchAndEndedRoundTrip) {
   EXPECT_FALSE(d.plan->append_output);
   p.append_output = true;
   EXPECT_TRUE(decode_launch(encode_launch(42, p)).plan->append_output);
+  // Every field, and texts that are not plain: quotes, controls, bytes that are not UTF-8.
+  p.argv = {"say \"hi\"\t\\", std::string("\xff\xfe", 2)};
+  p.env = {"X=1", std::string("BIN=\x80\x01", 6), "EMPTY="};
+  p.workdir = "/w\"d";
+  p.mem_limit_bytes = 3ull << 30;
+  p.memory_poll = true;
+  p.warn_signal = 10;
+  p.warn_before_s = 30;
+  p.warn_batch_only = true;
+  p.kill_grace_s = 7;
+  auto all = decode_launch(encode_launch(43, p, 41));
+  ASSERT_TRUE(all.plan) << all.plan.error();
+  EXPECT_EQ(all.job_id, 43);
+  EXPECT_EQ(all.after, 41);
+  EXPECT_EQ(all.plan->uid, "yd1");
+  EXPECT_EQ(all.plan->argv, p.argv);
+  EXPECT_EQ(all.plan->env, p.env);
+  EXPECT_EQ(all.plan->workdir, p.workdir);
+  EXPECT_EQ(all.plan->mem_limit_bytes, p.mem_limit_bytes);
+  EXPECT_TRUE(all.plan->memory_poll);
+  EXPECT_EQ(all.plan->warn_signal, 10);
+  EXPECT_EQ(all.plan->warn_before_s, 30);
+  EXPECT_TRUE(all.plan->warn_batch_only);
+  EXPECT_EQ(all.plan->kill_grace_s, 7);
 
   RunOutcome o;
   o.state = JobState::Failed;

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "core/byte_json.h"
-#include "protocol/json_out.h"
+#include "core/json_out.h"
 
 namespace yard {
 namespace {

@@ -1,4 +1,4 @@
-// JSON text written straight into a string, for the protocol's big replies (a table of
+// JSON text written straight into a string, for big texts (the protocol's table of
 // 100,000 jobs): no tree of values is built. Strings are bytes as core/byte_json.h
 // carries them: valid UTF-8 as a JSON string, anything else as {"base64": ...}.
 #pragma once
