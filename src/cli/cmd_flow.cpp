@@ -52,6 +52,7 @@ void add_flow_command(CLI::App& app, int& rc) {
     else print_dot(std::cout, *loaded);
   });
   add_flows_commands(*flow, rc);
+  add_flow_why_command(*flow, rc);
 }
 
 }  // namespace yard

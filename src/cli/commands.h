@@ -42,7 +42,8 @@ void add_status_commands(CLI::App& app, int& rc);  // status, wait, logs, cancel
 void add_server_command(CLI::App& app, int& rc);
 void add_run_command(CLI::App& app, int& rc);
 void add_flow_command(CLI::App& app, int& rc);  // yard flow check|graph, and:
-void add_flows_commands(CLI::App& flow, int& rc);  // yard flow list|status|cancel|follow
+void add_flows_commands(CLI::App& flow, int& rc);  // yard flow list|status|cancel|follow|report
+void add_flow_why_command(CLI::App& flow, int& rc);  // yard flow why
 void add_accounts_command(CLI::App& app, int& rc);
 void add_watch_command(CLI::App& app, int& rc);  // yard watch: the event stream
 struct CliTree;

@@ -55,14 +55,15 @@ std::optional<SubmitManyRequest> flow_request(DaemonClient& client, const Flow& 
     rc = 1;
     return std::nullopt;
   }
-  const auto keys = step_keys(flow, digests->by_path);
+  std::vector<std::string> parts;
+  const auto keys = step_keys(flow, digests->by_path, &parts);
   SubmitManyRequest request;
   request.env = flow.env;
   request.jobs.reserve(flow.steps.size());
   for (std::size_t i = 0; i < flow.steps.size(); ++i) {
     const FlowStep& step = flow.steps[i];
-    request.jobs.push_back({step.spec, step.job_class, step.needs, step.own_env, keys[i], step.outputs,
-                            again.count(step.name) || again.count(step.rule)});
+    request.jobs.push_back({step.spec, step.job_class, step.needs, step.own_env, keys[i], std::move(parts[i]),
+                            step.outputs, again.count(step.name) || again.count(step.rule)});
   }
   std::error_code ec;
   const auto file = std::filesystem::absolute(flow.file, ec).lexically_normal().string();

@@ -25,6 +25,7 @@ std::optional<StepOrigin> step_origin_from(std::string_view s);
 struct FlowStepRecord {
   std::int32_t index = 0;  // its place in the flow (needs point to earlier places)
   std::string name, key;
+  std::string parts;        // what the key was made of (flow/step_key.h), a line each
   std::int64_t job_id = 0;  // the job, or the first element of an array
   StepOrigin origin = StepOrigin::Submitted;
   // The step's state from its jobs': COMPLETED when all completed, a failure when any

@@ -26,7 +26,14 @@ namespace yard {
 std::vector<std::string> external_inputs(const Flow& flow);
 
 // Each step's key, in the flow's order; `digests` maps every external input to its
-// content digest (file_digest.h).
-std::vector<std::string> step_keys(const Flow& flow, const std::map<std::string, std::string>& digests);
+// content digest (file_digest.h). With `parts`, what each key was made of, a line each
+// ("command <digest>", "input <path> <digest>", "needs <step> <key>", ...): kept with the
+// step, so `yard flow why` can name what changed.
+std::vector<std::string> step_keys(const Flow& flow, const std::map<std::string, std::string>& digests,
+                                   std::vector<std::string>* parts = nullptr);
+
+// What differs between two steps' parts, a line each for a person ("its command changed",
+// "input /d/in.txt changed", "step 'a', which it needs, changed"); empty when none.
+std::vector<std::string> key_differences(const std::string& before, const std::string& now);
 
 }  // namespace yard

@@ -45,7 +45,7 @@ FlowRecord flow_from_wire(const nlohmann::json& j) {
 nlohmann::json step_to_wire(const FlowStepRecord& s) {
   return {{"index", s.index},     {"name", bytes_to_json(s.name)}, {"key", s.key},
           {"job_id", s.job_id},   {"origin", to_string(s.origin)}, {"state", to_string(s.state)},
-          {"jobs", s.jobs},       {"jobs_ended", s.jobs_ended}};
+          {"jobs", s.jobs},       {"jobs_ended", s.jobs_ended}, {"parts", bytes_to_json(s.parts)}};
 }
 
 FlowStepRecord step_from_wire(const nlohmann::json& j) {
@@ -53,6 +53,7 @@ FlowStepRecord step_from_wire(const nlohmann::json& j) {
   s.index = static_cast<std::int32_t>(wire_integer(j, "index", 0));
   s.name = bytes_from_json(j.at("name"));
   s.key = j.value("key", "");
+  if (auto parts = j.find("parts"); parts != j.end()) s.parts = bytes_from_json(*parts);
   s.job_id = wire_integer(j, "job_id", 0);
   const std::string origin = j.value("origin", "submitted");
   auto o = step_origin_from(origin);

@@ -25,6 +25,7 @@ struct Encode {
       if (!job.needs.empty()) one["needs"] = job.needs;
       if (job.own_env) one["own_env"] = true;
       if (!job.key.empty()) one["key"] = job.key;
+      if (!job.parts.empty()) one["parts"] = bytes_to_json(job.parts);
       if (!job.outputs.empty()) {
         auto outputs = nlohmann::json::array();
         for (const auto& o : job.outputs) outputs.push_back(bytes_to_json(o));
@@ -76,6 +77,7 @@ Result<Request> decode_submit_many(const nlohmann::json& j) {
       job.job_class = one.value("class", "");
       job.own_env = one.value("own_env", false);
       job.key = one.value("key", "");
+      if (auto parts = one.find("parts"); parts != one.end()) job.parts = bytes_from_json(*parts);
       if (auto outputs = one.find("outputs"); outputs != one.end())
         for (const auto& o : *outputs) job.outputs.push_back(bytes_from_json(o));
       job.rerun = one.value("rerun", false);

@@ -74,6 +74,7 @@ struct SubmitManyRequest {
     bool own_env = false;
     // Flow steps only:
     std::string key;                   // "" : always submitted
+    std::string parts;                 // what the key was made of, kept with the step
     std::vector<std::string> outputs;  // absolute paths, all there for a completed job to count
     bool rerun = false;
   };

@@ -60,6 +60,7 @@ Result<std::int64_t> record_flow(Store& store, const SubmitManyRequest& r, const
     step.index = static_cast<std::int32_t>(i);
     step.name = names[i];
     step.key = r.jobs[i].key;
+    step.parts = r.jobs[i].parts;
     step.job_id = reply.ids[i].front();
     step.origin = reply.origins[i];
     if (auto s = store.insert_flow_step(*id, step); !s) return s.failure();

@@ -9,7 +9,7 @@ namespace {
 // The step columns, then its job's state: one row per job of the step (an array's
 // elements share the step), in step order.
 constexpr const char* kStepsOfFlow =
-    "SELECT s.step, s.name, s.key, s.job_id, s.origin, j.state, j.id FROM flow_steps s "
+    "SELECT s.step, s.name, s.key, s.job_id, s.origin, j.state, j.id, s.parts FROM flow_steps s "
     "JOIN jobs j ON j.id = s.job_id OR j.array_job_id = s.job_id WHERE s.flow_id = ? ORDER BY s.step, j.id";
 
 // Reads rows of kStepsOfFlow's columns into steps, each job tallied into its step (and
@@ -28,6 +28,7 @@ Result<std::vector<FlowStepRecord>> read_steps(sql::Statement& st, std::vector<s
       s.key = st.text(2);
       s.job_id = st.i64(3);
       s.origin = step_origin_from(st.text(4)).value_or(StepOrigin::Submitted);
+      s.parts = st.text(7);
       steps.push_back(std::move(s));
       if (ids) ids->emplace_back();
     }
@@ -49,16 +50,17 @@ Result<std::int64_t> Store::insert_flow(const NewFlow& f, double now) {
 
 Status Store::insert_flow_step(std::int64_t flow_id, const FlowStepRecord& step) {
   auto st = cached("ins_flow_step",
-                   "INSERT INTO flow_steps(flow_id, step, name, key, job_id, origin) VALUES (?, ?, ?, ?, ?, ?)");
+                   "INSERT INTO flow_steps(flow_id, step, name, key, job_id, origin, parts) VALUES (?, ?, ?, ?, ?, ?, ?)");
   if (!st) return st.failure();
   (*st)->bind(1, flow_id).bind(2, step.index).bind(3, step.name).bind(4, step.key).bind(5, step.job_id)
-      .bind(6, std::string_view(to_string(step.origin)));
+      .bind(6, std::string_view(to_string(step.origin)))
+      .bind(7, step.parts);
   return (*st)->run();
 }
 
 Result<std::optional<Store::KeyedStep>> Store::latest_step_with_key(const std::string& key) {
   auto st = cached("step_by_key",
-                   "SELECT s.step, s.name, s.key, s.job_id, s.origin, j.state, j.id FROM "
+                   "SELECT s.step, s.name, s.key, s.job_id, s.origin, j.state, j.id, s.parts FROM "
                    "(SELECT * FROM flow_steps WHERE key = ? ORDER BY flow_id DESC LIMIT 1) s "
                    "JOIN jobs j ON j.id = s.job_id OR j.array_job_id = s.job_id ORDER BY j.id");
   if (!st) return st.failure();

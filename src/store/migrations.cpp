@@ -123,6 +123,7 @@ CREATE TABLE flow_steps(
   key TEXT NOT NULL,
   job_id INTEGER NOT NULL REFERENCES jobs(id),
   origin TEXT NOT NULL,
+  parts TEXT NOT NULL DEFAULT '',
   PRIMARY KEY(flow_id, step)
 ) WITHOUT ROWID;
 CREATE INDEX flow_steps_key ON flow_steps(key, flow_id);

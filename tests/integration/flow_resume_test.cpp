@@ -154,8 +154,20 @@ TEST_F(FlowResume, ATouchedInputRunsNothingAChangedOneItsStepsAndAFailedStepRuns
   o = yard({"run", "f.yaml"});
   ASSERT_EQ(o.rc, 0) << o.out << o.err;
   EXPECT_NE(o.out.find("3 up to date"), std::string::npos) << o.out;
-  // Changed: make and use run again, other does not.
+  auto why = yard({"flow", "why", "f.yaml", "make"});
+  ASSERT_EQ(why.rc, 0) << why.err;
+  EXPECT_EQ(why.out.rfind("make: up to date (job ", 0), 0u) << why.out;
+  // Changed: make and use run again, other does not; flow why says why first.
   write("in.txt", "2\n");
+  why = yard({"flow", "why", "f.yaml", "make"});
+  ASSERT_EQ(why.rc, 0) << why.err;
+  EXPECT_NE(why.out.find("make: would run again:\n  - input " + dir_ + "/in.txt changed since flow 3\n"),
+            std::string::npos)
+      << why.out;
+  why = yard({"flow", "why", "f.yaml", "use"});
+  EXPECT_NE(why.out.find("step 'make', which it needs, changed"), std::string::npos) << why.out;
+  why = yard({"flow", "why", "f.yaml", "other"});
+  EXPECT_EQ(why.out.rfind("other: up to date", 0), 0u) << why.out;
   o = yard({"run", "f.yaml"});
   ASSERT_EQ(o.rc, 0) << o.out << o.err;
   EXPECT_EQ(runs(), (std::map<std::string, int>{{"make", 2}, {"other", 1}, {"use", 3}}));
