@@ -219,10 +219,15 @@ std::vector<std::string> unhonoured_option_warnings(const JobSpec& spec, std::st
 }
 
 void to_json(nlohmann::json& j, const JobSpec& s) {
+  j = spec_json_without_env(s);
+  j["env"] = byte_map_to_json(s.env);
+}
+
+nlohmann::json spec_json_without_env(const JobSpec& s) {
   // Texts a user or the system chose travel as bytes (core/byte_json.h).
-  j = nlohmann::json{
+  nlohmann::json j{
       {"name", bytes_to_json(s.name)}, {"argv", byte_list_to_json(s.argv)}, {"script", bytes_to_json(s.script)},
-      {"workdir", bytes_to_json(s.workdir)}, {"env", byte_map_to_json(s.env)},
+      {"workdir", bytes_to_json(s.workdir)},
       {"stdout", bytes_to_json(s.stdout_path)}, {"stderr", bytes_to_json(s.stderr_path)},
       {"partition", bytes_to_json(s.partition)}, {"account", bytes_to_json(s.account)},
       {"qos", bytes_to_json(s.qos)}, {"backend", bytes_to_json(s.backend)}, {"priority", s.priority},
@@ -250,6 +255,7 @@ void to_json(nlohmann::json& j, const JobSpec& s) {
   j["dependencies"] = deps;
   if (s.dependency_any) j["dependency_any"] = true;
   if (s.array) j["array"] = {{"indices", s.array->indices}, {"max_running", s.array->max_running}};
+  return j;
 }
 
 void from_json(const nlohmann::json& j, JobSpec& s) {

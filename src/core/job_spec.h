@@ -134,6 +134,8 @@ std::vector<std::string> unhonoured_option_warnings(const JobSpec& spec, std::st
                                                     const std::function<bool(std::string_view)>& honours);
 
 void to_json(nlohmann::json& j, const JobSpec& s);
+// The same without "env" (the store keeps environments apart, once each).
+nlohmann::json spec_json_without_env(const JobSpec& s);
 void from_json(const nlohmann::json& j, JobSpec& s);
 
 }  // namespace yard

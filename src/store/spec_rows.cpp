@@ -28,28 +28,47 @@ std::string digest_of(std::string_view text) {
 }  // namespace
 
 Result<std::int64_t> Store::insert_spec(const JobSpec& spec) {
-  const std::string env_text = byte_map_to_json(spec.env).dump();
   std::optional<std::int64_t> env_id;
-  auto find_env_prepared = cached("find_env", "SELECT id, json FROM environments WHERE digest = ?");
-  if (!find_env_prepared) return find_env_prepared.failure();
-  sql::Statement* find_env = *find_env_prepared;
-  const std::string digest = digest_of(env_text);
-  find_env->bind(1, digest);
-  auto row = find_env->step();
-  if (row && *row && find_env->text(1) == env_text) env_id = find_env->i64(0);
-  const bool collided = row && *row && !env_id;
-  find_env->reset();
-  if (!row) return row.failure();
-  if (!env_id && !collided) {
-    auto ins_env_prepared = cached("ins_env", "INSERT INTO environments(digest, json) VALUES (?, ?)");
-    if (!ins_env_prepared) return ins_env_prepared.failure();
-    sql::Statement* ins_env = *ins_env_prepared;
-    ins_env->bind(1, digest).bind(2, env_text);
-    if (auto s = ins_env->run(); !s) return s.failure();
-    env_id = db_.last_insert_id();
+  // The environment of the last spec again (a flow's steps, an array, a session's jobs):
+  // its row, if it is still there (a rolled-back transaction may have taken it away),
+  // without writing and hashing the environment's text once more.
+  if (last_env_id_ && spec.env == last_env_) {
+    auto exists = cached("env_exists", "SELECT 1 FROM environments WHERE id = ?");
+    if (!exists) return exists.failure();
+    (*exists)->bind(1, *last_env_id_);
+    auto row = (*exists)->step();
+    (*exists)->reset();
+    if (!row) return row.failure();
+    if (*row) env_id = last_env_id_;
   }
-  nlohmann::json j = spec;
-  if (env_id) j.erase("env");  // else (a digest collision) the spec keeps its own copy
+  bool collided = false;
+  if (!env_id) {
+    const std::string env_text = byte_map_to_json(spec.env).dump();
+    auto find_env_prepared = cached("find_env", "SELECT id, json FROM environments WHERE digest = ?");
+    if (!find_env_prepared) return find_env_prepared.failure();
+    sql::Statement* find_env = *find_env_prepared;
+    const std::string digest = digest_of(env_text);
+    find_env->bind(1, digest);
+    auto row = find_env->step();
+    if (row && *row && find_env->text(1) == env_text) env_id = find_env->i64(0);
+    collided = row && *row && !env_id;
+    find_env->reset();
+    if (!row) return row.failure();
+    if (!env_id && !collided) {
+      auto ins_env_prepared = cached("ins_env", "INSERT INTO environments(digest, json) VALUES (?, ?)");
+      if (!ins_env_prepared) return ins_env_prepared.failure();
+      sql::Statement* ins_env = *ins_env_prepared;
+      ins_env->bind(1, digest).bind(2, env_text);
+      if (auto s = ins_env->run(); !s) return s.failure();
+      env_id = db_.last_insert_id();
+    }
+    if (env_id) {
+      last_env_ = spec.env;
+      last_env_id_ = env_id;
+    }
+  }
+  nlohmann::json j = spec_json_without_env(spec);
+  if (!env_id) j["env"] = byte_map_to_json(spec.env);  // a digest collision: the spec keeps its own copy
   auto ins_spec_prepared = cached("ins_spec", "INSERT INTO specs(json, env_id) VALUES (?, ?)");
   if (!ins_spec_prepared) return ins_spec_prepared.failure();
   sql::Statement* ins_spec = *ins_spec_prepared;

@@ -151,6 +151,9 @@ class Store {
 
   sql::Db db_;
   std::map<std::string, std::unique_ptr<sql::Statement>> stmts_;
+  // The environment insert_spec stored or found last, and its row.
+  std::map<std::string, std::string> last_env_;
+  std::optional<std::int64_t> last_env_id_;
 };
 
 }  // namespace yard

@@ -184,6 +184,25 @@ TEST_F(StoreTest, AnEnvironmentIsStoredOnceUnderADigestThatIsTheSameOnEveryMachi
   EXPECT_EQ(st->spec(st->job(2)->value().spec_id)->env, s.env);
 }
 
+// The environment of the last spec is taken again without its text, but never one a
+// rolled-back transaction took away.
+TEST_F(StoreTest, AnEnvironmentRolledBackIsStoredAgain) {
+  auto st = Store::open(path_);
+  ASSERT_TRUE(st);
+  JobSpec s = spec();
+  s.env = {{"ROLLED", "back"}};
+  {
+    auto tx = st->transaction();
+    ASSERT_TRUE(st->insert_jobs(s, 1.0));
+  }  // rolled back: the environment's row is gone
+  auto ids = st->insert_jobs(s, 2.0);
+  ASSERT_TRUE(ids) << ids.error();
+  EXPECT_EQ(st->spec(st->job(ids->front())->value().spec_id)->env, s.env);
+  auto again = st->insert_jobs(s, 3.0);
+  ASSERT_TRUE(again) << again.error();
+  EXPECT_EQ(st->spec(st->job(again->front())->value().spec_id)->env, s.env);
+}
+
 TEST_F(StoreTest, UsageChargesPersistInTimeOrder) {
   {
     auto st = Store::open(path_);
