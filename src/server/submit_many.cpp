@@ -60,8 +60,8 @@ Result<SubmitManyReply> handle(DaemonState& d, SubmitManyRequest r, double now) 
   std::vector<std::string> names;
   names.reserve(r.jobs.size());
   for (const auto& job : r.jobs) names.push_back(job.spec.name);
-  for (auto& job : r.jobs)
-    if (!job.own_env) job.spec.env = r.env;
+  for (std::size_t i = 0; i < r.jobs.size(); ++i)  // the flow's environment, to the jobs submitted
+    if (submitting(i) && !r.jobs[i].own_env) r.jobs[i].spec.env = r.env;
   // Each job as its backend would take it (its needs left out: they are jobs not yet
   // stored). A job needing one of another backend is refused here unless its backend can
   // wait on other backends' jobs (Backend::waits_on_other_backends: the local and the
