@@ -90,7 +90,7 @@ void add_flow_why_command(CLI::App& flow, int& rc) {
       return;
     }
     DaemonClient client = cli_client("flow why");
-    auto request = flow_request(client, *loaded, "", {}, rc);
+    auto request = flow_request(client, *loaded, "", {}, rc, "flow why");
     if (!request) return;
     for (auto i : chosen) {
       std::string status;

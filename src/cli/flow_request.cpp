@@ -21,7 +21,9 @@ constexpr std::int64_t kNamedReadBytes = 256ll << 20;
 }  // namespace
 
 std::optional<SubmitManyRequest> flow_request(DaemonClient& client, const Flow& flow, const std::string& run_dir,
-                                              const std::vector<std::string>& rerun, int& rc) {
+                                              const std::vector<std::string>& rerun, int& rc,
+                                              const std::string& command) {
+  const std::string says = "yard " + command + ": ";
   std::set<std::string> again(rerun.begin(), rerun.end());
   for (const auto& name : rerun) {
     bool found = false;
@@ -39,19 +41,19 @@ std::optional<SubmitManyRequest> flow_request(DaemonClient& client, const Flow& 
   if (!inputs.empty()) {
     auto asked = client.digests(DigestsRequest{inputs});
     if (!asked) {
-      std::cerr << "yard run: " << asked.error() << "\n";
+      std::cerr << says << asked.error() << "\n";
       rc = exit_code_for(asked.kind());
       return std::nullopt;
     }
     known = std::move(asked->digests);
   }
-  auto digests = digest_inputs(inputs, known, [](const std::string& path, std::int64_t size) {
+  auto digests = digest_inputs(inputs, known, [&says](const std::string& path, std::int64_t size) {
     if (size >= kNamedReadBytes)
-      std::cerr << "yard run: reading " << escape_for_terminal(path) << " (" << readable_size(static_cast<std::size_t>(size))
+      std::cerr << says << "reading " << escape_for_terminal(path) << " (" << readable_size(static_cast<std::size_t>(size))
                 << ") for its digest\n";
   });
   if (!digests) {
-    std::cerr << "yard run: " << digests.error() << "\n";
+    std::cerr << says << digests.error() << "\n";
     rc = 1;
     return std::nullopt;
   }

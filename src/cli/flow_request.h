@@ -15,7 +15,9 @@ namespace yard {
 
 // The request, or nothing with the reason printed and `rc` set (2: a --rerun name that is
 // no step; 1: an input that cannot be read or a daemon that does not answer).
+// `command` names the command in messages ("run", "flow why").
 std::optional<SubmitManyRequest> flow_request(DaemonClient& client, const Flow& flow, const std::string& run_dir,
-                                              const std::vector<std::string>& rerun, int& rc);
+                                              const std::vector<std::string>& rerun, int& rc,
+                                              const std::string& command = "run");
 
 }  // namespace yard
