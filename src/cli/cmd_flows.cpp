@@ -16,21 +16,23 @@
 namespace yard {
 namespace {
 
+// The protocol's fields (protocol/flows.h), texts as texts (dump_json shows bytes that are
+// not UTF-8 as \xNN) and the time as a person reads it.
 nlohmann::json flow_json(const FlowRecord& f) {
-  return {{"id", f.id},
-          {"name", f.name},
-          {"file", f.file},
-          {"run_dir", f.run_dir},
-          {"submit_time", rfc3339(f.submit_time)},
-          {"steps", f.steps},
-          {"pending", f.pending},
-          {"running", f.running},
-          {"completed", f.completed},
-          {"failed", f.failed},
-          {"submitted", f.submitted},
-          {"attached", f.attached},
-          {"up_to_date", f.up_to_date},
-          {"ended", f.ended()}};
+  auto j = flow_to_wire(f);
+  j["name"] = f.name;
+  j["file"] = f.file;
+  j["run_dir"] = f.run_dir;
+  j["submit_time"] = rfc3339(f.submit_time);
+  j["ended"] = f.ended();
+  return j;
+}
+
+nlohmann::json step_json(const FlowStepRecord& s) {
+  auto j = step_to_wire(s);
+  j["name"] = s.name;
+  j.erase("parts");  // for yard flow why, not for people
+  return j;
 }
 
 std::string flow_state(const FlowRecord& f) {
@@ -104,8 +106,7 @@ void add_flows_commands(CLI::App& flow, int& rc) {
       auto j = flow_json(f->flow);
       auto steps = nlohmann::json::array();
       for (const auto& s : f->steps)
-        steps.push_back({{"index", s.index}, {"name", s.name}, {"state", to_string(s.state)}, {"origin", to_string(s.origin)},
-                         {"job_id", s.job_id}, {"jobs", s.jobs}, {"jobs_ended", s.jobs_ended}, {"key", s.key}});
+        steps.push_back(step_json(s));
       j["step_list"] = std::move(steps);
       std::cout << dump_json(j, 2) << "\n";
       return;
