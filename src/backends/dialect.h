@@ -54,6 +54,9 @@ struct SubmitContext {
     std::string native_id;
   };
   std::vector<NativeDependency> dependencies;
+  // Nodes a job tried again failed on twice: kept off them where the scheduler can
+  // exclude nodes (Slurm's --exclude); others ignore it.
+  std::vector<std::string> avoid_nodes;
 };
 
 class Dialect {

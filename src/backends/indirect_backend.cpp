@@ -66,6 +66,10 @@ void IndirectBackend::track(const JobRecord& r) {
     u.spec_id = r.spec_id;
     u.is_array = r.array_index.has_value();
     u.submit_time = r.submit_time;
+    if (!u.is_array) {
+      auto spec = store_.spec(r.spec_id);
+      u.may_retry = spec && spec->retry && spec->retry->times > 0;
+    }
   }
   if (r.id == m.head) u.uid = r.uid;
   u.members.push_back(r.id);

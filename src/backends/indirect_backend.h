@@ -142,6 +142,11 @@ class IndirectBackend {
     bool cancel_requested = false;
     double cancel_sent = 0;
     std::string waiting_for;  // the REASON shown while it waits on a parent
+    // A single job with a retry policy: its dependents are held by the engine until it
+    // has ended for good (the scheduler would judge them on its first try's end), and
+    // the nodes it failed on, by times, to keep its later tries off.
+    bool may_retry = false;
+    std::map<std::string, int> failed_on;
     double queue_looked_at = 0;  // when its look-up in the queue was planned
   };
   struct Member {
@@ -184,6 +189,15 @@ class IndirectBackend {
   // submitted again under the same UID; true if it did. Single jobs only: an array is
   // one submission, and its other elements run on.
   bool requeue_preempted(Member& m, const NativeStatus& s, const MappedState& mapped, double now);
+  // A job that ended for a cause its retry policy names goes back to PENDING, to be
+  // submitted again after its backoff with the memory and time of its next try; true if
+  // it did (indirect_retry.cpp).
+  bool try_again(Member& m, const NativeStatus& s, JobState to, const Transition& t, double now);
+  // Back to PENDING without a native id, submitted again at `at`, under the same UID.
+  void submit_again(Member& m, const Transition& why, double at, double now);
+  static std::vector<std::string> avoided_nodes(const Unit& u);
+  // The spec of the unit's next submission: a retried job's grown memory and time.
+  Result<JobSpec> spec_of_try(const Unit& u);
   void set_native(Unit& u, const std::string& base);
   void fail_unit(Unit& u, const std::string& why, double now);
   void plan_submission(Unit& u, double now);

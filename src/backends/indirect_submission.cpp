@@ -31,15 +31,18 @@ Result<SubmitContext> IndirectBackend::context_for(const Unit& u, const JobSpec&
     const auto pu = units_.find(d.job_id);
     const auto pm = members_.find(d.job_id);
     const bool active = (pu != units_.end() && !pu->second.members.empty()) || pm != members_.end();
-    if (active && !dialect_.expresses(d.kind)) {
+    // A parent that may be tried again: its first try's end is not its end.
+    const bool retried = pu != units_.end() && pu->second.may_retry && !pu->second.members.empty();
+    if (active && (!dialect_.expresses(d.kind) || retried)) {
       if (d.kind == DependencyKind::After) {  // met once the parent runs: held here till then
         auto parent = store_.job(d.job_id);
         if (!parent) return parent.failure();
         if (parent->has_value() && (*parent)->state == JobState::Running) continue;
       }
       wait = "waiting for job " + std::to_string(d.job_id) + (d.kind == DependencyKind::After ? " to start" : " to end") +
-             " (" + std::string(to_string(d.kind)) + ": " + std::string(dialect_.name()) +
-             " cannot hold a job on that itself)";
+             (retried ? " (it may be tried again)"
+                      : " (" + std::string(to_string(d.kind)) + ": " + std::string(dialect_.name()) +
+                            " cannot hold a job on that itself)");
       return ctx;
     }
     if (!active) {
@@ -105,7 +108,7 @@ Result<SubmitContext> IndirectBackend::any_dependency(const JobSpec& spec, Submi
 }
 
 void IndirectBackend::plan_submission(Unit& u, double now) {
-  auto spec = store_.spec(u.spec_id);
+  auto spec = spec_of_try(u);
   if (!spec) {
     fail_unit(u, spec.error(), now);
     return;
@@ -133,6 +136,7 @@ void IndirectBackend::plan_submission(Unit& u, double now) {
     }
     return;
   }
+  ctx->avoid_nodes = avoided_nodes(u);
   auto script = dialect_.batch_script(*spec, *ctx);
   if (!script) {
     fail_unit(u, script.error(), now);

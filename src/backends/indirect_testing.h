@@ -37,13 +37,14 @@ inline Result<std::vector<NativeStatus>> parse_lines(std::string_view out, bool 
     start = nl == std::string_view::npos ? out.size() : nl + 1;
     if (line.empty()) continue;
     auto f = fields(line);
-    if (f.size() != 4) return err("bad line '" + std::string(line) + "'");
+    if (f.size() != 4 && f.size() != 5) return err("bad line '" + std::string(line) + "'");
     NativeStatus s;
     s.native_id = std::string(f[0]);
     s.raw_state = std::string(f[1]);
     if (history) s.exit_code = std::stoi(std::string(f[2]));
     else s.reason = std::string(f[2]);
     s.name = std::string(f[3]);
+    if (f.size() == 5) s.node_list = std::string(f[4]);  // optional: the node it ran on
     v.push_back(s);
   }
   return v;
@@ -56,6 +57,9 @@ class FakeDialect : public Dialect {
     if (spec.name == "refused-by-dialect") return err("the dialect refuses this job");
     std::string s = "#!/bin/sh\n# name " + native_name(ctx.uid, spec.name) + "\n";
     for (auto& d : ctx.dependencies) s += "# after " + d.native_id + "\n";
+    if (spec.res.mem_bytes) s += "# mem " + std::to_string(spec.res.mem_bytes) + "\n";
+    if (spec.res.walltime_s) s += "# time " + std::to_string(spec.res.walltime_s) + "\n";
+    for (auto& n : ctx.avoid_nodes) s += "# avoid " + n + "\n";
     return s;
   }
   std::vector<std::string> submit_argv(const std::string& path) const override { return {"fsub", path}; }
@@ -95,6 +99,8 @@ class FakeDialect : public Dialect {
     if (s.raw_state == "FAILED") return {JobState::Failed, "exit " + std::to_string(s.exit_code.value_or(-1))};
     if (s.raw_state == "CANCELLED") return {JobState::Cancelled, ""};
     if (s.raw_state == "PREEMPTED") return {JobState::Failed, "preempted"};
+    if (s.raw_state == "OUT_OF_MEMORY") return {JobState::OutOfMemory, ""};
+    if (s.raw_state == "TIMEOUT") return {JobState::Timeout, ""};
     return {JobState::Unknown, s.raw_state};
   }
   std::string native_name(std::string_view uid, std::string_view) const override { return "yard-" + std::string(uid); }

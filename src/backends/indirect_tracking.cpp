@@ -118,7 +118,7 @@ void IndirectBackend::apply_history(const std::vector<std::int64_t>& asked, cons
         t.reason = "gone from both the queue and the accounting of " + std::string(dialect_.name()) + " for " +
                    std::to_string(static_cast<int>(now - m.missing_since)) + " s";
         t.end_time = now;
-        finish(m, JobState::Lost, t, now);
+        if (!try_again(m, NativeStatus{}, JobState::Lost, t, now)) finish(m, JobState::Lost, t, now);
       }
       continue;
     }
@@ -146,45 +146,9 @@ void IndirectBackend::apply_history(const std::vector<std::int64_t>& asked, cons
       running.raw_state = "RUNNING";
       update(m, running, {JobState::Running, ""}, now);
     }
+    if (!cancelled && try_again(m, s, mapped.state, t, now)) continue;
     finish(m, mapped.state, t, now);
   }
 }
-
-bool IndirectBackend::requeue_preempted(Member& m, const NativeStatus& s, const MappedState& mapped, double now) {
-  if (mapped.state != JobState::Failed || !starts_with(mapped.detail, "preempted")) return false;
-  Unit& u = units_.at(m.head);
-  if (u.is_array) return false;
-  auto spec = store_.spec(u.spec_id);
-  if (!spec || !spec->requeue.value_or(false)) return false;
-  Transition t;
-  t.reason = std::string(dialect_.name()) + " job " + m.native_id + " " + mapped.detail + "; submitted again (--requeue)";
-  t.native_state = s.raw_state;
-  if (m.state != JobState::Pending) {
-    if (auto st = store_.transition(m.id, JobState::Pending, t, now); !st) {
-      log(dialect_.name(), "job " + std::to_string(m.id) + ": " + st.error());
-      return false;
-    }
-  } else if (auto st = store_.set_pending_reason(m.id, t.reason); !st) {
-    log(dialect_.name(), st.error());
-  }
-  // After a crash from here on, the look-up by UID finds this submission and perhaps the
-  // next: the newest wins (found_by_uid), and an old one found is requeued again.
-  if (auto st = store_.set_native_id(m.id, ""); !st) log(dialect_.name(), st.error());
-  log(dialect_.name(), "job " + std::to_string(m.id) + ": " + t.reason);
-  by_native_.erase(m.native_id);
-  to_confirm_.erase(m.id);
-  m.native_id.clear();
-  m.state = JobState::Pending;
-  m.listed = false;
-  m.missing_since = 0;
-  u.native_base.clear();
-  u.phase = Unit::Phase::ToSubmit;
-  u.next_try = now;
-  u.backoff = 0;
-  return true;
-}
-
-// Submissions whose id was never stored: first the live listing, one call for all of
-// them; those it does not show, then the history by name, one call for all of them.
 
 }  // namespace yard

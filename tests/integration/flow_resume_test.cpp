@@ -2,7 +2,6 @@
 // again: after yard run was killed, after the daemon was killed mid-flow, after an input
 // was touched; and it runs again what changed, failed or lost its outputs
 // (docs/WORKFLOWS.md, "Running a flow again").
-#include <dirent.h>
 #include <signal.h>
 
 #include <filesystem>
@@ -37,24 +36,6 @@ class FlowResume : public YardWorld {
     }
   }
 };
-
-// The pid of the process whose command line holds `args` (each a whole word), or 0.
-long pid_running(const std::vector<std::string>& args) {
-  DIR* proc = ::opendir("/proc");
-  if (!proc) return 0;
-  long found = 0;
-  while (dirent* e = ::readdir(proc)) {
-    const long pid = std::strtol(e->d_name, nullptr, 10);
-    if (pid <= 0) continue;
-    std::ifstream f("/proc/" + std::string(e->d_name) + "/cmdline");
-    std::string cmdline((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    std::string want;
-    for (const auto& a : args) want += a + '\0';
-    if (cmdline.find(want) != std::string::npos) found = pid;
-  }
-  ::closedir(proc);
-  return found;
-}
 
 // a waits for the file `go`; three b after it, c after them all.
 constexpr const char* kChain =

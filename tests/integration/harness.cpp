@@ -2,6 +2,7 @@
 
 #include <atomic>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -54,6 +55,23 @@ bool wait_until(const std::function<bool()>& done, double seconds) {
     delay = std::min(delay * 2, std::chrono::milliseconds(100));
   }
   return done();
+}
+
+long pid_running(const std::vector<std::string>& args) {
+  DIR* proc = ::opendir("/proc");
+  if (!proc) return 0;
+  std::string want;
+  for (const auto& a : args) want += a + '\0';
+  long found = 0;
+  while (dirent* e = ::readdir(proc)) {
+    const long pid = std::strtol(e->d_name, nullptr, 10);
+    if (pid <= 0) continue;
+    std::ifstream f("/proc/" + std::string(e->d_name) + "/cmdline");
+    std::string cmdline((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    if (cmdline.find(want) != std::string::npos) found = pid;
+  }
+  ::closedir(proc);
+  return found;
 }
 
 bool process_alive(long pid) {

@@ -52,6 +52,8 @@ class YardWorld : public ::testing::Test {
 // Polls `done` until true or `seconds` pass; returns whether it became true.
 bool wait_until(const std::function<bool()>& done, double seconds);
 bool process_alive(long pid);
+// The pid of a process whose command line holds `args` (each a whole word), or 0.
+long pid_running(const std::vector<std::string>& args);
 // A shell command's stdout, and its exit status in `rc` (test scaffolding only: the
 // product never uses a shell).
 std::string sh(const std::string& cmd, int* rc = nullptr);

@@ -83,6 +83,21 @@ Status passed_options(Directives& d, const SbatchSettings& options) {
   return {};
 }
 
+// A job tried again is kept off the nodes it failed on: added to the user's own
+// --exclude, as sbatch reads only the last one given.
+SbatchSettings with_avoided_nodes(SbatchSettings options, const std::vector<std::string>& avoid) {
+  if (avoid.empty()) return options;
+  std::string nodes;
+  for (auto& n : avoid) nodes += (nodes.empty() ? "" : ",") + n;
+  for (auto& [name, value] : options)
+    if (name == "exclude") {
+      value += (value.empty() ? "" : ",") + nodes;
+      return options;
+    }
+  options.emplace_back("exclude", nodes);
+  return options;
+}
+
 Status het_components(Directives& d, const JobSpec& spec) {
   for (std::size_t i = 0; i < spec.components.size(); ++i) {
     d.raw("#SBATCH hetjob\n");
@@ -173,7 +188,7 @@ Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext&
   if (!spec.account.empty()) st.push_back(d.add("account", spec.account, "account"));
   if (!spec.qos.empty()) st.push_back(d.add("qos", spec.qos, "QOS"));
   if (spec.requeue) d.raw(*spec.requeue ? "#SBATCH --requeue\n" : "#SBATCH --no-requeue\n");
-  st.push_back(passed_options(d, spec.slurm_options));
+  st.push_back(passed_options(d, with_avoided_nodes(spec.slurm_options, ctx.avoid_nodes)));
   // sbatch --priority is for operators only. A user can only lower their own job's
   // priority, with --nice: a negative yard priority becomes that; a positive one has
   // no Slurm equivalent for a user and is left to the site's policy.

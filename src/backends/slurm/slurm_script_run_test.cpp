@@ -154,7 +154,7 @@ TEST_F(SlurmScriptRun, CommandSeesHostileArgumentsAndEnvironmentByteForByte) {
   auto args = hostile(dir_);
   s.argv.insert(s.argv.end(), args.begin(), args.end());
   s.name = "a'b$(touch " + (dir_ / "pwned1").string() + ")";
-  auto script = slurm_batch_script(s, SubmitContext{kUid, "", "", {}});
+  auto script = slurm_batch_script(s, SubmitContext{kUid, "", "", {}, {}});
   ASSERT_TRUE(script.ok()) << script.error();
   EXPECT_EQ(script->find("\r\n"), std::string::npos);  // sbatch refuses DOS line breaks
   write_file(dir_ / "job.sh", *script);
@@ -171,7 +171,7 @@ TEST_F(SlurmScriptRun, ScriptBodyRunsByItsInterpreterWithHostileArguments) {
              (dir_ / "pwned1").string() + ")\n";
   // ... which are never reached: the probe exits 7 first.
   s.argv = hostile(dir_);
-  auto script = slurm_batch_script(s, SubmitContext{kUid, "", "", {}});
+  auto script = slurm_batch_script(s, SubmitContext{kUid, "", "", {}, {}});
   ASSERT_TRUE(script.ok()) << script.error();
   write_file(dir_ / "job.sh", *script);
   const int status = run_bash(dir_ / "job.sh");
@@ -187,7 +187,7 @@ TEST_F(SlurmScriptRun, ScriptBodyRunsByItsInterpreterWithHostileArguments) {
 TEST_F(SlurmScriptRun, ScriptBodyIsCopiedExactly) {
   JobSpec s = spec();
   s.script = "#!/bin/sh\ncat \"$0\" > \"$YARD_PROBE_OUT/body\"\n\tindented $(not run) `nor this` '\n";
-  auto script = slurm_batch_script(s, SubmitContext{kUid, "", "", {}});
+  auto script = slurm_batch_script(s, SubmitContext{kUid, "", "", {}, {}});
   ASSERT_TRUE(script.ok()) << script.error();
   write_file(dir_ / "job.sh", *script);
   const int status = run_bash(dir_ / "job.sh");
@@ -200,7 +200,7 @@ TEST_F(SlurmScriptRun, UnwritableJobEnvironmentDoesNotBreakTheWrapper) {
   JobSpec s = spec();
   s.script = std::string(kProbe);
   s.env["PATH"] = "/nonexistent";
-  auto script = slurm_batch_script(s, SubmitContext{kUid, "", "", {}});
+  auto script = slurm_batch_script(s, SubmitContext{kUid, "", "", {}, {}});
   ASSERT_TRUE(script.ok()) << script.error();
   write_file(dir_ / "job.sh", *script);
   const int status = run_bash(dir_ / "job.sh");

@@ -45,7 +45,7 @@ JobSpec basic() {
   return s;
 }
 
-Result<std::string> gen(const JobSpec& s, SubmitContext ctx = {kUid, "", "", {}}) {
+Result<std::string> gen(const JobSpec& s, SubmitContext ctx = {kUid, "", "", {}, {}}) {
   return SlurmDialect().batch_script(s, ctx);
 }
 
@@ -62,7 +62,7 @@ TEST(SlurmScript, Directives) {
   s.qos = "high";
   s.priority = -10;
   s.array = ArraySpec{{0, 1, 2, 3, 7, 9, 11, 13, 20, 22}, 5};
-  SubmitContext ctx{kUid, "/o/%x-%j.out", "/o/100%-%a_%A.err", {}};
+  SubmitContext ctx{kUid, "/o/%x-%j.out", "/o/100%-%a_%A.err", {}, {}};
   ctx.dependencies = {{DependencyKind::AfterOk, "12"}, {DependencyKind::AfterAny, "13_2"},
                       {DependencyKind::AfterOk, "14+1"}, {DependencyKind::AfterNotOk, "15"}};
   auto r = gen(s, ctx);
@@ -211,7 +211,7 @@ TEST(SlurmScript, WhatEveryShellExportsIsSkippedNotRefused) {
   JobSpec s = basic();
   s.env["_"] = "/usr/bin/yard";
   s.env["BASH_FUNC_f%%"] = "() { evil; }";
-  auto r = gen(s, {kUid, "", "", {}});
+  auto r = gen(s);
   ASSERT_TRUE(r.ok()) << r.error();
   EXPECT_EQ(r->find("BASH_FUNC"), std::string::npos);
   EXPECT_EQ(r->find("export _="), std::string::npos);
@@ -223,7 +223,7 @@ TEST(SlurmScript, AVariableNameNoShellCanExportIsLeftOutWithAWarning) {
   s.env["1A"] = "y";
   s.env[""] = "z";
   s.env["GOOD"] = "kept";
-  auto r = gen(s, {kUid, "", "", {}});
+  auto r = gen(s);
   ASSERT_TRUE(r.ok()) << r.error();
   EXPECT_EQ(r->find("A-B"), std::string::npos);
   EXPECT_EQ(r->find("1A="), std::string::npos);
@@ -236,7 +236,7 @@ TEST(SlurmScript, AVariableNameNoShellCanExportIsLeftOutWithAWarning) {
 }
 
 TEST(SlurmScript, Refusals) {
-  auto refused = [](const JobSpec& s, const std::string& needle, SubmitContext ctx = {kUid, "", "", {}}) {
+  auto refused = [](const JobSpec& s, const std::string& needle, SubmitContext ctx = {kUid, "", "", {}, {}}) {
     auto r = gen(s, ctx);
     ASSERT_FALSE(r.ok()) << needle;
     EXPECT_NE(r.error().find(needle), std::string::npos) << r.error();
@@ -263,13 +263,13 @@ TEST(SlurmScript, Refusals) {
   s.script = "#!/bin/sh\necho hi\r";
   refused(s, "at byte 17,");
   s = basic();
-  refused(s, "backslash", SubmitContext{kUid, "/o\\x", "", {}});
+  refused(s, "backslash", SubmitContext{kUid, "/o\\x", "", {}, {}});
   s = basic();
-  refused(s, "not a Slurm job id", SubmitContext{kUid, "", "", {{DependencyKind::AfterOk, "12:13"}}});
+  refused(s, "not a Slurm job id", SubmitContext{kUid, "", "", {{DependencyKind::AfterOk, "12:13"}}, {}});
   s = basic();
-  refused(s, "not a Slurm job id", SubmitContext{kUid, "", "", {{DependencyKind::AfterOk, "12_[1-3]"}}});
+  refused(s, "not a Slurm job id", SubmitContext{kUid, "", "", {{DependencyKind::AfterOk, "12_[1-3]"}}, {}});
   s = basic();
-  refused(s, "not a UID", SubmitContext{"yd1\n", "", "", {}});
+  refused(s, "not a UID", SubmitContext{"yd1\n", "", "", {}, {}});
   s = basic();
   s.workdir = "relative";
   refused(s, "absolute path");

@@ -1,0 +1,115 @@
+// Flows on the real Slurm (docs/WORKFLOWS.md): a step tried again for a cause its
+// policy lists, read from Slurm's accounting, its dependent held until its last try; a
+// flow whose `yard run` was killed taken over by the next run, no step submitted twice
+// (counted in Slurm's own accounting), and a run of the finished flow submitting nothing.
+#include <signal.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "slurm_world.h"
+
+namespace yard::test {
+namespace {
+
+class SlurmFlow : public SlurmWorld {
+ protected:
+  std::map<std::string, nlohmann::json> by_name() {
+    std::map<std::string, nlohmann::json> jobs;
+    for (auto& j : status()) jobs[j["name"]] = j;
+    return jobs;
+  }
+  int lines(const std::string& file, const std::string& line) {
+    std::istringstream in(read(file));
+    int n = 0;
+    for (std::string l; std::getline(in, l);) n += l == line;
+    return n;
+  }
+};
+
+TEST_F(SlurmFlow, AStepTriedAgainForAListedExitAndItsDependentWaitsForItsLastTry) {
+  write("f.yaml",
+        "name: retried\n"
+        "defaults: {flags: --backend slurm}\n"
+        "steps:\n"
+        "  - name: flaky\n"  // exit 3 on its first try only
+        "    command: echo try >> tries; [ $(wc -l < tries) -ge 2 ] || exit 3\n"
+        "    retry: {times: 2, exit: [3]}\n"
+        "  - name: after\n"
+        "    needs: [flaky]\n"
+        "    command: echo after > after.txt\n");
+  auto o = yard({"run", "f.yaml"}, {}, 240);
+  ASSERT_EQ(o.rc, 0) << o.out << o.err << diag();
+  EXPECT_EQ(lines("tries", "try"), 2);
+  EXPECT_EQ(read("after.txt"), "after\n");
+  auto jobs = by_name();
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs["flaky"]["state"], "COMPLETED");
+  EXPECT_EQ(jobs["flaky"]["retries"], 1);
+  EXPECT_EQ(jobs["after"]["state"], "COMPLETED");
+  // Two Slurm jobs under the flaky step's one UID, one for its dependent.
+  // (Slurm's accounting is written a moment after the job ends.)
+  const std::string flaky = jobs["flaky"]["uid"], after = jobs["after"]["uid"];
+  EXPECT_TRUE(wait_until([&] { return native_jobs_named(flaky) >= 2 && native_jobs_named(after) >= 1; }, 30));
+  EXPECT_EQ(native_jobs_named(flaky), 2);
+  EXPECT_EQ(native_jobs_named(after), 1);
+  auto history = yard({"watch", "--no-follow", std::to_string(jobs["flaky"]["id"].get<long>())});
+  EXPECT_NE(history.out.find("retry 1/2 after FAILED (exit 3) of slurm job"), std::string::npos) << history.out;
+}
+
+TEST_F(SlurmFlow, AKilledYardRunIsTakenOverAndNoStepIsSubmittedTwice) {
+  write("chain.yaml",
+        "name: chain\n"
+        "defaults: {flags: --backend slurm}\n"
+        "steps:\n"
+        "  - name: a\n"
+        "    command: echo a >> ran.log; while [ ! -e go ]; do sleep 0.2; done\n"
+        "  - name: b\n"
+        "    needs: [a]\n"
+        "    command: echo b >> ran.log\n");
+  const std::string file = dir_ + "/chain.yaml";
+  Output first;
+  std::thread run([&] { first = yard({"run", file}, {}, 300); });
+  // Joined on every way out: a failed assertion lets the flow's job go (file `go`).
+  struct Joiner {
+    std::string go;
+    std::thread& t;
+    ~Joiner() {
+      if (!t.joinable()) return;
+      std::ofstream{go};
+      t.join();
+    }
+  } join_first{dir_ + "/go", run};
+  ASSERT_TRUE(wait_until([&] { return lines("ran.log", "a") == 1; }, 120)) << diag();
+  const long pid = pid_running({"run", file});
+  ASSERT_GT(pid, 0);
+  ASSERT_EQ(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
+  run.join();
+  EXPECT_EQ(first.rc, 137);
+  // Run again while step a runs on Slurm: taken over, then let go on.
+  Output second;
+  std::thread again([&] { second = yard({"run", file}, {}, 300); });
+  Joiner join_second{dir_ + "/go", again};
+  ASSERT_TRUE(wait_until([&] { return yard({"flow", "list"}).out.find("chain") != std::string::npos; }, 30));
+  write("go", "");
+  again.join();
+  ASSERT_EQ(second.rc, 0) << second.out << second.err << diag();
+  EXPECT_EQ(lines("ran.log", "a"), 1);
+  EXPECT_EQ(lines("ran.log", "b"), 1);
+  auto jobs = by_name();
+  ASSERT_EQ(jobs.size(), 2u) << status().dump();
+  const std::string a = jobs["a"]["uid"], b = jobs["b"]["uid"];
+  EXPECT_TRUE(wait_until([&] { return native_jobs_named(a) >= 1 && native_jobs_named(b) >= 1; }, 30));
+  EXPECT_EQ(native_jobs_named(a), 1);
+  EXPECT_EQ(native_jobs_named(b), 1);
+  // The finished flow again: every step up to date, nothing submitted.
+  auto third = yard({"run", file}, {}, 60);
+  EXPECT_EQ(third.rc, 0) << third.out << third.err;
+  EXPECT_EQ(status().size(), 2u);
+  EXPECT_EQ(lines("ran.log", "a"), 1);
+}
+
+}  // namespace
+}  // namespace yard::test
