@@ -46,7 +46,8 @@ IndirectBackend::IndirectBackend(Store& store, const Dialect& dialect, CommandQu
       config_(config),
       state_dir_(std::move(state_dir)),
       user_(std::move(user)),
-      background_(config.calls_per_second, config.burst) {}
+      background_(config.calls_per_second, config.burst),
+      submits_(config.submits_per_second, 1) {}
 
 std::string IndirectBackend::script_path(const Unit& u) const {
   return state_dir_ + "/" + std::string(dialect_.name()) + "/" + u.uid + ".sh";
@@ -174,6 +175,7 @@ void IndirectBackend::retry_later(Unit& u, double now) {
 }
 
 void IndirectBackend::finish(Member& m, JobState to, Transition t, double now) {
+  changed_ = true;
   if (m.never_satisfied && to == JobState::Cancelled) t.reason = "DependencyNeverSatisfied";
   if (auto s = store_.transition(m.id, to, t, now); !s) log(dialect_.name(), "job " + std::to_string(m.id) + ": " + s.error());
   const std::int64_t id = m.id, head = m.head;
@@ -194,7 +196,9 @@ void IndirectBackend::fail_unit(Unit& u, const std::string& why, double now) {
 }
 
 void IndirectBackend::set_native(Unit& u, const std::string& base) {
+  changed_ = true;
   u.native_base = base;
+  u.waiting_for.clear();
   u.phase = Unit::Phase::Submitted;
   for (auto id : u.members)
     if (auto s = store_.set_pending_reason(id, ""); !s) log(dialect_.name(), s.error());
@@ -225,6 +229,10 @@ void IndirectBackend::step(double now) {
   // Submissions, cancels, look-ups.
   int submitting = 0;
   for (auto& [tag, f] : in_flight_) submitting += f.kind == Kind::Submit;
+  queued_ = 0;
+  for (auto& [head, u] : units_)
+    if (u.phase != Unit::Phase::ToSubmit) queued_ += u.members.size();
+  const bool changed = std::exchange(changed_, false);
   std::vector<std::int64_t> lookups;
   for (auto& [head, u] : units_) {
     if (u.busy() || u.members.empty()) continue;
@@ -248,8 +256,8 @@ void IndirectBackend::step(double now) {
     }
     if (u.phase == Unit::Phase::ToFind || u.phase == Unit::Phase::ToFindInHistory) {
       lookups.push_back(head);
-    } else if (u.phase == Unit::Phase::ToSubmit && now >= u.next_try && submitting < kMaxSubmissionsInFlight &&
-               !u.cancel_requested) {
+    } else if (u.phase == Unit::Phase::ToSubmit && (now >= u.next_try || (u.held && changed)) &&
+               submitting < kMaxSubmissionsInFlight && !u.cancel_requested) {
       plan_submission(u, now);
       submitting += u.phase == Unit::Phase::Submitting;
     }
@@ -293,9 +301,12 @@ double IndirectBackend::next_wakeup_s(double now) const {
   bool tracked = false;
   for (auto& [id, m] : members_) tracked = tracked || !m.native_id.empty();
   if (tracked && !poll_in_flight_) wake = std::min(wake, std::max(0.0, next_poll_ - now));
+  int submitting = 0;  // at the limit, a submission's answer wakes the loop
+  for (auto& [tag, f] : in_flight_) submitting += f.kind == Kind::Submit;
   for (auto& [head, u] : units_) {
     if (u.busy() || u.members.empty()) continue;
-    if (u.phase == Unit::Phase::ToSubmit) wake = std::min(wake, std::max(0.0, u.next_try - now));
+    if (u.phase == Unit::Phase::ToSubmit && (u.held || submitting < kMaxSubmissionsInFlight))
+      wake = std::min(wake, std::max(0.0, u.next_try - now));
     if (u.cancel_requested && u.cancel_sent > 0)
       wake = std::min(wake, std::max(0.0, u.cancel_sent + config_.cancel_resend_s - now));
     if (u.phase == Unit::Phase::ToFind) wake = std::min(wake, 0.1);

@@ -45,6 +45,10 @@ namespace yard {
 //   retry_max: 60           # longest pause between retries, seconds (backoff doubles from 1)
 //   lost_after: 60          # seconds absent from queue and history before a job is LOST
 //   cancel_resend: 30       # seconds before an unconfirmed cancel is sent again
+//   max_queued: 500         # at most this many jobs in the scheduler's queue at once
+//                           # (Nextflow's queueSize); the others wait, held by yard
+//   submit_rate: 10/min     # at most this many submissions per second, minute or hour
+//                           # (Nextflow's submitRateLimit); a bare number is per second
 //   allocation: 1234        # direct mode: run `--backend slurm-steps` jobs in this allocation
 //   allocation: pilot       # ... or one yard submits itself, as a pilot batch job:
 //   pilot: {partition: cpu, nodes: 1, cpus: 8, mem: 16G, gpus: 0, time: "4:00:00", account: proj, qos: normal}
@@ -60,6 +64,9 @@ struct IndirectConfig {
   double retry_max_s = 60;
   double lost_after_s = 60;
   double cancel_resend_s = 30;
+  // Throttles, shared by every client and flow of the daemon's user: 0 for none.
+  int max_queued = 0;
+  double submits_per_second = 0;
   // Direct mode (jobs as srun steps, `--backend slurm-steps`): the allocation to run in
   // (else the daemon's own SLURM_JOB_ID, when it runs inside one) and how many steps may
   // run at once (0: as many as fit).
@@ -76,6 +83,11 @@ struct IndirectConfig {
 // settings of that scheduler's own, kept as text in scheduler_settings.
 Result<IndirectConfig> load_indirect_config(const std::string& path,
                                             const std::vector<std::string>& scheduler_keys = {});
+
+// submit_rate's value: "10/min", "2/s", "100/h", "5/30s", or a bare number (per second),
+// in calls per second; and back in words for a REASON ("10 per minute").
+Result<double> parse_rate(std::string_view text);
+std::string format_rate(double per_second);
 
 // What the engine did, for benchmarks and tests.
 struct IndirectStats {
@@ -141,7 +153,10 @@ class IndirectBackend {
     double next_try = 0, backoff = 0;
     bool cancel_requested = false;
     double cancel_sent = 0;
-    std::string waiting_for;  // the REASON shown while it waits on a parent
+    std::string waiting_for;  // the REASON shown while it waits on a parent or a throttle
+    // Waiting on something another job's change decides (a parent, max_queued): looked
+    // at again on such a change, and once a second (a parent on another backend).
+    bool held = false;
     // A single job with a retry policy: its dependents are held by the engine until it
     // has ended for good (the scheduler would judge them on its first try's end), and
     // the nodes it failed on, by times, to keep its later tries off.
@@ -208,6 +223,10 @@ class IndirectBackend {
   Result<SubmitContext> context_for(const Unit& u, const JobSpec& spec, std::string& wait, std::string& doomed);
   Result<SubmitContext> any_dependency(const JobSpec& spec, SubmitContext ctx, std::string& wait, std::string& doomed);
   std::string script_path(const Unit& u) const;
+  // Holds `u` back (ToSubmit) with `why` as its jobs' REASON, until a change or `until`.
+  void hold(Unit& u, const std::string& why, double until);
+  // Why `u` may not be submitted now for a throttle (max_queued, submit_rate), or "".
+  std::string throttled(const Unit& u, double now);
 
   Store& store_;
   const Dialect& dialect_;
@@ -226,6 +245,9 @@ class IndirectBackend {
   double next_poll_ = 0, poll_backoff_ = 0;
   std::set<std::int64_t> to_confirm_;  // members gone from the live queue
   bool history_due_ = false;           // the last status cycle left some to confirm
+  bool changed_ = false;               // a job was submitted, changed state or ended
+  std::size_t queued_ = 0;             // jobs submitted (or being) and not ended
+  RateLimiter submits_;
   IndirectStats stats_;
 };
 

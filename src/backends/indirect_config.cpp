@@ -1,5 +1,7 @@
 // The indirect engine's settings file (slurm.yaml): see indirect_backend.h for the keys.
 #include <algorithm>
+#include <cctype>
+#include <cstdio>
 #include <filesystem>
 
 #include <yaml-cpp/yaml.h>
@@ -120,6 +122,51 @@ Status load_pilot(const YAML::Node& n, const std::string& path, PilotSpec& p) {
 
 }  // namespace
 
+Result<double> parse_rate(std::string_view text) {
+  const std::string t(text);
+  auto bad = [&] {
+    return err("expected calls per second, minute or hour such as 10/min, 2/s, 100/h or 5/30s, got '" + t + "'");
+  };
+  const auto slash = t.find('/');
+  double count = 0;
+  std::size_t used = 0;
+  try {
+    count = std::stod(t.substr(0, slash), &used);
+  } catch (const std::exception&) {
+    return bad();
+  }
+  if (used != std::min(slash, t.size()) || !(count > 0)) return bad();
+  if (slash == std::string::npos) return count;
+  std::string per = t.substr(slash + 1);
+  double span = 1;
+  if (!per.empty() && (std::isdigit(static_cast<unsigned char>(per[0])) || per[0] == '.')) {
+    try {
+      span = std::stod(per, &used);
+    } catch (const std::exception&) {
+      return bad();
+    }
+    per = per.substr(used);
+    if (!(span > 0)) return bad();
+  }
+  double unit = 0;
+  if (per == "s" || per == "sec" || per == "second") unit = 1;
+  else if (per == "m" || per == "min" || per == "minute") unit = 60;
+  else if (per == "h" || per == "hour") unit = 3600;
+  else return bad();
+  return count / (span * unit);
+}
+
+std::string format_rate(double per_second) {
+  auto words = [](double n, const char* per) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%g per %s", n, per);
+    return std::string(buf);
+  };
+  if (per_second >= 1) return words(per_second, "second");
+  if (per_second * 60 >= 1) return words(per_second * 60, "minute");
+  return words(per_second * 3600, "hour");
+}
+
 Result<IndirectConfig> load_indirect_config(const std::string& path, const std::vector<std::string>& scheduler_keys) {
   IndirectConfig c;
   bool has_pilot = false;
@@ -154,6 +201,22 @@ Result<IndirectConfig> load_indirect_config(const std::string& path, const std::
         if (auto s = load_classes(it.second, path, c.classes); !s) return s.failure();
         continue;
       }
+      if (key == "submit_rate") {
+        auto r = parse_rate(it.second.as<std::string>(""));
+        if (!r) return err(where + "submit_rate: " + r.error());
+        c.submits_per_second = *r;
+        continue;
+      }
+      if (key == "max_queued") {
+        try {
+          c.max_queued = it.second.as<int>();
+        } catch (const std::exception&) {
+          c.max_queued = 0;
+        }
+        if (c.max_queued < 1)
+          return err(where + "max_queued: expected a number of jobs >= 1, got '" + it.second.as<std::string>("?") + "'");
+        continue;
+      }
       if (key == "job_limit") {
         try {
           c.step_job_limit = it.second.as<int>();
@@ -177,7 +240,8 @@ Result<IndirectConfig> load_indirect_config(const std::string& path, const std::
         for (auto& k : scheduler_keys) known += ", " + k;
         return err(yaml_where(path, it.first) + ": unknown setting '" + key +
                    "' (known: poll_interval, calls_per_second, burst, command_timeout, retry_max, "
-                   "lost_after, cancel_resend, allocation, pilot, job_limit, classes" + known + ")");
+                   "lost_after, cancel_resend, max_queued, submit_rate, allocation, pilot, job_limit, classes" + known +
+                   ")");
       }
       double v = 0;
       try {

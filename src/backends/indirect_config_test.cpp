@@ -27,6 +27,16 @@ TEST(IndirectConfig, ReadsSettingsAndNamesBadOnes) {
   auto bad2 = load_indirect_config(path);
   ASSERT_FALSE(bad2);
   EXPECT_NE(bad2.error().find("lost_after"), std::string::npos);
+  std::ofstream(path) << "max_queued: 500\nsubmit_rate: 10/min\n";
+  auto throttles = load_indirect_config(path);
+  ASSERT_TRUE(throttles) << throttles.error();
+  EXPECT_EQ(throttles->max_queued, 500);
+  EXPECT_DOUBLE_EQ(throttles->submits_per_second, 10.0 / 60);
+  std::ofstream(path) << "max_queued: 0\n";
+  EXPECT_NE(load_indirect_config(path).error().find(":1: max_queued: expected a number of jobs >= 1, got '0'"),
+            std::string::npos);
+  std::ofstream(path) << "\nsubmit_rate: fast\n";
+  EXPECT_NE(load_indirect_config(path).error().find(":2: submit_rate: expected calls per second"), std::string::npos);
   EXPECT_TRUE(load_indirect_config((dir / "absent.yaml").string()));
   std::filesystem::remove_all(dir);
 }

@@ -119,12 +119,8 @@ void IndirectBackend::plan_submission(Unit& u, double now) {
     fail_unit(u, ctx.error(), now);
     return;
   }
-  if (!wait.empty()) {  // on a parent: its submission, or its end
-    if (wait != u.waiting_for) {
-      u.waiting_for = wait;
-      for (auto id : u.members)
-        if (auto s = store_.set_pending_reason(id, wait); !s) log(dialect_.name(), s.error());
-    }
+  if (!wait.empty()) {  // on a parent: its submission, its start or its end
+    hold(u, wait, now + 1);
     return;
   }
   if (!doomed.empty()) {
@@ -136,6 +132,11 @@ void IndirectBackend::plan_submission(Unit& u, double now) {
     }
     return;
   }
+  if (auto why = throttled(u, now); !why.empty()) {
+    hold(u, why, now + std::max(1.0, submits_.wait_s(now)));
+    return;
+  }
+  u.held = false;
   ctx->avoid_nodes = avoided_nodes(u);
   auto script = dialect_.batch_script(*spec, *ctx);
   if (!script) {
@@ -164,6 +165,8 @@ void IndirectBackend::plan_submission(Unit& u, double now) {
       return;
     }
   u.phase = Unit::Phase::Submitting;
+  queued_ += u.members.size();
+  submits_.try_take(now);
   InFlight what;
   what.head = u.head;
   // In the job's directory, which the scheduler takes for the job's (OAR's launching
@@ -172,6 +175,28 @@ void IndirectBackend::plan_submission(Unit& u, double now) {
   // only) leaves the submission in the daemon's /, and the wrapper's own cd decides.
   const bool enterable = !spec->workdir.empty() && ::access(spec->workdir.c_str(), X_OK) == 0;
   plan(Kind::Submit, dialect_.submit_argv(path), what, enterable ? spec->workdir : "");
+}
+
+void IndirectBackend::hold(Unit& u, const std::string& why, double until) {
+  u.held = true;
+  u.next_try = until;
+  if (why == u.waiting_for) return;
+  u.waiting_for = why;
+  for (auto id : u.members)
+    if (auto s = store_.set_pending_reason(id, why); !s) log(dialect_.name(), s.error());
+}
+
+std::string IndirectBackend::throttled(const Unit& u, double now) {
+  const std::string name(dialect_.name());
+  // A unit bigger than the limit (an array) goes alone when nothing else is queued.
+  if (config_.max_queued > 0 && queued_ > 0 &&
+      queued_ + u.members.size() > static_cast<std::size_t>(config_.max_queued))
+    return "held by yard: " + std::to_string(config_.max_queued) + " jobs in " + name + "'s queue (max_queued in " +
+           name + ".yaml)";
+  if (submits_.wait_s(now) > 0)
+    return "held by yard: at most " + format_rate(config_.submits_per_second) + " submissions (submit_rate in " +
+           name + ".yaml)";
+  return "";
 }
 
 void IndirectBackend::note_waiting(const Unit& u, const std::string& why) {

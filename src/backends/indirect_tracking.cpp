@@ -27,6 +27,7 @@ void IndirectBackend::update(Member& m, const NativeStatus& s, const MappedState
     if (auto st = store_.request_cancel(m.id); !st) log(dialect_.name(), st.error());
   }
   if (mapped.state == m.state) return;
+  changed_ = true;
   Transition t;
   t.reason = mapped.detail;
   t.native_state = s.raw_state;

@@ -20,6 +20,7 @@
 #include "core/text.h"
 #include "flow/flow_file.h"
 #include "flow/flow_render.h"
+#include "core/json_text.h"
 
 namespace yard {
 
@@ -79,6 +80,7 @@ void add_run_command(CLI::App& app, int& rc) {
   static bool dry_run = false;
   static std::string run_in;
   static std::vector<std::string> rerun;
+  static bool json = false;
   run->add_option("file", file, "Workflow file (YAML: steps:, or a run file's jobs:)")->required();
   run->add_option("--run-dir", run_in,
                   "Where steps without an output: write their logs (default: a new directory under "
@@ -87,6 +89,9 @@ void add_run_command(CLI::App& app, int& rc) {
                   "Run this step again (a step's name, or a step of the file with all its foreach values), and "
                   "every step after it, even where it is up to date; repeatable");
   run->add_flag("--dry-run", dry_run, "Check the file and print the plan (every step, what it needs and runs); submit nothing");
+  run->add_flag("--json", json,
+                "Print JSON lines instead: {\"event\": \"flow\"} with every step's jobs and origin, one "
+                "{\"event\": \"job\"} per state change, and {\"event\": \"end\"} with the jobs as they ended");
   run->callback([&rc] {
     const Environment env = current_environment();
     std::error_code ec;
@@ -115,7 +120,7 @@ void add_run_command(CLI::App& app, int& rc) {
         step.spec.stdout_path = log_in(run_dir, step);
         logs_there = true;
       }
-    if (logs_there) std::cout << "logs of steps without an output: in " << escape_for_terminal(run_dir) << "\n";
+    if (logs_there && !json) std::cout << "logs of steps without an output: in " << escape_for_terminal(run_dir) << "\n";
     // The directories of the steps' logs and outputs, made before anything is submitted
     // (a job whose output file cannot be opened fails at its start; sbatch would fail it
     // too): a flow's first step should not have to make its own log's directory.
@@ -151,12 +156,14 @@ void add_run_command(CLI::App& app, int& rc) {
     for (const auto& w : submitted->warnings) std::cerr << "yard run: warning: " << escape_for_terminal(w) << "\n";
     std::vector<std::int64_t> followed, all;
     std::size_t attached = 0, up_to_date = 0;
+    nlohmann::json steps = nlohmann::json::array();
     for (std::size_t i = 0; i < flow->steps.size(); ++i) {
       const auto& ids = submitted->ids[i];
       const auto origin = i < submitted->origins.size() ? submitted->origins[i] : StepOrigin::Submitted;
       all.push_back(ids.front());
       const std::string what = ids.size() > 1 ? " (array of " + std::to_string(ids.size()) + ")" : "";
       const std::string name = escape_for_terminal(flow->steps[i].name);
+      steps.push_back({{"name", flow->steps[i].name}, {"ids", ids}, {"origin", to_string(origin)}});
       if (origin == StepOrigin::UpToDate) {
         ++up_to_date;
         continue;
@@ -164,16 +171,23 @@ void add_run_command(CLI::App& app, int& rc) {
       followed.push_back(ids.front());
       if (origin == StepOrigin::Attached) {
         ++attached;
-        std::cout << name << " is running already as " << ids.front() << what << ": not submitted again\n";
-      } else {
+        if (!json) std::cout << name << " is running already as " << ids.front() << what << ": not submitted again\n";
+      } else if (!json) {
         std::cout << "submitted " << name << " as " << ids.front() << what << "\n";
       }
     }
-    std::cout << "flow " << submitted->flow_id << ": " << flow->steps.size() << " steps, "
-              << flow->steps.size() - attached - up_to_date << " submitted, " << attached << " running already, "
-              << up_to_date << " up to date (Ctrl-C stops following, not the flow: yard flow status "
-              << submitted->flow_id << ")\n";
-    if (auto ended = follow_jobs(client, followed, std::cout); !ended) {
+    const std::size_t sent = flow->steps.size() - attached - up_to_date;
+    if (json)
+      std::cout << dump_json({{"event", "flow"},        {"flow_id", submitted->flow_id}, {"name", flow->name},
+                                  {"run_dir", run_dir},     {"submitted", sent},             {"attached", attached},
+                                  {"up_to_date", up_to_date}, {"steps", steps}})
+                << "\n"
+                << std::flush;
+    else
+      std::cout << "flow " << submitted->flow_id << ": " << flow->steps.size() << " steps, " << sent << " submitted, "
+                << attached << " running already, " << up_to_date
+                << " up to date (Ctrl-C stops following, not the flow: yard flow status " << submitted->flow_id << ")\n";
+    if (auto ended = follow_jobs(client, followed, std::cout, json); !ended) {
       std::cerr << "yard run: " << ended.error() << "\n";
       rc = 1;
       return;
@@ -188,11 +202,19 @@ void add_run_command(CLI::App& app, int& rc) {
     }
     int failed = 0;
     for (const auto& j : *recs) failed += is_terminal(j.state) && j.state != JobState::Completed;
-    print_job_table(std::cout, *recs);
+    nlohmann::json end{{"event", "end"}, {"flow_id", submitted->flow_id}, {"failed", failed}};
+    if (json) {
+      end["jobs"] = nlohmann::json::array();
+      for (const auto& j : *recs) end["jobs"].push_back(job_json(j));
+    } else {
+      print_job_table(std::cout, *recs);
+    }
     // The report and trace, in the run directory.
     auto report = write_flow_report(client, submitted->flow_id, run_dir, std::move(*recs));
-    if (report) std::cout << "report: " << escape_for_terminal(report->html) << " (trace: " << escape_for_terminal(report->trace) << ")\n";
-    else std::cerr << "yard run: no report: " << report.error() << "\n";
+    if (!report) std::cerr << "yard run: no report: " << report.error() << "\n";
+    else if (json) end["report"] = report->html, end["trace"] = report->trace;
+    else std::cout << "report: " << escape_for_terminal(report->html) << " (trace: " << escape_for_terminal(report->trace) << ")\n";
+    if (json) std::cout << dump_json(end) << "\n";
     rc = failed ? 1 : 0;
   });
 }

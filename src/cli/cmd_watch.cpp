@@ -12,15 +12,6 @@
 #include "core/text.h"
 
 namespace yard {
-namespace {
-
-std::string event_job_id(const LoggedEvent& e) {
-  if (e.array_job_id && e.array_index) return std::to_string(*e.array_job_id) + "_" + std::to_string(*e.array_index);
-  return std::to_string(e.job_id);
-}
-
-}  // namespace
-
 void add_watch_command(CLI::App& app, int& rc) {
   auto* watch = app.add_subcommand(
       "watch", "Print every job state change as it happens (from the start of the log, or after --since ID)");
@@ -59,15 +50,9 @@ void add_watch_command(CLI::App& app, int& rc) {
     auto print = [&out](const LoggedEvent& e) {
       out.clear();
       if (json) {
-        out = dump_json({{"id", e.id},
-                         {"job", event_job_id(e)},
-                         {"name", bytes_to_json(e.name)},
-                         {"backend", e.backend},
-                         {"state", to_string(e.event.state)},
-                         {"time", rfc3339(e.event.time)},
-                         {"detail", bytes_to_json(e.event.detail)}});
+        out = dump_json(event_json(e));
       } else {
-        out = rfc3339(e.event.time) + " " + std::to_string(e.id) + " " + event_job_id(e) + " " +
+        out = rfc3339(e.event.time) + " " + std::to_string(e.id) + " " + display_id(e) + " " +
               escape_for_terminal(e.name) + " " + std::string(to_string(e.event.state));
         if (!e.event.detail.empty()) out += " (" + escape_for_terminal(e.event.detail) + ")";
       }

@@ -5,10 +5,13 @@
 #include <unordered_map>
 
 #include "core/text.h"
+#include "cli/job_view.h"
+#include "core/json_text.h"
 
 namespace yard {
 
-Result<std::vector<JobRecord>> follow_jobs(DaemonClient& client, const std::vector<std::int64_t>& ids, std::ostream& out) {
+Result<std::vector<JobRecord>> follow_jobs(DaemonClient& client, const std::vector<std::int64_t>& ids, std::ostream& out,
+                                           bool json_lines) {
   if (ids.empty()) return std::vector<JobRecord>{};
   auto ping = client.ping();
   if (!ping) return ping.failure();
@@ -16,7 +19,7 @@ Result<std::vector<JobRecord>> follow_jobs(DaemonClient& client, const std::vect
   query.ids = ids;
   auto now = client.all_jobs(query);
   if (!now) return now.failure();
-  const bool tty = ::isatty(1) != 0;
+  const bool tty = !json_lines && ::isatty(1) != 0;
   std::unordered_map<std::int64_t, JobState> last;
   int done = 0, running = 0, pending = 0, failed = 0;
   const int total = static_cast<int>(now->size());
@@ -51,10 +54,12 @@ Result<std::vector<JobRecord>> follow_jobs(DaemonClient& client, const std::vect
       count(it->second, -1);
       count(e.event.state, +1);
       it->second = e.event.state;
-      if (!tty) {
-        std::string id = std::to_string(e.job_id);
-        if (e.array_job_id && e.array_index) id = std::to_string(*e.array_job_id) + "_" + std::to_string(*e.array_index);
-        out << escape_for_terminal(e.name) << " " << id << " " << to_string(e.event.state)
+      if (json_lines) {
+        nlohmann::json line = event_json(e);
+        line["event"] = "job";
+        out << dump_json(line) << "\n" << std::flush;
+      } else if (!tty) {
+ out << escape_for_terminal(e.name) << " " << display_id(e) << " " << to_string(e.event.state)
             << (e.event.detail.empty() ? "" : " (" + escape_for_terminal(e.event.detail) + ")") << "\n";
       }
       progress();

@@ -2,7 +2,8 @@
 // on a terminal (counts by state, updated in place), one plain line per state change
 // otherwise. Their states are read first and the event log followed from before that
 // read, so a job that changed meanwhile is neither missed nor counted twice; leaving
-// (Ctrl-C) stops the following, never the jobs.
+// (Ctrl-C) stops the following, never the jobs. With `json_lines`, one JSON object per
+// state change instead ({"event": "job", ...the event log's entry}), for programs.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,7 @@
 namespace yard {
 
 // The jobs as they ended (`ids`: jobs, arrays by their first id).
-Result<std::vector<JobRecord>> follow_jobs(DaemonClient& client, const std::vector<std::int64_t>& ids, std::ostream& out);
+Result<std::vector<JobRecord>> follow_jobs(DaemonClient& client, const std::vector<std::int64_t>& ids, std::ostream& out,
+                                           bool json_lines = false);
 
 }  // namespace yard

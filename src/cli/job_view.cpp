@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "core/byte_json.h"
 #include "core/clock.h"
 #include "core/duration.h"
 #include "core/size.h"
@@ -173,6 +174,21 @@ void print_job_table(std::ostream& out, const std::vector<JobRecord>& jobs, doub
                      j.mem_bytes ? format_bytes(static_cast<std::uint64_t>(j.mem_bytes)) : "-", std::to_string(j.gpus),
                      elapsed, exit, j.reason);
   }
+}
+
+std::string display_id(const LoggedEvent& e) {
+  if (e.array_job_id && e.array_index) return std::to_string(*e.array_job_id) + "_" + std::to_string(*e.array_index);
+  return std::to_string(e.job_id);
+}
+
+nlohmann::json event_json(const LoggedEvent& e) {
+  return {{"id", e.id},
+          {"job", display_id(e)},
+          {"name", bytes_to_json(e.name)},
+          {"backend", e.backend},
+          {"state", to_string(e.event.state)},
+          {"time", rfc3339(e.event.time)},
+          {"detail", bytes_to_json(e.event.detail)}};
 }
 
 }  // namespace yard

@@ -24,5 +24,9 @@ double wall_clock_now();
 void print_job_table(std::ostream& out, const std::vector<JobRecord>& jobs, double now = wall_clock_now());
 // "12" or "10_3" for array elements.
 std::string display_id(const JobRecord& j);
+std::string display_id(const LoggedEvent& e);
+// One event of the log as `yard watch --json` and `yard run --json` print it: id, job,
+// name, backend, state, time, detail.
+nlohmann::json event_json(const LoggedEvent& e);
 
 }  // namespace yard

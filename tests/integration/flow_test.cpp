@@ -1,6 +1,7 @@
 // Workflow files run for real (docs/WORKFLOWS.md): the documented example as written,
 // its plan and graph, and a mistake refused with nothing submitted.
 #include <filesystem>
+#include <sstream>
 
 #include "harness.h"
 
@@ -84,6 +85,54 @@ TEST_F(Flows, StepsWithoutAnOutputLogIntoARunDirectoryNotTheSourceTree) {
   o = yard({"run", "--run-dir", "mine", "--rerun", "a", "src/flow.yaml"});
   ASSERT_EQ(o.rc, 0) << o.out << o.err;
   EXPECT_EQ(read("mine/a.out"), "hello from a\n");
+}
+
+TEST_F(Flows, RunJsonPrintsTheFlowEachStateChangeAndTheEndAsJsonLines) {
+  write("j.yaml",
+        "name: lines\n"
+        "steps:\n"
+        "  - name: a\n"
+        "    command: \"true\"\n"
+        "  - name: b\n"
+        "    needs: [a]\n"
+        "    command: exit 3\n");
+  auto o = yard({"run", "--json", "j.yaml"});
+  EXPECT_EQ(o.rc, 1) << o.out << o.err;
+  std::vector<nlohmann::json> lines;
+  std::istringstream in(o.out);
+  for (std::string line; std::getline(in, line);) {
+    try {
+      lines.push_back(nlohmann::json::parse(line));
+    } catch (const std::exception& e) {
+      FAIL() << "not a JSON line: " << line;
+    }
+  }
+  ASSERT_GE(lines.size(), 3u) << o.out;
+  const auto& flow = lines.front();
+  EXPECT_EQ(flow["event"], "flow");
+  EXPECT_EQ(flow["name"], "lines");
+  EXPECT_EQ(flow["submitted"], 2);
+  ASSERT_EQ(flow["steps"].size(), 2u);
+  EXPECT_EQ(flow["steps"][1]["name"], "b");
+  EXPECT_EQ(flow["steps"][1]["origin"], "submitted");
+  const long b = flow["steps"][1]["ids"][0];
+  // b's end among the job events, with its cause.
+  bool b_failed = false;
+  for (std::size_t i = 1; i + 1 < lines.size(); ++i) {
+    EXPECT_EQ(lines[i]["event"], "job") << lines[i].dump();
+    if (lines[i]["job"] == std::to_string(b) && lines[i]["state"] == "FAILED") {
+      b_failed = true;
+      EXPECT_EQ(lines[i]["detail"], "exit code 3");
+      EXPECT_GT(seconds(lines[i]["time"]), 0);
+    }
+  }
+  EXPECT_TRUE(b_failed) << o.out;
+  const auto& end = lines.back();
+  EXPECT_EQ(end["event"], "end");
+  EXPECT_EQ(end["failed"], 1);
+  ASSERT_EQ(end["jobs"].size(), 2u);
+  EXPECT_EQ(end["jobs"][1]["state"], "FAILED");
+  EXPECT_TRUE(std::filesystem::exists(end["report"].get<std::string>()));
 }
 
 }  // namespace
