@@ -17,6 +17,7 @@
 #include "core/byte_json.h"
 #include "core/file_text.h"
 #include "backends/all_languages.h"
+#include "client/paths.h"
 #include "translate/translate.h"
 
 namespace yard {
@@ -63,7 +64,10 @@ int run_translate(const TranslateOptions& o) {
     std::cerr << "yard translate: " << text.error() << "\n";
     return kExitBadInput;
   }
-  translate::Request request{std::move(*text), o.script, o.from, o.to, o.output};
+  // A site's settings for the target (sge.yaml's parallel environments), where the daemon
+  // reads them.
+  const std::string settings_dir = std::filesystem::path(default_paths().config).parent_path().string();
+  translate::Request request{std::move(*text), o.script, o.from, o.to, o.output, settings_dir};
   auto t = translate::translate(all_script_languages(), request, [](const std::string& p) { return read_file(p); },
                                 is_directory);
   if (!t) {

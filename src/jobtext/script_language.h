@@ -38,6 +38,15 @@ struct JobDescription {
 
 using IsDirectory = bool (*)(const std::string&);
 
+// Where a translation is written for.
+struct WriteContext {
+  // The script's path as a description names it (HTCondor's executable).
+  std::string executable;
+  // The user's settings directory (~/.config/switchyard): a language whose words depend on
+  // the site reads its settings file there (settings_file()); "": its defaults.
+  std::string settings_dir;
+};
+
 class ScriptLanguage {
  public:
   virtual ~ScriptLanguage() = default;
@@ -110,9 +119,9 @@ class ScriptLanguage {
   // Whether what it writes is the script (false: a description naming the script as its
   // executable, HTCondor's).
   virtual bool writes_scripts() const { return true; }
-  // The job's directive lines, and what its words cannot say. `executable` is the script's
-  // path as a description names it.
-  virtual jobtext::Directives write(const jobtext::Job& job, const std::string& executable) const = 0;
+  // The job's directive lines, and what its words cannot say (`where`: the description's
+  // executable, the site's settings).
+  virtual jobtext::Directives write(const jobtext::Job& job, const WriteContext& where) const = 0;
 };
 
 // The languages of a build, in the order they were added (the order a script's kinds are

@@ -158,14 +158,14 @@ TEST(ScriptParts, TheHeaderLosesItsDirectivesAndTheBodyStaysByteForByte) {
 }
 
 TEST(Translate, LossesAndTheReadersWarningsNameTheFileAndTheLine) {
-  Request request{"#!/bin/sh\n#SBATCH -n 2\n#SBATCH --gpus 2\n#BSUB -q x\nsrun hostname\n", "job.sh", "slurm", "sge", ""};
+  Request request{"#!/bin/sh\n#SBATCH -n 2\n#SBATCH --gpus 2\n#BSUB -q x\nsrun hostname\n", "job.sh", "slurm", "sge", "", ""};
   auto t = translate(languages(), request, files({}), nullptr);
   ASSERT_TRUE(t) << t.error();
   EXPECT_EQ(t->warnings, (std::vector<std::string>{"job.sh:3: --gpus 2: Grid Engine has no GPU request but a site's own "
                                                    "complex (gpu_resource in sge.yaml); left out"}));
   EXPECT_EQ(t->losses, 1u);
   EXPECT_EQ(t->output, "#!/bin/sh\n#$ -pe mpi 2\n#$ -j y\n#$ -cwd\n#$ -V\nsrun hostname\n");
-  request = {"#!/bin/sh\n#BSUB -n 2\ncd $LS_SUBCWD\n#BSUB -q late\n", "job.sh", "", "slurm", ""};
+  request = {"#!/bin/sh\n#BSUB -n 2\ncd $LS_SUBCWD\n#BSUB -q late\n", "job.sh", "", "slurm", "", ""};
   t = translate(languages(), request, files({}), nullptr);
   ASSERT_TRUE(t) << t.error();
   EXPECT_EQ(t->output, "#!/bin/sh\n#SBATCH --ntasks=2\n#SBATCH --partition=late\ncd $LS_SUBCWD\n#BSUB -q late\n");
@@ -178,34 +178,34 @@ TEST(Translate, LossesAndTheReadersWarningsNameTheFileAndTheLine) {
 // qsub reads #PBS lines past a line starting with ':'; no other scheduler reads its
 // directives there, so the target's go before such a line.
 TEST(Translate, APbsScriptsColonLineComesAfterTheTargetsDirectives) {
-  auto t = translate(languages(), {"#!/bin/sh\n: set up\n#PBS -N x -V\necho\n", "job.sh", "", "slurm", ""}, files({}), nullptr);
+  auto t = translate(languages(), {"#!/bin/sh\n: set up\n#PBS -N x -V\necho\n", "job.sh", "", "slurm", "", ""}, files({}), nullptr);
   ASSERT_TRUE(t) << t.error();
   EXPECT_EQ(t->output, "#!/bin/sh\n#SBATCH --job-name=x\n: set up\necho\n");
 }
 
 TEST(Translate, ABodyLineTheTargetWouldReadIsAnErrorAndAFluxGroupMayFollowCommands) {
-  auto refused = translate(languages(), {"#!/bin/sh\n#SBATCH -n 2\necho\n#$ -N other\n", "job.sh", "slurm", "sge", ""}, files({}), nullptr);
+  auto refused = translate(languages(), {"#!/bin/sh\n#SBATCH -n 2\necho\n#$ -N other\n", "job.sh", "slurm", "sge", "", ""}, files({}), nullptr);
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error(), "job.sh:4: Grid Engine would read this line as a directive of its own, and the translation "
                              "would not be the job (remove it, or translate with --from sge)");
   const std::string flux = "#!/bin/sh\necho before\n# flux: -n 4\n# a comment in the group\n# flux: -t 5m\nflux run x\n";
-  auto t = translate(languages(), {flux, "job.sh", "", "slurm", ""}, files({}), nullptr);
+  auto t = translate(languages(), {flux, "job.sh", "", "slurm", "", ""}, files({}), nullptr);
   ASSERT_TRUE(t) << t.error();
   EXPECT_EQ(t->output, "#!/bin/sh\n#SBATCH --ntasks=4\n#SBATCH --time=00:05:00\necho before\n# a comment in the group\n"
                        "flux run x\n");
-  t = translate(languages(), {flux, "job.sh", "", "flux", ""}, files({}), nullptr);
+  t = translate(languages(), {flux, "job.sh", "", "flux", "", ""}, files({}), nullptr);
   ASSERT_TRUE(t) << t.error();
   EXPECT_EQ(t->output, "#!/bin/sh\n# flux: -n 4\n# flux: -t 5m\necho before\n# a comment in the group\nflux run x\n");
 }
 
 TEST(Translate, WhatYardSubmitActsOnItselfIsWrittenToo) {
-  auto t = translate(languages(), {"#!/bin/sh\n#SBATCH --wait --nice=10\necho\n", "job.sh", "", "pbs", ""}, files({}), nullptr);
+  auto t = translate(languages(), {"#!/bin/sh\n#SBATCH --wait --nice=10\necho\n", "job.sh", "", "pbs", "", ""}, files({}), nullptr);
   ASSERT_TRUE(t) << t.error();
   EXPECT_EQ(t->output, "#!/bin/sh\n#PBS -j oe\n#PBS -W block=true\n#PBS -p -10\n#PBS -V\necho\n");
-  t = translate(languages(), {"#!/bin/sh\n#SBATCH --wait --nice=10\necho\n", "job.sh", "", "slurm", ""}, files({}), nullptr);
+  t = translate(languages(), {"#!/bin/sh\n#SBATCH --wait --nice=10\necho\n", "job.sh", "", "slurm", "", ""}, files({}), nullptr);
   ASSERT_TRUE(t) << t.error();
   EXPECT_EQ(t->output, "#!/bin/sh\n#SBATCH --nice=10\n#SBATCH --wait\necho\n");
-  t = translate(languages(), {"#!/bin/sh\n#SBATCH -n 2000000000 -d afterok:12345678901\necho\n", "job.sh", "", "lsf", ""}, files({}),
+  t = translate(languages(), {"#!/bin/sh\n#SBATCH -n 2000000000 -d afterok:12345678901\necho\n", "job.sh", "", "lsf", "", ""}, files({}),
                 nullptr);
   ASSERT_TRUE(t) << t.error();
   EXPECT_EQ(t->output, "#!/bin/sh\n#BSUB -n 999999999\n#BSUB -R \"span[hosts=1]\"\necho\n");
@@ -215,10 +215,10 @@ TEST(Translate, WhatYardSubmitActsOnItselfIsWrittenToo) {
 
 TEST(Translate, TheReadersWordOnTheBodyOnlyWhenTheSchedulerChanges) {
   const std::string pbs = "#!/bin/sh\n#PBS -N x\necho $PBS_JOBID\n";
-  auto same = translate(languages(), {pbs, "job.sh", "", "torque", ""}, files({}), nullptr);
+  auto same = translate(languages(), {pbs, "job.sh", "", "torque", "", ""}, files({}), nullptr);
   ASSERT_TRUE(same) << same.error();
   EXPECT_TRUE(same->warnings.empty());
-  auto other = translate(languages(), {pbs, "job.sh", "", "slurm", ""}, files({}), nullptr);
+  auto other = translate(languages(), {pbs, "job.sh", "", "slurm", "", ""}, files({}), nullptr);
   ASSERT_TRUE(other) << other.error();
   ASSERT_EQ(other->warnings.size(), 1u);
   EXPECT_EQ(other->warnings[0].rfind("job.sh: the script reads $PBS_JOBID, which yard does not set", 0), 0u);

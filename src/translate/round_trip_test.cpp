@@ -103,7 +103,7 @@ std::vector<Job> jobs() {
 
 // `job` as a script (or submit description) of `kind`.
 std::string written(const Job& job, const std::string& kind) {
-  const Directives d = language(kind)->write(job, "job.sh");
+  const Directives d = language(kind)->write(job, {"job.sh", ""});
   return kind == "htcondor" ? d.text : assemble(split_script(languages(), job.spec.script, nullptr), d.text, *language(kind));
 }
 
@@ -164,9 +164,9 @@ TEST(RoundTrip, EveryPairOfKindsGivesTheSameJobButForWhatTheOtherCannotSay) {
       const Job job_a = read(script_a, a);
       for (const std::string& b : languages().names()) {
         SCOPED_TRACE(a + " -> " + b + " -> " + a + ", job " + job.spec.name);
-        auto to_b = translate(languages(), {script_a, origin(a), a, b, ""}, files(), nullptr);
+        auto to_b = translate(languages(), {script_a, origin(a), a, b, "", ""}, files(), nullptr);
         ASSERT_TRUE(to_b) << to_b.error();
-        auto back = translate(languages(), {to_b->output, origin(b), b, a, ""}, files(), nullptr);
+        auto back = translate(languages(), {to_b->output, origin(b), b, a, "", ""}, files(), nullptr);
         ASSERT_TRUE(back) << back.error() << "\n" << to_b->output;
         const Job job_aba = read(back->output, a);
         std::set<std::string> lost = kLosses.at(b);
@@ -195,12 +195,12 @@ TEST(RoundTrip, AKindsOwnScriptComesBackTheSame) {
     for (const std::string& k : languages().names()) {
       SCOPED_TRACE(k + ", job " + job.spec.name);
       const std::string script = written(job, k);
-      auto again = translate(languages(), {script, origin(k), k, k, ""}, files(), nullptr);
+      auto again = translate(languages(), {script, origin(k), k, k, "", ""}, files(), nullptr);
       ASSERT_TRUE(again) << again.error();
       if (k != "oar" || job.spec.dependencies.size() < 2) {
         EXPECT_EQ(again->output, script);
       }
-      auto third = translate(languages(), {again->output, origin(k), k, k, ""}, files(), nullptr);
+      auto third = translate(languages(), {again->output, origin(k), k, k, "", ""}, files(), nullptr);
       ASSERT_TRUE(third) << third.error();
       EXPECT_EQ(third->output, again->output);
     }
@@ -217,7 +217,7 @@ TEST(RoundTrip, AValueWithAQuoteAndABlankAtItsEndStaysOnItsLine) {
   };
   for (const std::string& k : languages().names()) {
     SCOPED_TRACE(k);
-    auto t = translate(languages(), {script, "t.sh", "slurm", k, ""}, load, nullptr);
+    auto t = translate(languages(), {script, "t.sh", "slurm", k, "", ""}, load, nullptr);
     ASSERT_TRUE(t) << t.error();
     EXPECT_EQ(t->output.find("\\\n"), std::string::npos) << t->output;  // no line ends in a backslash
     auto back = read_job(languages(), t->output, k == "htcondor" ? "t.sub" : "t.sh", k, load, nullptr);
@@ -254,7 +254,7 @@ TEST(RoundTrip, DollarsPercentsAndEnvironmentsKeepTheirMeaningOrAreALoss) {
   ASSERT_TRUE(first) << first.error();
   for (const std::string& k : languages().names()) {
     SCOPED_TRACE(k);
-    auto t = translate(languages(), {script, "t.sh", "slurm", k, ""}, load, nullptr);
+    auto t = translate(languages(), {script, "t.sh", "slurm", k, "", ""}, load, nullptr);
     ASSERT_TRUE(t) << t.error();
     EXPECT_EQ(t->losses, losses.at(k)) << t->output;
     auto back = read_job(languages(), t->output, k == "htcondor" ? "t.sub" : "t.sh", k, load, nullptr);

@@ -54,7 +54,7 @@ Result<Translation> translate(const ScriptLanguages& languages, const Request& r
       return err(t.job.script_path + ":" + std::to_string(lines[0]) + ": " + std::string(to->title()) +
                  " would read this line as a directive of its own, and the translation would not be the job (remove it" +
                  (!same_family ? ", or translate with --from " + std::string(to->family()) + ")" : ")"));
-  Directives d = to->write(t.job, executable_for(t.job.script_path, request.output));
+  Directives d = to->write(t.job, {executable_for(t.job.script_path, request.output), request.settings_dir});
   for (const auto& loss : d.losses) warn(loss.line, loss.what + ": " + loss.why);
   const std::string& var = t.job.submit_dir_variable;
   if (!var.empty() && to->submit_dir_variable() != var)

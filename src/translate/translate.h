@@ -23,6 +23,9 @@ struct Request {
   // Where the result goes ("": stdout): an HTCondor description names its executable
   // relative to its own directory (as given, for stdout).
   std::string output;
+  // The user's settings directory: a site's settings for the target (sge.yaml's parallel
+  // environments) are read there; "": the target's defaults.
+  std::string settings_dir;
 };
 
 struct Translation {

@@ -43,6 +43,30 @@ TEST_F(Translate, WarningsOnStderrTheScriptOnStdoutTheBodyByteForByte) {
   }
 }
 
+TEST_F(Translate, ToGridEngineTakesTheSitesParallelEnvironmentsAndGpuComplexFromSgeYaml) {
+  write("job.sh", kScript);
+  std::filesystem::create_directories(dir_ + "/config/switchyard");
+  write("config/switchyard/sge.yaml", "poll_interval: 2\npe_multi_node: orte\ngpu_resource: gpu\n");
+  Output o = yard({"translate", "--to", "sge", "job.sh"});
+  ASSERT_EQ(o.rc, 0) << o.err;
+  EXPECT_NE(o.out.find("#$ -pe orte 8\n"), std::string::npos) << o.out;
+  // The GPU complex is known now: 2 GPUs over 8 slots is what it cannot say.
+  EXPECT_EQ(o.err.find("gpu_resource"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("2 GPUs cannot be shared evenly by 8 slots"), std::string::npos) << o.err;
+  write("two.sh", "#!/bin/sh\n#SBATCH -n 2 --gpus 2\necho\n");
+  o = yard({"translate", "--to", "sge", "two.sh"});
+  ASSERT_EQ(o.rc, 0) << o.err;
+  EXPECT_NE(o.out.find("#$ -pe orte 2\n#$ -l gpu=1\n"), std::string::npos) << o.out;
+  // A settings file that cannot be read is named, and Grid Engine's defaults are used.
+  write("config/switchyard/sge.yaml", "pe_multi_node: [a, b]\n");
+  o = yard({"translate", "--to", "sge", "job.sh"});
+  EXPECT_EQ(o.rc, 0) << o.err;
+  EXPECT_NE(o.err.find("config/switchyard/sge.yaml:1: pe_multi_node: expected a value: the site's settings, unread"),
+            std::string::npos)
+      << o.err;
+  EXPECT_NE(o.out.find("#$ -pe mpi 8\n"), std::string::npos) << o.out;
+}
+
 TEST_F(Translate, StrictMakesWhatTheTargetCannotSayAnErrorAndWritesNothing) {
   write("job.sh", kScript);
   Output o = yard({"translate", "--to", "sge", "--strict", "-o", "job.sge", "job.sh"});

@@ -307,7 +307,7 @@ class FakeLanguage final : public ScriptLanguage {
     return d;
   }
   bool is_directive_line(std::string_view line) const override { return directive_in_column_one(line, "#FAKE", false); }
-  jobtext::Directives write(const jobtext::Job& job, const std::string&) const override {
+  jobtext::Directives write(const jobtext::Job& job, const WriteContext&) const override {
     return {"#FAKE ntasks=" + std::to_string(job.spec.res.ntasks) + "\n", {}};
   }
 };
@@ -317,16 +317,16 @@ TEST(FakeLanguageSeam, TranslateWritesAndReadsALanguageRegisteredOnlyHere) {
   register_slurm_language(languages);
   languages.add(std::make_unique<FakeLanguage>());
   auto none = [](const std::string& p) -> Result<std::string> { return err("cannot read " + p); };
-  auto to_fake = translate::translate(languages, {"#!/bin/sh\n#SBATCH -n 4\necho hi\n", "job.sh", "", "fake", ""},
+  auto to_fake = translate::translate(languages, {"#!/bin/sh\n#SBATCH -n 4\necho hi\n", "job.sh", "", "fake", "", ""},
                                       none, nullptr);
   ASSERT_TRUE(to_fake) << to_fake.error();
   EXPECT_EQ(to_fake->output, "#!/bin/sh\n#FAKE ntasks=4\necho hi\n");
   // Back: told apart by its directives, read as sbatch's words.
-  auto back = translate::translate(languages, {to_fake->output, "job.fake", "", "slurm", ""}, none, nullptr);
+  auto back = translate::translate(languages, {to_fake->output, "job.fake", "", "slurm", "", ""}, none, nullptr);
   ASSERT_TRUE(back) << back.error();
   EXPECT_EQ(back->from, "fake");
   EXPECT_EQ(back->output, "#!/bin/sh\n#SBATCH --ntasks=4\necho hi\n");
-  auto unknown = translate::translate(languages, {to_fake->output, "job.fake", "", "pbs", ""}, none, nullptr);
+  auto unknown = translate::translate(languages, {to_fake->output, "job.fake", "", "pbs", "", ""}, none, nullptr);
   ASSERT_FALSE(unknown);
   EXPECT_EQ(unknown.error(), "unknown scheduler 'pbs' (slurm, fake)");
 }

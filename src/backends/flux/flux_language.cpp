@@ -39,7 +39,7 @@ class FluxLanguage : public ScriptLanguage {
   }
   // Any sentinel is one to flux batch, even in a comment kept as it is.
   bool keeps_comment(std::string_view line) const override { return !flux_sentinel(line); }
-  jobtext::Directives write(const jobtext::Job& job, const std::string&) const override {
+  jobtext::Directives write(const jobtext::Job& job, const WriteContext&) const override {
     return jobtext::within_bounds(job, jobtext::write_flux);
   }
 };

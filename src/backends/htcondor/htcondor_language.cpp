@@ -24,8 +24,8 @@ class HtcondorLanguage : public ScriptLanguage {
   // condor_submit joins a line ending in a backslash to the next.
   bool joins_continued_lines() const override { return true; }
   bool writes_scripts() const override { return false; }
-  jobtext::Directives write(const jobtext::Job& job, const std::string& executable) const override {
-    return jobtext::within_bounds(job, [&](const jobtext::Job& b) { return jobtext::write_htcondor(b, executable); });
+  jobtext::Directives write(const jobtext::Job& job, const WriteContext& where) const override {
+    return jobtext::within_bounds(job, [&](const jobtext::Job& b) { return jobtext::write_htcondor(b, where.executable); });
   }
 };
 

@@ -30,7 +30,7 @@ class LsfLanguage : public ScriptLanguage {
   bool joins_continued_lines() const override { return true; }
   // bsub reads every #BSUB line of the script.
   bool reads_after_commands() const override { return true; }
-  jobtext::Directives write(const jobtext::Job& job, const std::string&) const override {
+  jobtext::Directives write(const jobtext::Job& job, const WriteContext&) const override {
     return jobtext::within_bounds(job, jobtext::write_lsf);
   }
 };

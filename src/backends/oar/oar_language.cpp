@@ -29,7 +29,7 @@ class OarLanguage : public ScriptLanguage {
   bool reads_after_commands() const override { return true; }
   bool reads_lines_of(std::string_view script) const override { return script.starts_with("#"); }
   std::string_view opening_comment() const override { return "# OAR job (oarsub -S reads the #OAR lines below)\n"; }
-  jobtext::Directives write(const jobtext::Job& job, const std::string&) const override {
+  jobtext::Directives write(const jobtext::Job& job, const WriteContext&) const override {
     return jobtext::within_bounds(job, jobtext::write_oar);
   }
 };

@@ -40,7 +40,7 @@ class PbsLanguage : public ScriptLanguage {
     }
     return out;
   }
-  jobtext::Directives write(const jobtext::Job& job, const std::string&) const override {
+  jobtext::Directives write(const jobtext::Job& job, const WriteContext&) const override {
     return jobtext::within_bounds(job, jobtext::write_pbs);
   }
 };
@@ -51,7 +51,7 @@ class TorqueLanguage : public PbsLanguage {
   std::string_view name() const override { return "torque"; }
   std::string_view title() const override { return kTorqueTitle; }
   std::string_view family() const override { return "pbs"; }
-  jobtext::Directives write(const jobtext::Job& job, const std::string&) const override {
+  jobtext::Directives write(const jobtext::Job& job, const WriteContext&) const override {
     return jobtext::within_bounds(job, jobtext::write_torque);
   }
 };

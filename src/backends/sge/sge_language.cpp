@@ -1,6 +1,10 @@
 #include "backends/sge/sge_language.h"
 
+#include <cstdlib>
+#include <filesystem>
+
 #include "backends/sge/sge_directives.h"
+#include "core/yaml_file.h"
 #include "jobtext/directive_writer.h"
 
 namespace yard {
@@ -22,12 +26,58 @@ class SgeLanguage : public ScriptLanguage {
   bool is_directive_line(std::string_view line) const override { return directive_in_column_one(line, "#$", true); }
   // qsub reads every #$ line of the script, not only those before the first command.
   bool reads_after_commands() const override { return true; }
-  jobtext::Directives write(const jobtext::Job& job, const std::string&) const override {
-    return jobtext::within_bounds(job, [](const jobtext::Job& b) { return jobtext::write_sge(b); });
+  // With the site's parallel environments and GPU complex, where its sge.yaml says them.
+  jobtext::Directives write(const jobtext::Job& job, const WriteContext& where) const override {
+    SgeSettings settings;
+    std::string unread;
+    if (!where.settings_dir.empty()) {
+      auto site = read_sge_settings(where.settings_dir + "/sge.yaml");
+      if (site) settings = std::move(*site);
+      else unread = site.error();
+    }
+    auto d = jobtext::within_bounds(job, [&](const jobtext::Job& b) { return jobtext::write_sge(b, settings); });
+    if (!unread.empty()) d.losses.insert(d.losses.begin(), {0, unread, "the site's settings, unread: Grid Engine's defaults used"});
+    return d;
   }
 };
 
 }  // namespace
+
+Result<SgeSettings> sge_settings_from(const std::map<std::string, std::string>& values, const std::string& path) {
+  SgeSettings settings;
+  if (auto it = values.find("pe_single_node"); it != values.end()) settings.pe_single_node = it->second;
+  if (auto it = values.find("pe_multi_node"); it != values.end()) settings.pe_multi_node = it->second;
+  if (auto it = values.find("gpu_resource"); it != values.end()) settings.gpu_resource = it->second;
+  if (auto it = values.find("accounting_lag"); it != values.end()) {
+    char* end = nullptr;
+    const double lag = std::strtod(it->second.c_str(), &end);
+    if (it->second.empty() || *end != '\0' || !(lag >= 0 && lag <= 3600))
+      return err(path + ": accounting_lag: expected seconds from 0 to 3600, got '" + it->second + "'");
+    settings.accounting_lag_s = lag;
+  }
+  return settings;
+}
+
+Result<SgeSettings> read_sge_settings(const std::string& path) {
+  if (!std::filesystem::exists(path)) return SgeSettings{};
+  auto doc = load_yaml(path);
+  if (!doc) return doc.failure();
+  std::map<std::string, std::string> values;
+  try {
+    if (!doc->IsMap() && !doc->IsNull()) return err(path + ": expected a mapping of settings");
+    if (doc->IsMap()) {
+      for (auto kv : *doc)
+        for (auto key : kSgeSettingKeys) {
+          if (kv.first.as<std::string>() != key) continue;
+          if (!kv.second.IsScalar()) return err(yaml_where(path, kv.second) + ": " + std::string(key) + ": expected a value");
+          values[std::string(key)] = kv.second.as<std::string>();
+        }
+    }
+  } catch (const YAML::Exception& e) {
+    return err(yaml_error(path, e));
+  }
+  return sge_settings_from(values, path);
+}
 
 std::string sge_cannot(std::string_view option, std::string_view why) {
   return std::string(option) + ": backend sge cannot run this job: " + std::string(why);

@@ -3,6 +3,7 @@
 // `yard translate --to sge` and the Grid Engine backend's batch script use.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -29,6 +30,14 @@ struct SgeSettings {
   // behind the job's end.
   double accounting_lag_s = 20;
 };
+// The site's words from sge.yaml's own keys (`values`, as read from `path`): its parallel
+// environments, GPU complex and accounting lag; the file's other keys are the engine's.
+inline constexpr std::string_view kSgeSettingKeys[] = {"pe_single_node", "pe_multi_node", "gpu_resource",
+                                                       "accounting_lag"};
+Result<SgeSettings> sge_settings_from(const std::map<std::string, std::string>& values, const std::string& path);
+// The same from the file at `path` (yard translate); the defaults when there is none.
+Result<SgeSettings> read_sge_settings(const std::string& path);
+
 // "--gpus: backend sge cannot run this job: WHY", the backend's refusals.
 std::string sge_cannot(std::string_view option, std::string_view why);
 

@@ -26,7 +26,7 @@ class SlurmLanguage : public ScriptLanguage {
     return directive_in_column_one(line, "#SBATCH", true);
   }
   // sbatch counts in 32 and 64 bits: the job is written as it is.
-  jobtext::Directives write(const jobtext::Job& job, const std::string&) const override {
+  jobtext::Directives write(const jobtext::Job& job, const WriteContext&) const override {
     return jobtext::write_slurm(job);
   }
 };
