@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <unordered_set>
 
 #include "cli/commands.h"
 #include "client/paths.h"
@@ -119,6 +120,8 @@ void add_run_command(CLI::App& app, int& rc) {
       if (step.spec.stdout_path.empty()) {
         step.spec.stdout_path = log_in(run_dir, step);
         logs_there = true;
+      } else {
+        step.packable = false;  // a log the file names is the step's: an element's would differ
       }
     if (logs_there && !json) std::cout << "logs of steps without an output: in " << escape_for_terminal(run_dir) << "\n";
     // The directories of the steps' logs and outputs, made before anything is submitted
@@ -200,6 +203,11 @@ void add_run_command(CLI::App& app, int& rc) {
       rc = 1;
       return;
     }
+    // The flow's own jobs: a packed step is an element, whose id may head an array of
+    // steps of an earlier run (the query's id of an array is all its elements).
+    std::unordered_set<std::int64_t> own;
+    for (const auto& ids : submitted->ids) own.insert(ids.begin(), ids.end());
+    std::erase_if(*recs, [&](const JobRecord& j) { return !own.count(j.id); });
     int failed = 0;
     for (const auto& j : *recs) failed += is_terminal(j.state) && j.state != JobState::Completed;
     nlohmann::json end{{"event", "end"}, {"flow_id", submitted->flow_id}, {"failed", failed}};

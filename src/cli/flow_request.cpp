@@ -65,7 +65,8 @@ std::optional<SubmitManyRequest> flow_request(DaemonClient& client, const Flow& 
   for (std::size_t i = 0; i < flow.steps.size(); ++i) {
     const FlowStep& step = flow.steps[i];
     request.jobs.push_back({step.spec, step.job_class, step.needs, step.own_env, keys[i], std::move(parts[i]),
-                            step.outputs, again.count(step.name) || again.count(step.rule)});
+                            step.outputs, again.count(step.name) || again.count(step.rule),
+                            step.packable ? step.rule : std::string()});
   }
   std::error_code ec;
   const auto file = std::filesystem::absolute(flow.file, ec).lexically_normal().string();

@@ -27,6 +27,7 @@ struct FlowStepRecord {
   std::string name, key;
   std::string parts;        // what the key was made of (flow/step_key.h), a line each
   std::int64_t job_id = 0;  // the job, or the first element of an array
+  bool alone = false;       // job_id alone, though it heads an array (a packed step's element)
   StepOrigin origin = StepOrigin::Submitted;
   // The step's state from its jobs': COMPLETED when all completed, a failure when any
   // ended so (the first one's), RUNNING when any runs, else PENDING.

@@ -23,6 +23,9 @@ struct FlowStep {
   bool own_env = false;                      // spec.env is its own (its flags had --export)
   std::vector<std::string> inputs, outputs;  // absolute paths
   std::vector<std::int32_t> needs;           // steps it waits for (indices, before it)
+  // A step of a foreach (not `pack: false`): the daemon may run it as one element of an
+  // array with its siblings that differ only in their command (server/step_packing.h).
+  bool packable = false;
 };
 
 struct Flow {

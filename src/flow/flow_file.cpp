@@ -11,7 +11,7 @@
 namespace yard {
 namespace {
 
-const std::set<std::string, std::less<>> kStepKeys = {"name", "needs", "inputs", "outputs", "foreach", "as"};
+const std::set<std::string, std::less<>> kStepKeys = {"name", "needs", "inputs", "outputs", "foreach", "as", "pack"};
 
 // A list of strings, or one string, each through `expand`.
 Result<std::vector<std::string>> strings(const std::string& path, const YamlNode& n, const char* key,
@@ -123,6 +123,13 @@ Result<Flow> flow_of(const YamlNode& root, const std::string& path, const std::s
         foreach = std::move(*f);
       }
       const std::size_t count = foreach ? foreach->values.size() : 1;
+      bool pack = true;  // pack: false keeps each step of the foreach a job of its own
+      if (n["pack"]) {
+        const auto v = n["pack"].str();
+        if (v != "true" && v != "false")
+          return err(yaml_where(path, n["pack"]) + ": pack: expected true or false, got '" + v + "'");
+        pack = v == "true";
+      }
       if (named.size() + count > max_steps)
         return err(at + ": " + words.step + " '" + rule + "' makes the flow more than " + std::to_string(max_steps) +
                    " steps");
@@ -133,6 +140,7 @@ Result<Flow> flow_of(const YamlNode& root, const std::string& path, const std::s
         s.rule = rule;
         s.name = foreach ? step_name_for(rule, foreach->values[i]) : rule;
         s.where = at;
+        s.packable = foreach && pack;
         Variables vars = *params;
         vars["name"] = s.name;
         vars["index"] = std::to_string(i);

@@ -32,6 +32,7 @@ struct Encode {
         one["outputs"] = std::move(outputs);
       }
       if (job.rerun) one["rerun"] = true;
+      if (!job.pack.empty()) one["pack"] = bytes_to_json(job.pack);
       jobs.push_back(std::move(one));
     }
     nlohmann::json j{{"op", "submit_many"}, {"env", r.env}, {"jobs", std::move(jobs)}};
@@ -81,6 +82,7 @@ Result<Request> decode_submit_many(const nlohmann::json& j) {
       if (auto outputs = one.find("outputs"); outputs != one.end())
         for (const auto& o : *outputs) job.outputs.push_back(bytes_from_json(o));
       job.rerun = one.value("rerun", false);
+      if (auto pack = one.find("pack"); pack != one.end()) job.pack = bytes_from_json(*pack);
       if (auto needs = one.find("needs"); needs != one.end()) job.needs = needs->get<std::vector<std::int32_t>>();
       for (auto n : job.needs)
         if (n < 0 || static_cast<std::size_t>(n) >= r.jobs.size())

@@ -77,6 +77,9 @@ struct SubmitManyRequest {
     std::string parts;                 // what the key was made of, kept with the step
     std::vector<std::string> outputs;  // absolute paths, all there for a completed job to count
     bool rerun = false;
+    // The steps of one foreach, by its name ("": none): the daemon may submit those equal
+    // but for their command as one array (server/step_packing.h).
+    std::string pack;
   };
   struct FlowRun {
     std::string name, file, run_dir;

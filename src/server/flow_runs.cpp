@@ -62,6 +62,7 @@ Result<std::int64_t> record_flow(Store& store, const SubmitManyRequest& r, const
     step.key = r.jobs[i].key;
     step.parts = r.jobs[i].parts;
     step.job_id = reply.ids[i].front();
+    step.alone = reply.ids[i].size() == 1;  // a packed step is the element it got
     step.origin = reply.origins[i];
     if (auto s = store.insert_flow_step(*id, step); !s) return s.failure();
   }

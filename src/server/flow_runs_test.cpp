@@ -26,9 +26,9 @@ class FlowRuns : public Requests {
       s.workdir = "/tmp";
       return s;
     };
-    r.jobs = {{step("a"), "", {}, false, "ka", "", {a_out_}, false},
-              {step("b"), "", {0}, false, "kb", "", {}, false},
-              {step("c"), "", {1}, false, "kc", "", {}, false}};
+    r.jobs = {{step("a"), "", {}, false, "ka", "", {a_out_}, false, ""},
+              {step("b"), "", {0}, false, "kb", "", {}, false, ""},
+              {step("c"), "", {1}, false, "kc", "", {}, false, ""}};
     return r;
   }
   void SetUp() override {

@@ -72,10 +72,10 @@ TEST_F(Requests, SubmitManyStoresAllWithTheirNeedsOrNothing) {
   sweep.array = *parse_array_spec("1-3");
   JobSpec own = spec("own");
   own.env = {{"OWN", "1"}};
-  r.jobs = {{spec("prepare"), "", {}, false, "", "", {}, false},
-            {sweep, "", {0}, false, "", "", {}, false},
-            {spec("reduce"), "", {1}, false, "", "", {}, false},
-            {own, "", {0}, true, "", "", {}, false}};
+  r.jobs = {{spec("prepare"), "", {}, false, "", "", {}, false, ""},
+            {sweep, "", {0}, false, "", "", {}, false, ""},
+            {spec("reduce"), "", {1}, false, "", "", {}, false, ""},
+            {own, "", {0}, true, "", "", {}, false, ""}};
   auto reply = handle(d, r, 1.0);
   ASSERT_TRUE(reply) << reply.error();
   ASSERT_EQ(reply->ids.size(), 4u);
@@ -100,13 +100,13 @@ TEST_F(Requests, SubmitManyStoresAllWithTheirNeedsOrNothing) {
   const auto stored = *store_->count_jobs();
   // A bad last job, or needs across backends: refused, naming the job; nothing stored.
   SubmitManyRequest bad;
-  bad.jobs = {{spec("a"), "", {}, false, "", "", {}, false}, {spec("b"), "nosuch", {0}, false, "", "", {}, false}};
+  bad.jobs = {{spec("a"), "", {}, false, "", "", {}, false, ""}, {spec("b"), "nosuch", {0}, false, "", "", {}, false, ""}};
   auto refused = handle(d, bad, 3.0);
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().rfind("job 1 (b): ", 0), 0u) << refused.error();
   JobSpec elsewhere = spec("c");
   elsewhere.backend = "other";
-  bad.jobs = {{spec("a"), "", {}, false, "", "", {}, false}, {elsewhere, "", {0}, false, "", "", {}, false}};
+  bad.jobs = {{spec("a"), "", {}, false, "", "", {}, false, ""}, {elsewhere, "", {0}, false, "", "", {}, false, ""}};
   refused = handle(d, bad, 3.0);
   ASSERT_FALSE(refused);
   EXPECT_NE(refused.error().find("job 1 (c) runs on backend 'other' and needs job 0 (a) of backend 'local'"),

@@ -2,10 +2,12 @@
 // Every job is checked first, as its backend would submit it, before any is stored: a
 // mistake in the last step of a flow leaves nothing behind. Then each is submitted in
 // order, its needs become afterok on the ids of the jobs it needs. A flow's steps found
-// done or under way under their key (flow_runs.h) are taken as they are.
+// done or under way under their key (flow_runs.h) are taken as they are; the steps of one
+// foreach that differ only in their command go as one array (step_packing.h).
 #include <unordered_set>
 
 #include "server/flow_runs.h"
+#include "server/step_packing.h"
 #include "server/requests.h"
 
 namespace yard {
@@ -56,6 +58,17 @@ Result<SubmitManyReply> handle(DaemonState& d, SubmitManyRequest r, double now) 
     plan.ids.resize(r.jobs.size());
   }
   auto submitting = [&](std::size_t i) { return plan.origins[i] == StepOrigin::Submitted; };
+  // A flow's steps of one foreach that differ only in their command: one array each
+  // (step_packing.h), found before the flow's environment is copied into them.
+  std::vector<std::vector<std::size_t>> packs;
+  std::vector<std::ptrdiff_t> pack_of(r.jobs.size(), -1);
+  if (r.flow) {
+    std::vector<bool> to_submit(r.jobs.size());
+    for (std::size_t i = 0; i < r.jobs.size(); ++i) to_submit[i] = submitting(i);
+    packs = find_packs(r, to_submit);
+    for (std::size_t p = 0; p < packs.size(); ++p)
+      for (auto i : packs[p]) pack_of[i] = static_cast<std::ptrdiff_t>(p);
+  }
   // The jobs' names, for messages and the flow's record (their specs go to their backends).
   std::vector<std::string> names;
   names.reserve(r.jobs.size());
@@ -93,7 +106,10 @@ Result<SubmitManyReply> handle(DaemonState& d, SubmitManyRequest r, double now) 
   std::vector<std::int64_t> flat;
   for (std::size_t i = 0; i < r.jobs.size(); ++i) {
     if (!submitting(i)) continue;
+    const std::vector<std::size_t>* pack = pack_of[i] < 0 ? nullptr : &packs[static_cast<std::size_t>(pack_of[i])];
+    if (pack && pack->front() != i) continue;  // submitted with the pack's first
     auto& job = r.jobs[i];
+    if (pack) job.spec = packed_spec(r, *pack);  // its members' needs are the first's
     for (auto n : job.needs)
       if (plan.origins[static_cast<std::size_t>(n)] != StepOrigin::UpToDate)
         for (auto id : reply.ids[static_cast<std::size_t>(n)]) job.spec.dependencies.push_back({DependencyKind::AfterOk, id});
@@ -107,7 +123,17 @@ Result<SubmitManyReply> handle(DaemonState& d, SubmitManyRequest r, double now) 
     }
     for (auto& w : warnings) reply.warnings.push_back(job_label(names, i) + ": " + w);
     flat.insert(flat.end(), ids->begin(), ids->end());
-    reply.ids[i] = std::move(*ids);
+    if (!pack) {
+      reply.ids[i] = std::move(*ids);
+      continue;
+    }
+    if (ids->size() != pack->size()) {
+      (void)d.backends.cancel(d.store, flat, now);
+      return Error{job_label(names, i) + ": its pack of " + std::to_string(pack->size()) + " steps became " +
+                       std::to_string(ids->size()) + " jobs",
+                   ErrorKind::Internal};
+    }
+    for (std::size_t k = 0; k < pack->size(); ++k) reply.ids[(*pack)[k]] = {(*ids)[k]};
   }
   if (r.flow) {
     reply.origins = std::move(plan.origins);

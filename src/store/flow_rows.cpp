@@ -10,7 +10,7 @@ namespace {
 // elements share the step), in step order.
 constexpr const char* kStepsOfFlow =
     "SELECT s.step, s.name, s.key, s.job_id, s.origin, j.state, j.id, s.parts FROM flow_steps s "
-    "JOIN jobs j ON j.id = s.job_id OR j.array_job_id = s.job_id WHERE s.flow_id = ? ORDER BY s.step, j.id";
+    "JOIN jobs j ON j.id = s.job_id OR (s.alone = 0 AND j.array_job_id = s.job_id) WHERE s.flow_id = ? ORDER BY s.step, j.id";
 
 // Reads rows of kStepsOfFlow's columns into steps, each job tallied into its step (and
 // its id into `ids`, one list per step, when asked).
@@ -50,11 +50,13 @@ Result<std::int64_t> Store::insert_flow(const NewFlow& f, double now) {
 
 Status Store::insert_flow_step(std::int64_t flow_id, const FlowStepRecord& step) {
   auto st = cached("ins_flow_step",
-                   "INSERT INTO flow_steps(flow_id, step, name, key, job_id, origin, parts) VALUES (?, ?, ?, ?, ?, ?, ?)");
+                   "INSERT INTO flow_steps(flow_id, step, name, key, job_id, origin, parts, alone) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
   if (!st) return st.failure();
   (*st)->bind(1, flow_id).bind(2, step.index).bind(3, step.name).bind(4, step.key).bind(5, step.job_id)
       .bind(6, std::string_view(to_string(step.origin)))
-      .bind(7, step.parts);
+      .bind(7, step.parts)
+      .bind(8, static_cast<std::int64_t>(step.alone));
   return (*st)->run();
 }
 
@@ -62,7 +64,7 @@ Result<std::optional<Store::KeyedStep>> Store::latest_step_with_key(const std::s
   auto st = cached("step_by_key",
                    "SELECT s.step, s.name, s.key, s.job_id, s.origin, j.state, j.id, s.parts FROM "
                    "(SELECT * FROM flow_steps WHERE key = ? ORDER BY flow_id DESC LIMIT 1) s "
-                   "JOIN jobs j ON j.id = s.job_id OR j.array_job_id = s.job_id ORDER BY j.id");
+                   "JOIN jobs j ON j.id = s.job_id OR (s.alone = 0 AND j.array_job_id = s.job_id) ORDER BY j.id");
   if (!st) return st.failure();
   (*st)->bind(1, key);
   std::vector<std::vector<std::int64_t>> ids;

@@ -136,6 +136,12 @@ CREATE TABLE file_digests(
   digest TEXT NOT NULL
 ) WITHOUT ROWID;
 )sql",
+    // 6: a flow step that is one job alone, though that job heads an array: an element of
+    // a pack of steps (server/step_packing.h), where the pack's first element is the
+    // array's id too. Other steps are their job and, if it heads an array, its elements.
+    R"sql(
+ALTER TABLE flow_steps ADD COLUMN alone INTEGER NOT NULL DEFAULT 0;
+)sql",
 };
 
 }  // namespace

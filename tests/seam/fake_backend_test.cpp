@@ -198,7 +198,7 @@ TEST_F(FakeAndLocalSeam, ALocalStepWaitsForAStepOfAnotherBackend) {
     child.argv = {"/bin/sh", "-c", "touch " + marker};
     child.workdir = dir_;
     child.backend = "local";
-    r.jobs = {{parent, "", {}, false, "", "", {}, false}, {child, "", {0}, false, "", "", {}, false}};
+    r.jobs = {{parent, "", {}, false, "", "", {}, false, ""}, {child, "", {0}, false, "", "", {}, false, ""}};
     auto reply = client().submit_many(r);
     EXPECT_TRUE(reply) << reply.error();
     return reply ? std::pair{reply->ids[0][0], reply->ids[1][0]} : std::pair<std::int64_t, std::int64_t>{0, 0};

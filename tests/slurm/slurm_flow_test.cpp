@@ -6,6 +6,7 @@
 
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -109,6 +110,32 @@ TEST_F(SlurmFlow, AKilledYardRunIsTakenOverAndNoStepIsSubmittedTwice) {
   EXPECT_EQ(third.rc, 0) << third.out << third.err;
   EXPECT_EQ(status().size(), 2u);
   EXPECT_EQ(lines("ran.log", "a"), 1);
+}
+
+TEST_F(SlurmFlow, TheStepsOfAForeachAreOneSlurmArrayEachAStepOfItsOwn) {
+  write("sweep.yaml",
+        "name: sweep\n"
+        "defaults: {flags: --backend slurm}\n"
+        "steps:\n"
+        "  - name: sim\n"
+        "    foreach: {range: 1-4}\n"
+        "    command: echo {item} > out{item}.txt; [ {item} != 3 ] || exit 5\n");
+  auto o = yard({"run", "--run-dir", "run", "sweep.yaml"}, {}, 240);
+  EXPECT_EQ(o.rc, 1) << o.out << o.err << diag();
+  auto jobs = status();
+  ASSERT_EQ(jobs.size(), 4u) << jobs.dump();
+  std::set<std::string> bases;
+  for (auto& j : jobs) {
+    ASSERT_TRUE(j["native_id"].is_string()) << j.dump();
+    const std::string native = j["native_id"];
+    bases.insert(native.substr(0, native.find('_')));
+    const long index = j["array_task_id"];
+    EXPECT_EQ(native, *bases.begin() + "_" + std::to_string(index));
+    EXPECT_EQ(j["state"], index == 3 ? "FAILED" : "COMPLETED") << j.dump();
+    EXPECT_EQ(j["exit_code"], index == 3 ? 5 : 0);
+    EXPECT_EQ(read("out" + std::to_string(index) + ".txt"), std::to_string(index) + "\n");
+  }
+  EXPECT_EQ(bases.size(), 1u) << "one sbatch for the four steps";
 }
 
 }  // namespace

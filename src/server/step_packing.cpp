@@ -1,0 +1,91 @@
+#include "server/step_packing.h"
+
+#include <filesystem>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include "core/shell_quote.h"
+
+namespace yard {
+namespace {
+
+// Whether a job may be an element of a pack: a command (not a script, an array or a het
+// job), no retries (a cluster retries jobs, not elements), the flow's environment, and
+// its log alone in the run directory.
+bool packable(const SubmitManyRequest::Job& job) {
+  const JobSpec& s = job.spec;
+  return !job.pack.empty() && !job.own_env && !s.argv.empty() && s.script.empty() && !s.array &&
+         s.components.empty() && !s.retry && !s.dependency_any && s.stderr_path.empty() && !s.stdout_path.empty() &&
+         s.stdout_path.find('%') == std::string::npos;
+}
+
+std::string log_directory(const JobSpec& s) { return std::filesystem::path(s.stdout_path).parent_path().string(); }
+
+// What must be equal for two jobs to be one array's elements.
+std::string signature(const SubmitManyRequest::Job& job) {
+  nlohmann::json j = job.spec;
+  j.erase("name");
+  j.erase("argv");
+  j.erase("stdout");
+  j.erase("env");
+  std::string needs;
+  for (auto n : job.needs) needs += std::to_string(n) + ",";
+  std::string sig = job.pack;
+  sig += '\0';
+  sig += job.job_class;
+  sig += '\0';
+  sig += needs;
+  sig += '\0';
+  sig += log_directory(job.spec);
+  sig += '\0';
+  sig += j.dump();
+  return sig;
+}
+
+}  // namespace
+
+std::vector<std::vector<std::size_t>> find_packs(const SubmitManyRequest& r, const std::vector<bool>& submitting) {
+  std::unordered_map<std::string, std::size_t> by_signature;  // to its group
+  std::vector<std::vector<std::size_t>> groups;
+  for (std::size_t i = 0; i < r.jobs.size(); ++i) {
+    if (!submitting[i] || !packable(r.jobs[i])) continue;
+    auto [it, fresh] = by_signature.try_emplace(signature(r.jobs[i]), groups.size());
+    if (fresh) groups.emplace_back();
+    groups[it->second].push_back(i);
+  }
+  std::vector<std::vector<std::size_t>> packs;
+  for (auto& g : groups)
+    for (std::size_t at = 0; at < g.size(); at += kMaxPack) {
+      const std::size_t end = std::min(g.size(), at + kMaxPack);
+      if (end - at >= 2) packs.emplace_back(g.begin() + static_cast<std::ptrdiff_t>(at), g.begin() + static_cast<std::ptrdiff_t>(end));
+    }
+  return packs;
+}
+
+JobSpec packed_spec(const SubmitManyRequest& r, const std::vector<std::size_t>& pack) {
+  const SubmitManyRequest::Job& first = r.jobs[pack.front()];
+  JobSpec s = first.spec;
+  s.name = first.pack;
+  s.argv.clear();
+  // Each element runs its own step's command, as that step would have alone (exec: its
+  // exit status and signals are the step's).
+  std::string script = "#!/bin/bash\n# " + std::to_string(pack.size()) + " steps of " + bash_quote(first.pack) +
+                       ", one per element\ncase \"$SLURM_ARRAY_TASK_ID\" in\n";
+  s.array = ArraySpec{};
+  for (std::size_t k = 0; k < pack.size(); ++k) {
+    const auto index = static_cast<std::int64_t>(k + 1);
+    s.array->indices.push_back(index);
+    script += std::to_string(index) + ") exec";
+    for (const auto& word : r.jobs[pack[k]].spec.argv) script += " " + bash_quote(word);
+    script += " ;;\n";
+  }
+  script += "*) echo \"no step for element $SLURM_ARRAY_TASK_ID\" >&2; exit 2 ;;\nesac\n";
+  s.script = std::move(script);
+  std::string file;
+  for (char c : first.pack) file += c == '/' ? std::string("_") : c == '%' ? std::string("%%") : std::string(1, c);
+  s.stdout_path = log_directory(first.spec) + "/" + file + "_%a.out";
+  return s;
+}
+
+}  // namespace yard
