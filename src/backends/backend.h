@@ -86,6 +86,9 @@ class Backend {
   // Whether a job may wait here on a job of another backend (a flow's step after a step
   // run elsewhere): it is held until that job ends, judged from the store.
   virtual bool waits_on_other_backends() const { return false; }
+  // Whether a flow's steps of one foreach go here as arrays (server/step_packing.h): where
+  // each submission costs (a cluster's scheduler), not where jobs start at once (local).
+  virtual bool packs_steps() const { return false; }
   // Whether `--het-group` means something here (a component of a heterogeneous allocation).
   virtual bool has_components() const { return false; }
   // Job classes this backend defines (slurm.yaml's `classes:`), or null.

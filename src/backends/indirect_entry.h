@@ -28,6 +28,7 @@ class IndirectEntry final : public Backend {
   std::vector<std::string> warnings(const JobSpec& spec) const override { return unwrappable_variables(spec); }
   bool honours(std::string_view option) const override { return dialect_->honours(option); }
   bool waits_on_other_backends() const override { return true; }
+  bool packs_steps() const override { return true; }
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids, double) override {
     return engine_.cancel(ids);
   }

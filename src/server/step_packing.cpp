@@ -45,11 +45,11 @@ std::string signature(const SubmitManyRequest::Job& job) {
 
 }  // namespace
 
-std::vector<std::vector<std::size_t>> find_packs(const SubmitManyRequest& r, const std::vector<bool>& submitting) {
+std::vector<std::vector<std::size_t>> find_packs(const SubmitManyRequest& r, const std::vector<bool>& candidates) {
   std::unordered_map<std::string, std::size_t> by_signature;  // to its group
   std::vector<std::vector<std::size_t>> groups;
   for (std::size_t i = 0; i < r.jobs.size(); ++i) {
-    if (!submitting[i] || !packable(r.jobs[i])) continue;
+    if (!candidates[i] || !packable(r.jobs[i])) continue;
     auto [it, fresh] = by_signature.try_emplace(signature(r.jobs[i]), groups.size());
     if (fresh) groups.emplace_back();
     groups[it->second].push_back(i);

@@ -1,7 +1,9 @@
 // Packing a flow's small steps (submit_many): the steps of one foreach that are the same
 // job but for their command (backend, class, resources, options, directory, environment,
-// needs, log directory) are submitted as one array, one submission for up to kMaxPack
-// of them (one sbatch for a thousand steps on a cluster). Each element is one step, with
+// needs, log directory) are submitted as one array to a backend where each submission
+// costs (Backend::packs_steps: a cluster's), one submission for up to kMaxPack of them
+// (one sbatch for a thousand steps). The local backend starts jobs at once: there, an
+// element that must read the pack's script would only cost more. Each element is one step, with
 // its own job id, state, exit code and log (<run dir>/<foreach name>_<N>.out, N its place
 // in the pack), and a run again finds it under the step's own key as before.
 #pragma once
@@ -19,10 +21,10 @@ namespace yard {
 // dispatching script small for every backend.
 inline constexpr std::size_t kMaxPack = 1000;
 
-// The packs among the request's jobs to submit (`submitting[i]`): each the indices of two
-// or more jobs, in request order, at most kMaxPack. Read before the flow's environment is
-// copied into the jobs (their environment is the flow's: the same).
-std::vector<std::vector<std::size_t>> find_packs(const SubmitManyRequest& r, const std::vector<bool>& submitting);
+// The packs among the request's jobs that may be packed (`candidates[i]`: submitted now,
+// to a backend that packs steps): each the indices of two or more jobs, in request order,
+// at most kMaxPack. Their environment is the flow's, not compared.
+std::vector<std::vector<std::size_t>> find_packs(const SubmitManyRequest& r, const std::vector<bool>& candidates);
 
 // The array that runs a pack: element N (from 1) runs the Nth job's command, its log in the
 // directory of the jobs' logs.

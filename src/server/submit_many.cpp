@@ -58,17 +58,6 @@ Result<SubmitManyReply> handle(DaemonState& d, SubmitManyRequest r, double now) 
     plan.ids.resize(r.jobs.size());
   }
   auto submitting = [&](std::size_t i) { return plan.origins[i] == StepOrigin::Submitted; };
-  // A flow's steps of one foreach that differ only in their command: one array each
-  // (step_packing.h), found before the flow's environment is copied into them.
-  std::vector<std::vector<std::size_t>> packs;
-  std::vector<std::ptrdiff_t> pack_of(r.jobs.size(), -1);
-  if (r.flow) {
-    std::vector<bool> to_submit(r.jobs.size());
-    for (std::size_t i = 0; i < r.jobs.size(); ++i) to_submit[i] = submitting(i);
-    packs = find_packs(r, to_submit);
-    for (std::size_t p = 0; p < packs.size(); ++p)
-      for (auto i : packs[p]) pack_of[i] = static_cast<std::ptrdiff_t>(p);
-  }
   // The jobs' names, for messages and the flow's record (their specs go to their backends).
   std::vector<std::string> names;
   names.reserve(r.jobs.size());
@@ -100,6 +89,20 @@ Result<SubmitManyReply> handle(DaemonState& d, SubmitManyRequest r, double now) 
                          "' cannot wait on",
                      ErrorKind::Invalid};
     }
+  }
+  // A flow's steps of one foreach that differ only in their command, bound for a backend
+  // where each submission costs: one array each (step_packing.h).
+  std::vector<std::vector<std::size_t>> packs;
+  std::vector<std::ptrdiff_t> pack_of(r.jobs.size(), -1);
+  if (r.flow) {
+    std::vector<bool> to_pack(r.jobs.size());
+    for (std::size_t i = 0; i < r.jobs.size(); ++i) {
+      const Backend* b = submitting(i) && !r.jobs[i].pack.empty() ? d.backends.find(backends[i]) : nullptr;
+      to_pack[i] = b && b->packs_steps();
+    }
+    packs = find_packs(r, to_pack);
+    for (std::size_t p = 0; p < packs.size(); ++p)
+      for (auto i : packs[p]) pack_of[i] = static_cast<std::ptrdiff_t>(p);
   }
   SubmitManyReply reply;
   reply.ids = std::move(plan.ids);

@@ -4,6 +4,7 @@
 // (counted in Slurm's own accounting), and a run of the finished flow submitting nothing.
 #include <signal.h>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -119,13 +120,21 @@ TEST_F(SlurmFlow, TheStepsOfAForeachAreOneSlurmArrayEachAStepOfItsOwn) {
         "steps:\n"
         "  - name: sim\n"
         "    foreach: {range: 1-4}\n"
-        "    command: echo {item} > out{item}.txt; [ {item} != 3 ] || exit 5\n");
+        "    command: echo {item} > out{item}.txt; [ ! -e fail{item} ] || exit 5\n"
+        "  - name: sum\n"
+        "    needs: [sim]\n"
+        "    command: cat out*.txt > sum.txt\n");
+  write("fail3", "");
   auto o = yard({"run", "--run-dir", "run", "sweep.yaml"}, {}, 240);
   EXPECT_EQ(o.rc, 1) << o.out << o.err << diag();
   auto jobs = status();
-  ASSERT_EQ(jobs.size(), 4u) << jobs.dump();
+  ASSERT_EQ(jobs.size(), 5u) << jobs.dump();
   std::set<std::string> bases;
   for (auto& j : jobs) {
+    if (j["name"] == "sum") {
+      EXPECT_EQ(j["state"], "CANCELLED") << j.dump();
+      continue;
+    }
     ASSERT_TRUE(j["native_id"].is_string()) << j.dump();
     const std::string native = j["native_id"];
     bases.insert(native.substr(0, native.find('_')));
@@ -136,6 +145,14 @@ TEST_F(SlurmFlow, TheStepsOfAForeachAreOneSlurmArrayEachAStepOfItsOwn) {
     EXPECT_EQ(read("out" + std::to_string(index) + ".txt"), std::to_string(index) + "\n");
   }
   EXPECT_EQ(bases.size(), 1u) << "one sbatch for the four steps";
+  for (int i : {1, 4}) EXPECT_EQ(read("run/sim_" + std::to_string(i) + ".out"), "");
+  // Again: the three that completed are up to date (the array's first element is that
+  // step alone, not the array), the failed one and what needs it run.
+  std::filesystem::remove(dir_ + "/fail3");
+  o = yard({"run", "sweep.yaml"}, {}, 240);
+  EXPECT_EQ(o.rc, 0) << o.out << o.err << diag();
+  EXPECT_NE(o.out.find("flow 2: 5 steps, 2 submitted, 0 running already, 3 up to date"), std::string::npos) << o.out;
+  EXPECT_EQ(read("sum.txt"), "1\n2\n3\n4\n");
 }
 
 }  // namespace
