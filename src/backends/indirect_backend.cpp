@@ -297,6 +297,7 @@ void IndirectBackend::step(double now) {
 }
 
 double IndirectBackend::next_wakeup_s(double now) const {
+  if (changed_) return 0;  // a change after this step's look at the held jobs: look again
   double wake = kIdleWakeup;
   bool tracked = false;
   for (auto& [id, m] : members_) tracked = tracked || !m.native_id.empty();
