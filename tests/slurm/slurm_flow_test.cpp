@@ -1,7 +1,9 @@
-// Flows on the real Slurm (docs/WORKFLOWS.md): a step tried again for a cause its
-// policy lists, read from Slurm's accounting, its dependent held until its last try; a
-// flow whose `yard run` was killed taken over by the next run, no step submitted twice
-// (counted in Slurm's own accounting), and a run of the finished flow submitting nothing.
+// Flows on the real Slurm (docs/WORKFLOWS.md): a step tried again for a cause its policy
+// lists, read from Slurm's accounting, its dependent held until its last try; a flow
+// whose `yard run` was killed taken over by the next run, no step submitted twice
+// (counted in Slurm's own accounting), and a run of the finished flow submitting nothing;
+// a foreach as one Slurm array. A "World" suite: it runs beside the cluster the CTest
+// fixture starts, never under the sanitizers (scripts/test.sh).
 #include <signal.h>
 
 #include <filesystem>
@@ -16,7 +18,7 @@
 namespace yard::test {
 namespace {
 
-class SlurmFlow : public SlurmWorld {
+class SlurmFlowWorld : public SlurmWorld {
  protected:
   std::map<std::string, nlohmann::json> by_name() {
     std::map<std::string, nlohmann::json> jobs;
@@ -31,7 +33,7 @@ class SlurmFlow : public SlurmWorld {
   }
 };
 
-TEST_F(SlurmFlow, AStepTriedAgainForAListedExitAndItsDependentWaitsForItsLastTry) {
+TEST_F(SlurmFlowWorld, AStepTriedAgainForAListedExitAndItsDependentWaitsForItsLastTry) {
   write("f.yaml",
         "name: retried\n"
         "defaults: {flags: --backend slurm}\n"
@@ -61,7 +63,7 @@ TEST_F(SlurmFlow, AStepTriedAgainForAListedExitAndItsDependentWaitsForItsLastTry
   EXPECT_NE(history.out.find("retry 1/2 after FAILED (exit 3) of slurm job"), std::string::npos) << history.out;
 }
 
-TEST_F(SlurmFlow, AKilledYardRunIsTakenOverAndNoStepIsSubmittedTwice) {
+TEST_F(SlurmFlowWorld, AKilledYardRunIsTakenOverAndNoStepIsSubmittedTwice) {
   write("chain.yaml",
         "name: chain\n"
         "defaults: {flags: --backend slurm}\n"
@@ -113,7 +115,7 @@ TEST_F(SlurmFlow, AKilledYardRunIsTakenOverAndNoStepIsSubmittedTwice) {
   EXPECT_EQ(lines("ran.log", "a"), 1);
 }
 
-TEST_F(SlurmFlow, TheStepsOfAForeachAreOneSlurmArrayEachAStepOfItsOwn) {
+TEST_F(SlurmFlowWorld, TheStepsOfAForeachAreOneSlurmArrayEachAStepOfItsOwn) {
   write("sweep.yaml",
         "name: sweep\n"
         "defaults: {flags: --backend slurm}\n"
