@@ -64,7 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   spec.env["X"] = std::string(text);
   spec.partition = std::string(text.substr(0, 32));
   if (size % 2) spec.script = "#!/bin/sh\n" + std::string(text);
-  if (auto script = d.batch_script(spec, {uid, "/o/%j.out", std::string(text.substr(0, 16)), {}})) {
+  if (auto script = d.batch_script(spec, {uid, "/o/%j.out", std::string(text.substr(0, 16)), {}, {}})) {
     check(script->find("\r\n") == std::string::npos);
     check(script->find('\0') == std::string::npos);
   }

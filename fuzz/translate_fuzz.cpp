@@ -125,7 +125,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const ScriptLanguage* read_as = languages.find(languages.find(kind)->family());
   const std::string body = split_script(languages, script, read_as).body;
   for (const std::string& target : languages.names()) {
-    auto t = yard::translate::translate(languages, {text, origin, from, target, ""}, load, is_directory);
+    auto t = yard::translate::translate(languages, {text, origin, from, target, "", ""}, load, is_directory);
     if (!t) {  // only a body the target would read as its own directives is refused
       check(t.error().find("would read this line") != std::string::npos, "translate refused: " + t.error());
       continue;
