@@ -109,7 +109,14 @@ void add_run_command(CLI::App& app, int& rc) {
     if (flow->steps.empty()) {
       // Following no job must not mean following the whole store (Store::jobs of no id is
       // every job), which waited for all other jobs, or forever.
-      std::cout << "yard run: " << escape_for_terminal(file) << " has no steps: nothing submitted\n";
+      if (json)  // still lines a program can read: a flow of nothing, ended
+        std::cout << dump_json({{"event", "flow"}, {"flow_id", nullptr}, {"name", flow->name}, {"submitted", 0},
+                                {"attached", 0}, {"up_to_date", 0}, {"steps", nlohmann::json::array()}})
+                  << "\n"
+                  << dump_json({{"event", "end"}, {"flow_id", nullptr}, {"failed", 0}, {"jobs", nlohmann::json::array()}})
+                  << "\n";
+      else
+        std::cout << "yard run: " << escape_for_terminal(file) << " has no steps: nothing submitted\n";
       return;
     }
     // Steps that name no output log into the run directory.

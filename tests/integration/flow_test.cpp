@@ -133,6 +133,16 @@ TEST_F(Flows, RunJsonPrintsTheFlowEachStateChangeAndTheEndAsJsonLines) {
   ASSERT_EQ(end["jobs"].size(), 2u);
   EXPECT_EQ(end["jobs"][1]["state"], "FAILED");
   EXPECT_TRUE(std::filesystem::exists(end["report"].get<std::string>()));
+  // A file without steps: still two lines a program can read.
+  write("empty.yaml", "steps: []\n");
+  o = yard({"run", "--json", "empty.yaml"});
+  EXPECT_EQ(o.rc, 0) << o.err;
+  std::istringstream empty(o.out);
+  std::string first, second;
+  std::getline(empty, first);
+  std::getline(empty, second);
+  EXPECT_EQ(nlohmann::json::parse(first)["event"], "flow") << o.out;
+  EXPECT_EQ(nlohmann::json::parse(second)["jobs"].size(), 0u) << o.out;
 }
 
 }  // namespace
