@@ -53,7 +53,7 @@ std::string IndirectBackend::script_path(const Unit& u) const {
   return state_dir_ + "/" + std::string(dialect_.name()) + "/" + u.uid + ".sh";
 }
 
-void IndirectBackend::track(const JobRecord& r) {
+void IndirectBackend::track(const JobRecord& r, std::optional<bool> may_retry) {
   Member m;
   m.id = r.id;
   m.head = r.array_job_id.value_or(r.id);
@@ -67,10 +67,11 @@ void IndirectBackend::track(const JobRecord& r) {
     u.spec_id = r.spec_id;
     u.is_array = r.array_index.has_value();
     u.submit_time = r.submit_time;
-    if (!u.is_array) {
+    if (!u.is_array && !may_retry) {
       auto spec = store_.spec(r.spec_id);
-      u.may_retry = spec && spec->retry && spec->retry->times > 0;
+      may_retry = spec && spec->retry && spec->retry->times > 0;
     }
+    u.may_retry = !u.is_array && may_retry.value_or(false);
   }
   if (r.id == m.head) u.uid = r.uid;
   u.members.push_back(r.id);
@@ -128,7 +129,8 @@ Result<std::vector<std::int64_t>> IndirectBackend::submit(JobSpec spec, double n
   if (!ids) return ids;
   auto recs = store_.jobs(*ids);
   if (!recs) return recs.failure();
-  for (auto& r : *recs) track(r);
+  const bool may_retry = spec.retry && spec.retry->times > 0;
+  for (auto& r : *recs) track(r, may_retry);
   return ids;
 }
 

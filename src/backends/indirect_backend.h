@@ -185,7 +185,9 @@ class IndirectBackend {
     std::vector<std::int64_t> heads;      // Find
   };
 
-  void track(const JobRecord& r);
+  // `may_retry`: whether its spec has a retry policy, when the caller holds the spec
+  // (else read from the store, once per unit).
+  void track(const JobRecord& r, std::optional<bool> may_retry = std::nullopt);
   void apply(const CompletedCommand& done, double now);
   void apply_submit(Unit& u, const CommandResult& r, double now);
   void note_waiting(const Unit& u, const std::string& why);  // the members' REASON while they wait

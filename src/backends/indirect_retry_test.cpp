@@ -13,30 +13,17 @@ using namespace indirect_testing;  // NOLINT: the bench of this test
 
 class IndirectRetry : public IndirectTest {
  protected:
-  // Answers the oldest posted command whose program is `program`.
-  Command answer(const std::string& program, std::string out) {
-    auto it = std::find_if(queue_.posted.begin(), queue_.posted.end(),
-                           [&](const Command& c) { return c.argv[0] == program; });
-    EXPECT_NE(it, queue_.posted.end()) << "no " << program << " posted";
-    if (it == queue_.posted.end()) return {};
-    std::rotate(queue_.posted.begin(), it, std::next(it));
-    return queue_.answer(std::move(out));
-  }
   static std::string script_of(const Command& submit) {
     std::ifstream f(submit.argv.at(1));
     return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-  }
-  int posted(const std::string& program) {
-    return static_cast<int>(std::count_if(queue_.posted.begin(), queue_.posted.end(),
-                                          [&](const Command& c) { return c.argv[0] == program; }));
   }
   // A poll cycle in which `native` has left the queue, and its record in the history.
   void ends(const std::string& record) {
     now_ += 10;
     step();
-    answer("fq", "");
+    answer_to("fq", "");
     step();
-    answer("fh", record);
+    answer_to("fh", record);
     step();
   }
   static RetryPolicy policy(int times, std::vector<JobState> on, std::vector<std::int64_t> exit_codes = {}) {
@@ -62,7 +49,7 @@ TEST_F(IndirectRetry, TriedAgainWithMoreMemoryAndTimeOffTheNodeItFailedOnTwice) 
   step();
   // Only the job itself: its dependent waits for its last try, not its first.
   EXPECT_EQ(posted("fsub"), 1);
-  answer("fsub", "20\n");
+  answer_to("fsub", "20\n");
   step();
   EXPECT_NE(job(child).reason.find("waiting for job " + std::to_string(sim) + " to end (it may be tried again)"),
             std::string::npos)
@@ -77,7 +64,7 @@ TEST_F(IndirectRetry, TriedAgainWithMoreMemoryAndTimeOffTheNodeItFailedOnTwice) 
   EXPECT_NE(j.reason.find("retry 1/3 after OUT_OF_MEMORY of fake job 20, mem 1G -> 2G, time 00:01:00 -> 00:02:00"),
             std::string::npos)
       << j.reason;
-  auto second = answer("fsub", "21\n");
+  auto second = answer_to("fsub", "21\n");
   std::string text = script_of(second);
   EXPECT_NE(text.find("# mem 2147483648\n# time 120\n"), std::string::npos) << text;
   EXPECT_EQ(text.find("# avoid"), std::string::npos) << text;
@@ -88,7 +75,7 @@ TEST_F(IndirectRetry, TriedAgainWithMoreMemoryAndTimeOffTheNodeItFailedOnTwice) 
   ends("21|TIMEOUT|0|x|n1\n");
   EXPECT_EQ(job(sim).retries, 2);
   EXPECT_NE(job(sim).reason.find(", not on n1"), std::string::npos) << job(sim).reason;
-  text = script_of(answer("fsub", "22\n"));
+  text = script_of(answer_to("fsub", "22\n"));
   EXPECT_NE(text.find("# mem 4294967296\n# time 240\n# avoid n1\n"), std::string::npos) << text;
   step();
 
@@ -97,7 +84,7 @@ TEST_F(IndirectRetry, TriedAgainWithMoreMemoryAndTimeOffTheNodeItFailedOnTwice) 
   EXPECT_EQ(job(sim).retries, 2);
   // Now its dependent goes, with nothing left to wait for.
   ASSERT_EQ(posted("fsub"), 1);
-  text = script_of(answer("fsub", "23\n"));
+  text = script_of(answer_to("fsub", "23\n"));
   EXPECT_EQ(text.find("# after"), std::string::npos) << text;
 }
 
@@ -112,8 +99,8 @@ TEST_F(IndirectRetry, ACauseNotListedOrTriesUsedUpEndTheJobAndItsDependents) {
   after.dependencies = {{DependencyKind::AfterOk, flaky}};
   auto child = submit(after);
   step();
-  answer("fsub", "30\n");
-  answer("fsub", "31\n");
+  answer_to("fsub", "30\n");
+  answer_to("fsub", "31\n");
   step();
   // Exit 3 is listed: tried again; then exit 3 again, with no try left: FAILED.
   ends("30|FAILED|3|x\n31|FAILED|1|x\n");
@@ -121,7 +108,7 @@ TEST_F(IndirectRetry, ACauseNotListedOrTriesUsedUpEndTheJobAndItsDependents) {
   EXPECT_EQ(job(flaky).retries, 1);
   EXPECT_EQ(job(other_id).state, JobState::Failed);  // exit 1 is no TIMEOUT
   EXPECT_EQ(job(other_id).retries, 0);
-  answer("fsub", "32\n");
+  answer_to("fsub", "32\n");
   step();
   ends("32|FAILED|3|x\n");
   EXPECT_EQ(job(flaky).state, JobState::Failed);

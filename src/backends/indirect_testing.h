@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -183,6 +184,19 @@ class IndirectTest : public ::testing::Test {
     backend_->dispatch();
   }
   JobRecord job(std::int64_t id) { return **store_->job(id); }
+  // How many posted commands run `program`, and an answer to the oldest of them.
+  int posted(const std::string& program) {
+    return static_cast<int>(std::count_if(queue_.posted.begin(), queue_.posted.end(),
+                                          [&](const Command& c) { return c.argv[0] == program; }));
+  }
+  Command answer_to(const std::string& program, std::string out) {
+    auto it = std::find_if(queue_.posted.begin(), queue_.posted.end(),
+                           [&](const Command& c) { return c.argv[0] == program; });
+    EXPECT_NE(it, queue_.posted.end()) << "no " << program << " posted";
+    if (it == queue_.posted.end()) return {};
+    std::rotate(queue_.posted.begin(), it, std::next(it));
+    return queue_.answer(std::move(out));
+  }
   std::string uid_of(std::int64_t id) { return job(id).uid; }
 
   FakeDialect dialect_;

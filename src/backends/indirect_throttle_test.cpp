@@ -8,13 +8,7 @@ namespace {
 
 using namespace indirect_testing;  // NOLINT: the bench of this test
 
-class IndirectThrottle : public IndirectTest {
- protected:
-  int posted(const std::string& program) {
-    return static_cast<int>(std::count_if(queue_.posted.begin(), queue_.posted.end(),
-                                          [&](const Command& c) { return c.argv[0] == program; }));
-  }
-};
+using IndirectThrottle = IndirectTest;
 
 TEST_F(IndirectThrottle, MaxQueuedHoldsTheRestUntilAJobLeavesTheQueue) {
   config_.max_queued = 2;
