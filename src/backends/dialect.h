@@ -52,6 +52,9 @@ struct SubmitContext {
   struct NativeDependency {
     DependencyKind kind;
     std::string native_id;
+    // On a whole array by its base id (PBS writes `afterok:123[]`, Torque
+    // `afterokarray:123[]`; Slurm's `afterok:123` means the whole array already).
+    bool whole_array;
   };
   std::vector<NativeDependency> dependencies;
   // Nodes a job tried again failed on twice: kept off them where the scheduler can
@@ -128,6 +131,14 @@ class Dialect {
   // True if a failed listing (exit status, stderr) only says it found nothing, as
   // `qacct -j PATTERN` does with status 1: an empty answer, not a failure.
   virtual bool found_nothing(int exit_code, std::string_view err) const {
+    (void)exit_code;
+    (void)err;
+    return false;
+  }
+  // True if a listing that failed (exit status, stderr) still printed every record it
+  // found and only says that some ids are unknown to it: PBS's `qstat` exits 153 for one
+  // purged id among a thousand, and the others' records are on its stdout.
+  virtual bool usable_despite(int exit_code, std::string_view err) const {
     (void)exit_code;
     (void)err;
     return false;

@@ -333,6 +333,10 @@ void IndirectBackend::apply(const CompletedCommand& done, double now) {
     r.exit_code = 0;  // an empty listing
     r.out.clear();
   }
+  if (!r.ok() && !r.timed_out && !r.not_started && what.kind != Kind::Submit && what.kind != Kind::Cancel &&
+      dialect_.usable_despite(r.exit_code, r.err))
+    r.exit_code = 0;  // the records it found are all there; the ids it did not are missing from them
+
   if (!r.ok()) {
     ++stats_.failed_calls;
     log(dialect_.name(), done.command.argv[0] + " failed (" + r.summary() + ")");

@@ -61,15 +61,17 @@ Result<SubmitContext> IndirectBackend::context_for(const Unit& u, const JobSpec&
           return ctx;
       }
     }
+    bool whole_array = false;
     if (pu != units_.end()) {
       native = pu->second.native_base;  // a whole array, or a single job
+      whole_array = pu->second.is_array;
       if (native.empty()) {
         wait = "waiting for job " + std::to_string(d.job_id) + " to be submitted";
         return ctx;
       }
       if (pu->second.is_array && dialect_.array_dependency_by_elements()) {
         // On each element still active (those ended have met an afterany already).
-        for (auto member : pu->second.members) ctx.dependencies.push_back({d.kind, members_.at(member).native_id});
+        for (auto member : pu->second.members) ctx.dependencies.push_back({d.kind, members_.at(member).native_id, false});
         continue;
       }
     } else if (pm != members_.end()) {
@@ -79,7 +81,7 @@ Result<SubmitContext> IndirectBackend::context_for(const Unit& u, const JobSpec&
         return ctx;
       }
     }
-    ctx.dependencies.push_back({d.kind, native});
+    ctx.dependencies.push_back({d.kind, native, whole_array});
   }
   return ctx;
 }

@@ -118,12 +118,12 @@ TEST(OarScript, WhatOarCannotExpressIsRefusedNamingTheOptionAndTheBackend) {
 
 TEST(OarScript, DependenciesAreAnteriorJobsOfAfterAnyOnly) {
   auto c = ctx();
-  c.dependencies = {{DependencyKind::AfterAny, "12"}, {DependencyKind::AfterAny, "14"}};
+  c.dependencies = {{DependencyKind::AfterAny, "12", false}, {DependencyKind::AfterAny, "14", false}};
   const auto text = script(spec(), {}, c);
   EXPECT_TRUE(has(text, "#OAR -a 12\n#OAR -a 14")) << text;
-  c.dependencies = {{DependencyKind::AfterOk, "12"}};  // the engine holds those itself
+  c.dependencies = {{DependencyKind::AfterOk, "12", false}};  // the engine holds those itself
   EXPECT_NE(refusal(spec(), c).find("--dependency"), std::string::npos);
-  c.dependencies = {{DependencyKind::AfterAny, "12 -t x"}};
+  c.dependencies = {{DependencyKind::AfterAny, "12 -t x", false}};
   EXPECT_NE(refusal(spec(), c).find("not an OAR job id"), std::string::npos);
 }
 

@@ -5,15 +5,26 @@ namespace yard::jobtext {
 
 std::string pbs_size(std::uint64_t bytes) { return size_in(bytes, {"kb", "mb", "gb", "tb"}); }
 
+void write_pbs_place(Writer& w, void (*shape)(Writer&)) {
+  const JobSpec& s = w.job.spec;
+  shape(w);
+  if (!s.partition.empty()) w.add("-q " + quoted(s.partition));
+  if (!s.account.empty()) w.add("-A " + quoted(s.account));
+  if (s.res.walltime_s > 0) w.add("-l walltime=" + hms(s.res.walltime_s));
+}
+
+void write_pbs_priority(Writer& w) {
+  const int p = w.job.spec.priority;
+  if (p >= -1024 && p <= 1023 && p != 0) w.add("-p " + std::to_string(p));
+  else if (p != 0) w.lose("priority", "--priority " + std::to_string(p), "PBS priorities run from -1024 to 1023; left out");
+}
+
 void write_pbs_common(Writer& w, std::string_view array_index, std::vector<std::string_view> handled,
                       void (*shape)(Writer&)) {
   const Job& job = w.job;
   const JobSpec& s = job.spec;
   if (job.name_given) w.add("-N " + quoted(s.name));
-  shape(w);
-  if (!s.partition.empty()) w.add("-q " + quoted(s.partition));
-  if (!s.account.empty()) w.add("-A " + quoted(s.account));
-  if (s.res.walltime_s > 0) w.add("-l walltime=" + hms(s.res.walltime_s));
+  write_pbs_place(w, shape);
   const TokenMap tokens = [&](char c, std::string& note) -> std::optional<std::string> {
     if (c == 'A') note = "PBS has no variable for an array's id; written as ${PBS_JOBID}, an element's own";
     if (c == 'j' || c == 'A') return "${PBS_JOBID}";
@@ -38,8 +49,7 @@ void write_pbs_common(Writer& w, std::string_view array_index, std::vector<std::
   job.option("wait", &wait);
   if (wait) w.add("-W block=true");
   qsub_mail_and_rerun(w);
-  if (s.priority >= -1024 && s.priority <= 1023 && s.priority != 0) w.add("-p " + std::to_string(s.priority));
-  else if (s.priority != 0) w.lose("priority", "--priority " + std::to_string(s.priority), "PBS priorities run from -1024 to 1023; left out");
+  write_pbs_priority(w);
   // Without -V qsub gives the job -v's variables alone (and its own PBS_O_ ones), as --export
   // without ALL does; with neither, NONE.
   const Exports e = exports_of(job.exports);

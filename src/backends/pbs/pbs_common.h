@@ -14,6 +14,12 @@ namespace yard::jobtext {
 void write_pbs_common(Writer& w, std::string_view array_index, std::vector<std::string_view> handled,
                       void (*shape)(Writer&));
 
+// The job's shape (`shape`), then -q, -A and -l walltime: what the backend's scripts and
+// translate's share.
+void write_pbs_place(Writer& w, void (*shape)(Writer&));
+// -p PRIORITY, within PBS's -1024..1023 (else a loss).
+void write_pbs_priority(Writer& w);
+
 // A size as qsub reads it: 4gb, 500mb, 1536kb.
 std::string pbs_size(std::uint64_t bytes);
 

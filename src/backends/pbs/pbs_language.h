@@ -16,7 +16,12 @@ inline constexpr std::string_view kTorqueTitle = "Torque";
 void register_pbs_languages(ScriptLanguages& languages);
 
 namespace jobtext {
+class Writer;
 Directives write_pbs(const Job& job);     // pbs_writer.cpp: #PBS for PBS Pro / OpenPBS
+// What the PBS Pro backend's scripts share with write_pbs: the job's shape (-l select,
+// place), -q, -A, -l walltime, -J, -p; the backend writes its own name, output and
+// dependencies (on native ids).
+void write_pbs_resources(Writer& w);
 Directives write_torque(const Job& job);  // torque_writer.cpp: #PBS for Torque
 }  // namespace jobtext
 

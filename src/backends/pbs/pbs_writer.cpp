@@ -72,6 +72,12 @@ void array(Writer& w) {
 
 }  // namespace
 
+void write_pbs_resources(Writer& w) {
+  write_pbs_place(w, shape);
+  if (w.job.spec.array) array(w);
+  write_pbs_priority(w);
+}
+
 Directives write_pbs(const Job& job) {
   Writer w(job, kPbsTitle, "#PBS", true);
   write_pbs_common(w, "^array_index^", {"exclusive"}, shape);

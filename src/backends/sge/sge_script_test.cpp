@@ -100,13 +100,13 @@ TEST(SgeScript, GpusNeedTheSitesComplex) {
 
 TEST(SgeScript, DependenciesAreHoldJidOfAfterAnyOnly) {
   auto c = ctx();
-  c.dependencies = {{DependencyKind::AfterAny, "12"}, {DependencyKind::AfterAny, "14"}};
+  c.dependencies = {{DependencyKind::AfterAny, "12", false}, {DependencyKind::AfterAny, "14", false}};
   auto r = sge_batch_script(spec(), c, {});
   ASSERT_TRUE(r) << r.error();
   EXPECT_TRUE(has(*r, "#$ -hold_jid 12,14"));
-  c.dependencies = {{DependencyKind::AfterOk, "12"}};  // the engine holds those itself
+  c.dependencies = {{DependencyKind::AfterOk, "12", false}};  // the engine holds those itself
   EXPECT_NE(refusal(spec(), c).find("--dependency"), std::string::npos);
-  c.dependencies = {{DependencyKind::AfterAny, "12 -N x"}};
+  c.dependencies = {{DependencyKind::AfterAny, "12 -N x", false}};
   EXPECT_NE(refusal(spec(), c).find("not a Grid Engine job id"), std::string::npos);
 }
 

@@ -63,8 +63,8 @@ TEST(SlurmScript, Directives) {
   s.priority = -10;
   s.array = ArraySpec{{0, 1, 2, 3, 7, 9, 11, 13, 20, 22}, 5};
   SubmitContext ctx{kUid, "/o/%x-%j.out", "/o/100%-%a_%A.err", {}, {}};
-  ctx.dependencies = {{DependencyKind::AfterOk, "12"}, {DependencyKind::AfterAny, "13_2"},
-                      {DependencyKind::AfterOk, "14+1"}, {DependencyKind::AfterNotOk, "15"}};
+  ctx.dependencies = {{DependencyKind::AfterOk, "12", false}, {DependencyKind::AfterAny, "13_2", false},
+                      {DependencyKind::AfterOk, "14+1", false}, {DependencyKind::AfterNotOk, "15", false}};
   auto r = gen(s, ctx);
   ASSERT_TRUE(r.ok()) << r.error();
   const std::string& t = *r;
@@ -265,9 +265,9 @@ TEST(SlurmScript, Refusals) {
   s = basic();
   refused(s, "backslash", SubmitContext{kUid, "/o\\x", "", {}, {}});
   s = basic();
-  refused(s, "not a Slurm job id", SubmitContext{kUid, "", "", {{DependencyKind::AfterOk, "12:13"}}, {}});
+  refused(s, "not a Slurm job id", SubmitContext{kUid, "", "", {{DependencyKind::AfterOk, "12:13", false}}, {}});
   s = basic();
-  refused(s, "not a Slurm job id", SubmitContext{kUid, "", "", {{DependencyKind::AfterOk, "12_[1-3]"}}, {}});
+  refused(s, "not a Slurm job id", SubmitContext{kUid, "", "", {{DependencyKind::AfterOk, "12_[1-3]", false}}, {}});
   s = basic();
   refused(s, "not a UID", SubmitContext{"yd1\n", "", "", {}, {}});
   s = basic();

@@ -1,0 +1,321 @@
+#include "backends/pbs/pbs_parse.h"
+
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+#include <ctime>
+#include <set>
+
+#include "core/shell_quote.h"
+#include "core/text.h"
+
+namespace yard {
+namespace {
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && s.size() < 19 && s.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+std::optional<long long> integer(std::string_view s) {
+  s = trim(s);
+  long long v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+// qstat prints times in ctime's form, local: "Wed Jun 24 15:33:18 2020".
+std::optional<double> local_time(std::string_view text) {
+  const std::string s(trim(text));
+  if (s.empty()) return std::nullopt;
+  std::tm tm{};
+  const char* end = ::strptime(s.c_str(), "%a %b %d %H:%M:%S %Y", &tm);
+  if (!end || *end != '\0') return std::nullopt;
+  tm.tm_isdst = -1;
+  const std::time_t t = std::mktime(&tm);
+  if (t == static_cast<std::time_t>(-1)) return std::nullopt;
+  return static_cast<double>(t);
+}
+
+// "HH:MM:SS" (hours may pass 99), or seconds alone, in seconds.
+std::optional<long long> duration(std::string_view text) {
+  long long total = 0;
+  int parts = 0;
+  for (std::string_view part : split(trim(text), ':')) {
+    auto v = integer(part);
+    if (!v || *v < 0 || ++parts > 3) return std::nullopt;
+    total = total * 60 + *v;
+  }
+  if (parts == 0) return std::nullopt;
+  return total;
+}
+
+std::string_view get(const PbsAttributes& a, std::string_view key) {
+  auto it = a.find(key);
+  return it == a.end() ? std::string_view() : std::string_view(it->second);
+}
+
+// "host1/0*2+host2/3" -> "host1,host2".
+std::string hosts_of(std::string_view exec_host) {
+  std::string out;
+  std::set<std::string, std::less<>> seen;
+  for (std::string_view chunk : split(exec_host, '+')) {
+    std::string_view host = trim(chunk.substr(0, chunk.find('/')));
+    if (host.empty() || !seen.insert(std::string(host)).second) continue;
+    out += (out.empty() ? "" : ",") + std::string(host);
+  }
+  return out;
+}
+
+// The line holding byte `at` of `text`, and its number.
+std::string line_at(std::string_view text, std::size_t at, std::size_t& line_no) {
+  at = std::min(at, text.size());
+  line_no = 1;
+  for (std::size_t i = 0; i < at; ++i) line_no += text[i] == '\n';
+  std::size_t begin = at == 0 ? std::string_view::npos : text.rfind('\n', at - 1);
+  begin = begin == std::string_view::npos ? 0 : begin + 1;
+  const std::size_t end = text.find('\n', begin);
+  return excerpt(text.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin));
+}
+
+// The '}' closing the object opened at `open` in `line`, strings skipped; npos when it
+// closes on a later line.
+std::size_t closing_brace(std::string_view line, std::size_t open) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = open; i < line.size(); ++i) {
+    const char c = line[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{') {
+      ++depth;
+    } else if (c == '}' && --depth == 0) {
+      return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// Every known case of invalid JSON from qstat is inside a Variable_List (the job's
+// environment, printed unchecked): each such member becomes an empty object. The
+// printers put the member's closing brace on a line of its own, indented as its key.
+std::string without_variable_lists(std::string_view text) {
+  std::string out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    const std::size_t key = line.find("\"Variable_List\"");
+    if (key == std::string_view::npos || line.find('{', key) == std::string_view::npos) {
+      out.append(line);
+      if (end < text.size()) out += '\n';
+      pos = end + 1;
+      continue;
+    }
+    const std::string_view indent = line.substr(0, line.find_first_not_of(" \t"));
+    const std::size_t open = line.find('{', key);
+    const std::size_t close_here = closing_brace(line, open);
+    if (close_here != std::string_view::npos) {  // on one line
+      out.append(line.substr(0, open)).append("{}").append(line.substr(close_here + 1));
+      if (end < text.size()) out += '\n';
+      pos = end + 1;
+      continue;
+    }
+    std::size_t next = end + 1;
+    bool closed = false;
+    while (next < text.size()) {
+      std::size_t e = text.find('\n', next);
+      if (e == std::string_view::npos) e = text.size();
+      std::string_view l = text.substr(next, e - next);
+      next = e + 1;
+      if (starts_with(l, indent) && l.size() > indent.size() && l[indent.size()] == '}') {
+        out.append(line.substr(0, open)).append("{}").append(l.substr(indent.size() + 1));
+        if (e < text.size()) out += '\n';
+        closed = true;
+        break;
+      }
+    }
+    if (!closed) return std::string(text);  // not the printers' layout: leave it to the error
+    pos = next;
+  }
+  return out;
+}
+
+std::string scalar_text(const nlohmann::json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "True" : "False";
+  if (v.is_null()) return "";
+  return v.dump();
+}
+
+}  // namespace
+
+std::string pbs_short_id(std::string_view full_id) {
+  full_id = trim(full_id);
+  const std::size_t bracket = full_id.find(']');
+  const std::size_t dot = full_id.find('.', bracket == std::string_view::npos ? 0 : bracket);
+  return std::string(full_id.substr(0, dot));
+}
+
+Result<std::string> parse_pbs_qsub(std::string_view out) {
+  const auto lines = split(out, '\n');
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+    std::string_view line = trim(*it);
+    if (line.empty()) continue;
+    std::string_view id = line.substr(0, line.find('.'));
+    if (id.size() > 2 && id.substr(id.size() - 2) == "[]") id.remove_suffix(2);
+    const std::string_view rest = line.substr(std::min(line.size(), line.find('.')));
+    if (all_digits(id) && (rest.empty() || (rest.size() > 1 && rest.find_first_of(" \t") == std::string_view::npos)))
+      return std::string(id);
+  }
+  return err("qsub printed " + excerpt(trim(out)) + ", not a job id (N.server)");
+}
+
+NativeStatus pbs_status_of(std::string_view job_id, const PbsAttributes& a) {
+  NativeStatus s;
+  s.native_id = pbs_short_id(job_id);
+  if (auto b = s.native_id.find('['); b != std::string::npos) s.submission_id = s.native_id.substr(0, b);
+  s.raw_state = std::string(get(a, "job_state"));
+  s.name = std::string(get(a, "Job_Name"));
+  s.reason = std::string(get(a, "comment"));
+  s.node_list = hosts_of(get(a, "exec_host"));
+  s.start_time = local_time(get(a, "stime"));
+  if (auto t = local_time(get(a, "obittime"))) s.end_time = t;
+  else if (s.raw_state == "F" || s.raw_state == "X") s.end_time = local_time(get(a, "mtime"));
+  if (auto code = integer(get(a, "Exit_status"))) {
+    s.events.push_back("Exit_status=" + std::to_string(*code));
+    if (*code >= 0 && *code <= 255) s.exit_code = static_cast<int>(*code);
+    else if (*code > 256 && *code < 256 + 128) s.signal = static_cast<int>(*code - 256);
+  }
+  for (const char* key : {"substate", "run_count"})
+    if (auto v = integer(get(a, key))) s.events.push_back(std::string(key) + "=" + std::to_string(*v));
+  const auto used = duration(get(a, "resources_used.walltime"));
+  const auto limit = duration(get(a, "Resource_List.walltime"));
+  if (used && limit && *limit > 0 && *used >= *limit) s.events.push_back("walltime_exceeded");
+  return s;
+}
+
+Result<std::vector<NativeStatus>> parse_pbs_qstat_json(std::string_view out) {
+  std::vector<NativeStatus> statuses;
+  // Lines before the JSON (a table) are skipped.
+  std::size_t start = std::string_view::npos;
+  for (std::size_t pos = 0; pos < out.size();) {
+    if (out[pos] == '{') {
+      start = pos;
+      break;
+    }
+    const std::size_t nl = out.find('\n', pos);
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+  }
+  if (start == std::string_view::npos) {
+    if (trim(out).empty()) return statuses;
+    return err("qstat -F json printed no JSON object: " + excerpt(trim(out).substr(0, 200)));
+  }
+  const std::string_view json_text = out.substr(start);
+  nlohmann::json root;
+  try {
+    root = nlohmann::json::parse(json_text);
+  } catch (const nlohmann::json::parse_error& first) {
+    try {
+      root = nlohmann::json::parse(without_variable_lists(json_text));
+    } catch (const nlohmann::json::parse_error&) {
+      std::size_t line_no = 0;
+      const std::string line = line_at(out, start + (first.byte > 0 ? first.byte - 1 : 0), line_no);
+      return err("qstat -F json: invalid JSON at line " + std::to_string(line_no) + ": " + line);
+    }
+  }
+  if (!root.is_object()) return err("qstat -F json printed " + excerpt(root.dump().substr(0, 80)) + ", not an object");
+  auto jobs = root.find("Jobs");
+  if (jobs == root.end()) return statuses;  // no job matched
+  if (!jobs->is_object()) return err("qstat -F json: \"Jobs\" is not an object");
+  for (auto& [id, job] : jobs->items()) {
+    if (!job.is_object()) return err("qstat -F json: job " + excerpt(id) + " is not an object");
+    PbsAttributes a;
+    for (auto& [key, value] : job.items()) {
+      if (value.is_object()) {
+        for (auto& [sub, v] : value.items()) a[key + "." + sub] = scalar_text(v);
+      } else {
+        a[key] = scalar_text(value);
+      }
+    }
+    statuses.push_back(pbs_status_of(id, a));
+  }
+  return statuses;
+}
+
+Result<std::vector<NativeStatus>> parse_pbs_qstat_full(std::string_view out) {
+  std::vector<NativeStatus> statuses;
+  std::string id;
+  PbsAttributes a;
+  std::string* last = nullptr;
+  auto flush = [&] {
+    if (!id.empty()) statuses.push_back(pbs_status_of(id, a));
+    id.clear();
+    a.clear();
+    last = nullptr;
+  };
+  std::size_t line_no = 0;
+  for (std::string_view line : split(out, '\n')) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (starts_with(line, "Job Id:")) {
+      flush();
+      id = std::string(trim(line.substr(7)));
+      if (id.empty()) return err("qstat -f: line " + std::to_string(line_no) + ": 'Job Id:' without an id");
+      continue;
+    }
+    if (trim(line).empty()) {
+      last = nullptr;
+      continue;
+    }
+    if (id.empty()) continue;  // a prompt or a banner before the first job
+    if (line[0] == '\t') {  // a long value's continuation: joined as it is
+      if (!last) return err("qstat -f: line " + std::to_string(line_no) + ": a continuation of no attribute: " + excerpt(line));
+      last->append(line.substr(1));
+      continue;
+    }
+    const std::size_t eq = line.find(" = ");
+    if (eq == std::string_view::npos || line[0] != ' ')
+      return err("qstat -f: line " + std::to_string(line_no) + ": not 'name = value': " + excerpt(line));
+    last = &(a[std::string(trim(line.substr(0, eq)))] = std::string(line.substr(eq + 3)));
+  }
+  flush();
+  return statuses;
+}
+
+Result<std::vector<NativeStatus>> parse_pbs_qstat_table(std::string_view out) {
+  std::vector<NativeStatus> statuses;
+  bool in_table = false;
+  std::size_t line_no = 0;
+  for (std::string_view line : split(out, '\n')) {
+    ++line_no;
+    const std::string_view t = trim(line);
+    if (t.empty()) continue;
+    if (starts_with(t, "Job id") || starts_with(t, "Job ID")) continue;
+    if (t.find_first_not_of("- ") == std::string_view::npos) {
+      in_table = true;
+      continue;
+    }
+    if (!in_table) continue;
+    std::vector<std::string_view> words;
+    for (std::string_view w : split(t, ' '))
+      if (!w.empty()) words.push_back(w);
+    if (words.size() < 6 || words[4].size() != 1)
+      return err("qstat: line " + std::to_string(line_no) + ": not a row of its table: " + excerpt(t));
+    NativeStatus s;
+    std::string_view id = words[0];
+    if (!id.empty() && id.back() == '*') id.remove_suffix(1);  // cut to its column
+    s.native_id = pbs_short_id(id);
+    s.name = std::string(words[1]);
+    s.raw_state = std::string(words[4]);
+    statuses.push_back(std::move(s));
+  }
+  return statuses;
+}
+
+}  // namespace yard
