@@ -9,13 +9,14 @@ export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache} CCACHE_BASEDIR=$PWD CCACHE_
 if [ ! -f build-fuzz/build.ninja ] || ! grep -q '^YARD_WERROR:BOOL=ON' build-fuzz/CMakeCache.txt; then
   CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DYARD_FUZZ=ON -DYARD_BENCH=OFF -DYARD_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 fi
-targets=(job_text_fuzz swf_fuzz slurm_parse_fuzz protocol_fuzz sge_parse_fuzz directives_fuzz oar_parse_fuzz translate_fuzz flow_file_fuzz)
+# Every fuzz/*_fuzz.cpp is a target; its corpus is fuzz/corpus/NAME (a scheduler's
+# readers, NAME_parse_fuzz, use fuzz/corpus/NAME).
+targets=()
+for source in fuzz/*_fuzz.cpp; do targets+=("$(basename "$source" .cpp)"); done
 cmake --build build-fuzz --target "${targets[@]}"
 for t in "${targets[@]}"; do
   corpus=fuzz/corpus/${t%_fuzz}
-  [ "$t" = slurm_parse_fuzz ] && corpus=fuzz/corpus/slurm
-  [ "$t" = sge_parse_fuzz ] && corpus=fuzz/corpus/sge
-  [ "$t" = oar_parse_fuzz ] && corpus=fuzz/corpus/oar
+  [ -d "$corpus" ] || corpus=fuzz/corpus/${t%_parse_fuzz}
   work=$(mktemp -d)
   echo "== fuzz $t for ${seconds}s"
   # New inputs go to a scratch directory: the committed corpus stays as it is.

@@ -6,6 +6,8 @@
 
 #include <functional>
 
+#include "core/file_text.h"
+
 namespace yard {
 namespace {
 
@@ -254,6 +256,59 @@ TEST_F(IndirectTest, AfterACrashTheHistoryIsReadOnlyOnceItCaughtUpWithTheQueueLi
   step();
   EXPECT_EQ(job(id).native_id, "77");
   EXPECT_EQ(job(id).submit_attempts, 1);  // never submitted again
+}
+
+}  // namespace
+}  // namespace yard
+
+namespace yard {
+namespace {
+
+using namespace indirect_testing;  // NOLINT: the bench of this test
+
+// PBS's qstat exits 153 when one id among those asked is unknown (purged), and still
+// lists the others: one forgotten job must not stop the tracking of every other.
+TEST_F(IndirectTest, AListingThatOnlySaysSomeIdsAreUnknownStillUpdatesTheOthers) {
+  for (bool partial : {false, true}) {
+    dialect_.partial_listings = partial;
+    const auto a = submit(spec("a")), b = submit(spec("b"));
+    step();
+    answer_to("fsub", partial ? "20\n" : "10\n");
+    answer_to("fsub", partial ? "21\n" : "11\n");
+    step();
+    now_ += 10;
+    step();
+    ASSERT_EQ(posted("fq"), 1);
+    const std::string listed = partial ? "20" : "10";
+    queue_.answer(listed + "|RUNNING|None|x\n", 153, "Unknown Job Id " + std::string(partial ? "21" : "11") + ".srv\n");
+    step();
+    EXPECT_EQ(job(a).state, partial ? JobState::Running : JobState::Pending) << partial;
+    EXPECT_EQ(job(b).state, JobState::Pending);
+    queue_.posted.clear();
+  }
+}
+
+TEST_F(IndirectTest, ADependencyOnAWholeArrayIsMarkedSoForTheDialect) {
+  auto array = spec("array");
+  array.array = *parse_array_spec("1-3");
+  const auto head = submit(array);
+  const auto single = submit(spec("single"));
+  step();
+  answer_to("fsub", "30\n");
+  answer_to("fsub", "31\n");
+  step();
+  auto after = spec("after");
+  after.dependencies = {{DependencyKind::AfterOk, head}, {DependencyKind::AfterAny, single}};
+  const auto child = submit(after);
+  step();
+  std::string script;
+  for (auto& c : queue_.posted)
+    if (c.argv[0] == "fsub") {
+      auto text = read_file(c.argv[1]);
+      script = text ? *text : text.error();
+    }
+  EXPECT_NE(script.find("# after 30[]\n# after 31\n"), std::string::npos) << script;
+  EXPECT_NE(job(child).uid, "");
 }
 
 }  // namespace

@@ -57,7 +57,7 @@ class FakeDialect : public Dialect {
   Result<std::string> batch_script(const JobSpec& spec, const SubmitContext& ctx) const override {
     if (spec.name == "refused-by-dialect") return err("the dialect refuses this job");
     std::string s = "#!/bin/sh\n# name " + native_name(ctx.uid, spec.name) + "\n";
-    for (auto& d : ctx.dependencies) s += "# after " + d.native_id + "\n";
+    for (auto& d : ctx.dependencies) s += "# after " + d.native_id + (d.whole_array ? "[]" : "") + "\n";
     if (spec.res.mem_bytes) s += "# mem " + std::to_string(spec.res.mem_bytes) + "\n";
     if (spec.res.walltime_s) s += "# time " + std::to_string(spec.res.walltime_s) + "\n";
     for (auto& n : ctx.avoid_nodes) s += "# avoid " + n + "\n";
@@ -122,6 +122,10 @@ class FakeDialect : public Dialect {
     return dotted_elements ? std::string(base) + "." + std::to_string(index) : Dialect::element_id(base, index, position);
   }
   bool array_dependency_by_elements() const override { return numbered_elements; }
+  bool partial_listings = false;  // a listing with unknown ids fails but lists the others, as PBS's qstat
+  bool usable_despite(int rc, std::string_view err) const override {
+    return partial_listings && rc == 153 && err.find("Unknown Job Id") != std::string_view::npos;
+  }
   bool found_nothing(int rc, std::string_view err) const override {
     return rc == 1 && err.find("not found") != std::string_view::npos;
   }
