@@ -13,8 +13,9 @@ bash scripts/slurm/install.sh
 bash scripts/sge/install.sh
 # OAR 2.5.9 with its own PostgreSQL, for the tests against a real OAR.
 bash scripts/oar/install.sh
-# The suites against real clusters (their fixtures' setup and cleanup tests included).
-cluster_tests='^(Slurm|Sge|Oar)[A-Za-z]*(Cluster|World|Example)[A-Za-z]*\.|^OarDirect\.'
+# The suites against real clusters and stand-in schedulers (their fixtures' setup and
+# cleanup tests included).
+cluster_tests='^(Slurm|Sge|Oar|Pbs)[A-Za-z]*(Cluster|World|Example)[A-Za-z]*\.|^OarDirect\.'
 # Load tests that measure the daemon's bounds (memory held for 1,000 watchers): run once,
 # in release; under the sanitizers their allocator's own memory is what they would see.
 # The code they load runs under the sanitizers in its unit tests (server/subscribers_test).

@@ -2,7 +2,7 @@
 // cycle takes, and how long parsing and applying the cycle's output takes, with the real
 // dialect and the real engine over a real store. The commands' output is synthesized in
 // the scheduler's exact format (tests/fixtures/*/README.md), so no cluster is needed.
-//   poll_bench slurm|sge|oar N   ->   "jobs commands_per_cycle parse_apply_ms commands_per_minute"
+//   poll_bench slurm|sge|oar|pbs N   ->   "jobs commands_per_cycle parse_apply_ms commands_per_minute"
 #include <unistd.h>
 
 #include <chrono>
@@ -15,6 +15,7 @@
 
 #include "backends/indirect_backend.h"
 #include "backends/oar/oar_dialect.h"
+#include "backends/pbs/pbs_dialect.h"
 #include "backends/sge/sge_dialect.h"
 #include "backends/slurm/slurm_dialect.h"
 
@@ -37,6 +38,23 @@ double now_s() {
 // One queued job in the scheduler's listing format.
 std::string queued_entry(const std::string& scheduler, int native) {
   if (scheduler == "slurm") return std::to_string(native) + "|PENDING|Priority|yard-x-bench\n";
+  if (scheduler == "pbs") {
+    // qstat -x -f -F json's attributes of a queued job (PBS Pro 2020's, old printer).
+    const std::string id = std::to_string(native);
+    return "        \"" + id + ".pbs-server\":{\n            \"Job_Name\":\"yard-x-bench\",\n"
+           "            \"Job_Owner\":\"bench@login1\",\n            \"job_state\":\"Q\",\n"
+           "            \"queue\":\"workq\",\n            \"server\":\"pbs-server\",\n"
+           "            \"ctime\":\"Wed Jun 24 15:33:18 2020\",\n            \"Priority\":0,\n"
+           "            \"qtime\":\"Wed Jun 24 15:33:18 2020\",\n            \"Rerunable\":\"True\",\n"
+           "            \"Resource_List\":{\n                \"ncpus\":1,\n                \"nodect\":1,\n"
+           "                \"place\":\"pack\",\n                \"select\":\"1:ncpus=1\",\n"
+           "                \"walltime\":\"01:00:00\"\n            },\n            \"substate\":10,\n"
+           "            \"Variable_List\":{\n                \"PBS_O_HOME\":\"/home/bench\",\n"
+           "                \"PBS_O_WORKDIR\":\"/home/bench\",\n                \"PBS_O_QUEUE\":\"workq\"\n"
+           "            },\n            \"comment\":\"Not Running: Insufficient amount of resource: ncpus\",\n"
+           "            \"etime\":\"Wed Jun 24 15:33:18 2020\",\n            \"Submit_arguments\":\"job.sh\",\n"
+           "            \"project\":\"_pbs_project_default\"\n        },\n";
+  }
   if (scheduler == "oar") {
     // oarstat -J -u's fields for a waiting job (tests/fixtures/oar/oarstat_u_mixed.out).
     const std::string id = std::to_string(native);
@@ -56,6 +74,11 @@ std::string queued_entry(const std::string& scheduler, int native) {
 
 std::string listing(const std::string& scheduler, const std::string& entries) {
   if (scheduler == "slurm") return entries;
+  if (scheduler == "pbs") {
+    const std::string head = "{\n    \"timestamp\":1592976900,\n    \"pbs_version\":\"2020.1.0\",\n    \"pbs_server\":\"pbs-server\"";
+    if (entries.empty()) return head + "\n}\n";  // no "Jobs" key when nothing matched
+    return head + ",\n    \"Jobs\":{\n" + entries.substr(0, entries.size() - 2) + "\n    }\n}\n";
+  }
   if (scheduler == "oar") {
     if (entries.empty()) return "";  // oarstat prints nothing when nothing matches
     return "{\n" + entries.substr(0, entries.size() - 2) + "\n}\n";
@@ -74,8 +97,9 @@ int main(int argc, char** argv) {
   if (scheduler == "slurm") dialect = std::make_unique<SlurmDialect>();
   else if (scheduler == "sge") dialect = std::make_unique<SgeDialect>("bench", SgeSettings{});
   else if (scheduler == "oar") dialect = std::make_unique<OarDialect>("bench", OarSettings{});
+  else if (scheduler == "pbs") dialect = std::make_unique<PbsDialect>(PbsSettings{});
   if (!dialect || n <= 0) {
-    std::fprintf(stderr, "usage: poll_bench slurm|sge|oar N\n");
+    std::fprintf(stderr, "usage: poll_bench slurm|sge|oar|pbs N\n");
     return 2;
   }
   auto dir = std::filesystem::temp_directory_path() / ("yard-poll-bench-" + std::to_string(::getpid()));

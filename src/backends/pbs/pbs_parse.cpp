@@ -145,20 +145,113 @@ std::string without_variable_lists(std::string_view text) {
   return out;
 }
 
-std::string scalar_text(const nlohmann::json& v) {
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_boolean()) return v.get<bool>() ? "True" : "False";
-  if (v.is_null()) return "";
-  return v.dump();
+// The attributes pbs_status_of reads (of the nested ones, walltime alone).
+const std::set<std::string, std::less<>>& kept_attributes() {
+  static const std::set<std::string, std::less<>> kept{"Job_Name", "job_state", "comment", "exec_host", "stime",
+                                                       "obittime", "mtime", "Exit_status", "substate", "run_count"};
+  return kept;
 }
+
+// Reads `qstat -F json` as it streams by, without building the document (a listing of
+// 10,000 jobs is several megabytes): the root object, its "Jobs" object, one object per
+// job whose attributes are scalars or objects of scalars (Resource_List, ...).
+class JobsReader : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  std::vector<NativeStatus> statuses;
+  std::size_t error_byte = 0;
+  std::string mistake;  // a layout that is valid JSON but not qstat's
+
+  bool null() override { return scalar(""); }
+  bool boolean(bool v) override { return scalar(v ? "True" : "False"); }
+  bool number_integer(number_integer_t v) override { return scalar(std::to_string(v)); }
+  bool number_unsigned(number_unsigned_t v) override { return scalar(std::to_string(v)); }
+  bool number_float(number_float_t, const string_t& text) override { return scalar(text); }
+  bool string(string_t& v) override { return scalar(v); }
+  bool binary(binary_t&) override { return scalar(""); }
+  bool start_object(std::size_t) override { return open(false); }
+  bool end_object() override {
+    if (ignored_ == 0 && depth_ == 3) statuses.push_back(pbs_status_of(keys_[2], attributes_));
+    return close();
+  }
+  bool start_array(std::size_t) override { return open(true); }
+  bool end_array() override { return close(); }
+  bool key(string_t& k) override {
+    if (depth_ >= 1 && depth_ <= 4) keys_[depth_] = k;
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception&) override {
+    error_byte = position;
+    return false;
+  }
+
+ private:
+  // A container starts: qstat's layout is root { "Jobs": { ID: { ATTRIBUTE: scalar or
+  // { RESOURCE: scalar } } } }; other root members, and anything deeper, are skipped.
+  bool open(bool array) {
+    ++depth_;
+    bool skip = ignored_ > 0;
+    if (!skip) {
+      if (depth_ == 1 && array) return refuse("the root is an array, not qstat's object");
+      if (depth_ == 2 && keys_[1] == "Jobs" && array) return refuse("\"Jobs\" is not an object");
+      skip = (depth_ == 2 && keys_[1] != "Jobs") || (depth_ >= 3 && array) || depth_ > 4;
+    }
+    skipping_.push_back(skip);
+    ignored_ += skip;
+    if (!skip && depth_ == 3) {
+      if (!pbs_short_id(keys_[2])) return refuse("job id " + excerpt(keys_[2]) + " is not N, N[] or N[I] (.server)");
+      attributes_.clear();
+    }
+    return true;
+  }
+  bool close() {
+    if (!skipping_.empty()) {
+      ignored_ -= skipping_.back();
+      skipping_.pop_back();
+    }
+    --depth_;
+    return true;
+  }
+  bool refuse(std::string why) {
+    mistake = std::move(why);
+    return false;
+  }
+  bool scalar(const std::string& v) {
+    if (ignored_ > 0) return true;
+    switch (depth_) {
+      case 0: return refuse("printed " + excerpt(v) + ", not an object");
+      case 1: return keys_[1] != "Jobs" || refuse("\"Jobs\" is not an object");
+      case 2: return refuse("job " + excerpt(keys_[2]) + " is not an object");
+      case 3:
+        if (kept_attributes().count(keys_[3])) attributes_[keys_[3]] = v;
+        return true;
+      default:
+        if (keys_[4] == "walltime") attributes_[keys_[3] + ".walltime"] = v;
+        return true;
+    }
+  }
+  int depth_ = 0, ignored_ = 0;
+  std::vector<bool> skipping_;
+  std::string keys_[5];
+  PbsAttributes attributes_;
+};
 
 }  // namespace
 
-std::string pbs_short_id(std::string_view full_id) {
+std::optional<std::string> pbs_short_id(std::string_view full_id) {
   full_id = trim(full_id);
-  const std::size_t bracket = full_id.find(']');
-  const std::size_t dot = full_id.find('.', bracket == std::string_view::npos ? 0 : bracket);
-  return std::string(full_id.substr(0, dot));
+  auto digits_from = [&](std::size_t i) {
+    while (i < full_id.size() && full_id[i] >= '0' && full_id[i] <= '9') ++i;
+    return i;
+  };
+  std::size_t end = digits_from(0);
+  if (end == 0 || end > 18) return std::nullopt;
+  if (end < full_id.size() && full_id[end] == '[') {  // "12[]", "12[3]"
+    const std::size_t close = digits_from(end + 1);
+    if (close >= full_id.size() || full_id[close] != ']' || close - end > 12) return std::nullopt;
+    end = close + 1;
+  }
+  if (end < full_id.size() && full_id[end] != '.') return std::nullopt;
+  return std::string(full_id.substr(0, end));
 }
 
 Result<std::string> parse_pbs_qsub(std::string_view out) {
@@ -177,7 +270,7 @@ Result<std::string> parse_pbs_qsub(std::string_view out) {
 
 NativeStatus pbs_status_of(std::string_view job_id, const PbsAttributes& a) {
   NativeStatus s;
-  s.native_id = pbs_short_id(job_id);
+  s.native_id = pbs_short_id(job_id).value_or(std::string(job_id));
   if (auto b = s.native_id.find('['); b != std::string::npos) s.submission_id = s.native_id.substr(0, b);
   s.raw_state = std::string(get(a, "job_state"));
   s.name = std::string(get(a, "Job_Name"));
@@ -217,35 +310,19 @@ Result<std::vector<NativeStatus>> parse_pbs_qstat_json(std::string_view out) {
     return err("qstat -F json printed no JSON object: " + excerpt(trim(out).substr(0, 200)));
   }
   const std::string_view json_text = out.substr(start);
-  nlohmann::json root;
-  try {
-    root = nlohmann::json::parse(json_text);
-  } catch (const nlohmann::json::parse_error& first) {
-    try {
-      root = nlohmann::json::parse(without_variable_lists(json_text));
-    } catch (const nlohmann::json::parse_error&) {
-      std::size_t line_no = 0;
-      const std::string line = line_at(out, start + (first.byte > 0 ? first.byte - 1 : 0), line_no);
-      return err("qstat -F json: invalid JSON at line " + std::to_string(line_no) + ": " + line);
+  JobsReader reader;
+  if (!nlohmann::json::sax_parse(json_text, &reader)) {
+    const std::size_t at = reader.error_byte;
+    JobsReader again;  // the known printer bugs are in Variable_List: read without them
+    if (reader.mistake.empty() && nlohmann::json::sax_parse(without_variable_lists(json_text), &again)) {
+      return std::move(again.statuses);
     }
+    if (!reader.mistake.empty()) return err("qstat -F json: " + reader.mistake);
+    std::size_t line_no = 0;
+    const std::string line = line_at(out, start + (at > 0 ? at - 1 : 0), line_no);
+    return err("qstat -F json: invalid JSON at line " + std::to_string(line_no) + ": " + line);
   }
-  if (!root.is_object()) return err("qstat -F json printed " + excerpt(root.dump().substr(0, 80)) + ", not an object");
-  auto jobs = root.find("Jobs");
-  if (jobs == root.end()) return statuses;  // no job matched
-  if (!jobs->is_object()) return err("qstat -F json: \"Jobs\" is not an object");
-  for (auto& [id, job] : jobs->items()) {
-    if (!job.is_object()) return err("qstat -F json: job " + excerpt(id) + " is not an object");
-    PbsAttributes a;
-    for (auto& [key, value] : job.items()) {
-      if (value.is_object()) {
-        for (auto& [sub, v] : value.items()) a[key + "." + sub] = scalar_text(v);
-      } else {
-        a[key] = scalar_text(value);
-      }
-    }
-    statuses.push_back(pbs_status_of(id, a));
-  }
-  return statuses;
+  return std::move(reader.statuses);
 }
 
 Result<std::vector<NativeStatus>> parse_pbs_qstat_full(std::string_view out) {
@@ -266,7 +343,8 @@ Result<std::vector<NativeStatus>> parse_pbs_qstat_full(std::string_view out) {
     if (starts_with(line, "Job Id:")) {
       flush();
       id = std::string(trim(line.substr(7)));
-      if (id.empty()) return err("qstat -f: line " + std::to_string(line_no) + ": 'Job Id:' without an id");
+      if (!pbs_short_id(id))
+        return err("qstat -f: line " + std::to_string(line_no) + ": job id " + excerpt(id) + " is not N, N[] or N[I] (.server)");
       continue;
     }
     if (trim(line).empty()) {
@@ -310,7 +388,9 @@ Result<std::vector<NativeStatus>> parse_pbs_qstat_table(std::string_view out) {
     NativeStatus s;
     std::string_view id = words[0];
     if (!id.empty() && id.back() == '*') id.remove_suffix(1);  // cut to its column
-    s.native_id = pbs_short_id(id);
+    auto short_id = pbs_short_id(id);
+    if (!short_id) return err("qstat: line " + std::to_string(line_no) + ": job id " + excerpt(id) + " is not N.server");
+    s.native_id = std::move(*short_id);
     s.name = std::string(words[1]);
     s.raw_state = std::string(words[4]);
     statuses.push_back(std::move(s));

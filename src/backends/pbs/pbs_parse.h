@@ -8,6 +8,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,7 +48,8 @@ Result<std::vector<NativeStatus>> parse_pbs_qstat_table(std::string_view out);
 // own JOB_EXEC_* codes, in the events only).
 NativeStatus pbs_status_of(std::string_view job_id, const PbsAttributes& a);
 
-// "123.server" -> "123", "123[4].server" -> "123[4]".
-std::string pbs_short_id(std::string_view full_id);
+// "123.server" -> "123", "123[4].server" -> "123[4]", "123[]" -> "123[]"; nothing for
+// what is not a PBS job id.
+std::optional<std::string> pbs_short_id(std::string_view full_id);
 
 }  // namespace yard
