@@ -22,6 +22,9 @@ Directives write_pbs(const Job& job);     // pbs_writer.cpp: #PBS for PBS Pro / 
 // place), -q, -A, -l walltime, -J, -p; the backend writes its own name, output and
 // dependencies (on native ids).
 void write_pbs_resources(Writer& w);
+// The same for the Torque backend: -l nodes=N:ppn=P[:gpus=G], mem, pmem, -n, -q, -A,
+// -l walltime, -t, -p.
+void write_torque_resources(Writer& w);
 Directives write_torque(const Job& job);  // torque_writer.cpp: #PBS for Torque
 }  // namespace jobtext
 

@@ -325,44 +325,48 @@ Result<std::vector<NativeStatus>> parse_pbs_qstat_json(std::string_view out) {
   return std::move(reader.statuses);
 }
 
-Result<std::vector<NativeStatus>> parse_pbs_qstat_full(std::string_view out) {
-  std::vector<NativeStatus> statuses;
-  std::string id;
-  PbsAttributes a;
+Result<std::vector<std::pair<std::string, PbsAttributes>>> read_qstat_full_text(std::string_view out) {
+  std::vector<std::pair<std::string, PbsAttributes>> jobs;
   std::string* last = nullptr;
-  auto flush = [&] {
-    if (!id.empty()) statuses.push_back(pbs_status_of(id, a));
-    id.clear();
-    a.clear();
-    last = nullptr;
-  };
   std::size_t line_no = 0;
   for (std::string_view line : split(out, '\n')) {
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (starts_with(line, "Job Id:")) {
-      flush();
-      id = std::string(trim(line.substr(7)));
+      const std::string id(trim(line.substr(7)));
       if (!pbs_short_id(id))
         return err("qstat -f: line " + std::to_string(line_no) + ": job id " + excerpt(id) + " is not N, N[] or N[I] (.server)");
+      jobs.emplace_back(id, PbsAttributes{});
+      last = nullptr;
       continue;
     }
     if (trim(line).empty()) {
       last = nullptr;
       continue;
     }
-    if (id.empty()) continue;  // a prompt or a banner before the first job
-    if (line[0] == '\t') {  // a long value's continuation: joined as it is
-      if (!last) return err("qstat -f: line " + std::to_string(line_no) + ": a continuation of no attribute: " + excerpt(line));
-      last->append(line.substr(1));
+    if (jobs.empty()) continue;  // a prompt or a banner before the first job
+    const std::size_t indent = line.find_first_not_of(' ');
+    const std::size_t eq = line.find(" = ");
+    const bool attribute = indent == 4 && eq != std::string_view::npos &&
+                           line.substr(4, eq - 4).find(' ') == std::string_view::npos;
+    if (!attribute) {
+      if (!last)
+        return err("qstat -f: line " + std::to_string(line_no) + ": not 'name = value': " + excerpt(line));
+      if (line[0] == '\t') last->append(line.substr(1));           // PBS Pro wraps at column 78
+      else if (indent != 0 && indent != std::string_view::npos) last->append(line.substr(indent));  // Torque's 8 spaces
+      else last->append("\n").append(line);  // a raw newline inside a value (qsub -V's bash functions)
       continue;
     }
-    const std::size_t eq = line.find(" = ");
-    if (eq == std::string_view::npos || line[0] != ' ')
-      return err("qstat -f: line " + std::to_string(line_no) + ": not 'name = value': " + excerpt(line));
-    last = &(a[std::string(trim(line.substr(0, eq)))] = std::string(line.substr(eq + 3)));
+    last = &(jobs.back().second[std::string(line.substr(4, eq - 4))] = std::string(line.substr(eq + 3)));
   }
-  flush();
+  return jobs;
+}
+
+Result<std::vector<NativeStatus>> parse_pbs_qstat_full(std::string_view out) {
+  auto jobs = read_qstat_full_text(out);
+  if (!jobs) return jobs.failure();
+  std::vector<NativeStatus> statuses;
+  for (auto& [id, attributes] : *jobs) statuses.push_back(pbs_status_of(id, attributes));
   return statuses;
 }
 

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "backends/dialect.h"
@@ -34,7 +35,10 @@ using PbsAttributes = std::map<std::string, std::string, std::less<>>;
 Result<std::vector<NativeStatus>> parse_pbs_qstat_json(std::string_view out);
 
 // `qstat -f [-x]` as text: "Job Id: ID" then "    name = value" lines, a long value
-// continued on lines that start with a tab (joined as they are, without a separator).
+// continued on lines that start with a tab (PBS Pro) or more spaces (Torque), joined as
+// they are, without a separator; a line at column 0 is a raw newline inside a value.
+// Each job's id and attributes; PBS Pro's and Torque's alike.
+Result<std::vector<std::pair<std::string, PbsAttributes>>> read_qstat_full_text(std::string_view out);
 Result<std::vector<NativeStatus>> parse_pbs_qstat_full(std::string_view out);
 
 // The default table of `qstat [-x]` (ids and names cut to their columns): id, name,

@@ -181,7 +181,8 @@ TEST(PbsParse, QstatFullTextOfAJobKilledAtItsWalltimeOnPbsPro2020) {
   EXPECT_EQ(s.reason, "Job run at Wed Jun 24 at 15:33 on (gc-prd-hpcn001:ncpus=1) and failed");
   EXPECT_NE(std::find(s.events.begin(), s.events.end(), "walltime_exceeded"), s.events.end());
   EXPECT_EQ(map_pbs_state(s).state, JobState::Timeout);
-  EXPECT_FALSE(parse_pbs_qstat_full("Job Id: 1.s\n    job_state = R\nnonsense\n"));
+  EXPECT_FALSE(parse_pbs_qstat_full("Job Id: 1.s\nnonsense = 1\n"));  // no attribute to continue
+  EXPECT_FALSE(parse_pbs_qstat_full("Job Id: x1.s\n"));
   EXPECT_FALSE(parse_pbs_qstat_full("Job Id: 1.s\n\tcontinued\n"));
 }
 

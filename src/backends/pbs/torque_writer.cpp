@@ -16,9 +16,14 @@ namespace {
 void shape(Writer& w) {
   const Resources& r = w.res();
   const std::int64_t processors = r.total_cpus(), nodes = r.nodes;
-  if (r.cpus_per_task > 1)
-    w.lose("cpus-per-task", "--cpus-per-task " + std::to_string(r.cpus_per_task),
-           "Torque counts processors per node (ppn): " + tasks_of_cpus(r) + ", written as " + std::to_string(processors) + " processors");
+  // One task of C CPUs is ppn=C, said so; several such tasks lose their shape.
+  if (r.cpus_per_task > 1) {
+    std::string what = "--cpus-per-task " + std::to_string(r.cpus_per_task);
+    std::string why = "Torque counts processors per node (ppn): " + tasks_of_cpus(r) + ", written as " +
+                      std::to_string(processors) + " processors";
+    if (r.ntasks == 1) w.approximate("cpus-per-task", std::move(what), std::move(why));
+    else w.lose("cpus-per-task", std::move(what), std::move(why));
+  }
   std::string gpus;
   if (r.gpus > 0) {
     if (r.gpus % nodes != 0)
@@ -45,6 +50,13 @@ void shape(Writer& w) {
 }
 
 }  // namespace
+
+void write_torque_resources(Writer& w) {
+  write_pbs_place(w, shape);
+  if (const auto& a = w.job.spec.array)
+    w.add("-t " + idset(a->indices) + (a->max_running > 0 ? "%" + std::to_string(a->max_running) : ""));
+  write_pbs_priority(w);
+}
 
 Directives write_torque(const Job& job) {
   Writer w(job, kTorqueTitle, "#PBS", true);

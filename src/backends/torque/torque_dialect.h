@@ -1,0 +1,44 @@
+// The Torque dialect: qsub batch scripts with #PBS directives in Torque's resources
+// (nodes=N:ppn=P), one `qstat -x -t` of the whole queue per status cycle (ended jobs are
+// in it while the server keeps them, keep_completed), qdel, and Torque's states and exit
+// codes. Each method forwards to the small file that does that one thing.
+#pragma once
+
+#include <string>
+
+#include "backends/dialect.h"
+#include "backends/torque/torque_script.h"
+
+namespace yard {
+
+class TorqueDialect : public Dialect {
+ public:
+  explicit TorqueDialect(TorqueSettings settings) : settings_(settings) {}
+  std::string_view name() const override { return "torque"; }
+
+  Result<std::string> batch_script(const JobSpec& spec, const SubmitContext& ctx) const override;
+  std::vector<std::string> submit_argv(const std::string& script_path) const override;
+  Result<std::string> parse_submit(std::string_view out) const override;
+  // Ignore `native_ids`: the whole queue in one request (torque_argv.h).
+  std::vector<std::string> poll_argv(const std::vector<std::string>& native_ids) const override;
+  Result<std::vector<NativeStatus>> parse_poll(std::string_view out) const override;
+  // The same listing: Torque keeps no other record a client can read.
+  std::vector<std::string> history_argv(const std::vector<std::string>& native_ids, double since) const override;
+  Result<std::vector<NativeStatus>> parse_history(std::string_view out) const override;
+  std::vector<std::string> find_argv() const override;
+  std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const override;
+
+  // "123[4]": a subjob of array 123.
+  std::string element_id(std::string_view base, std::int64_t index, std::size_t position) const override;
+  bool expresses(DependencyKind kind) const override;
+  MappedState map_state(const NativeStatus& s) const override;
+  bool usable_despite(int exit_code, std::string_view err) const override;
+  bool transient_failure(int exit_code, std::string_view err) const override;
+  std::string native_name(std::string_view uid, std::string_view job_name) const override;
+  std::optional<std::string> uid_from_native_name(std::string_view native_name) const override;
+
+ private:
+  TorqueSettings settings_;
+};
+
+}  // namespace yard
