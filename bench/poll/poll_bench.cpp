@@ -2,7 +2,7 @@
 // cycle takes, and how long parsing and applying the cycle's output takes, with the real
 // dialect and the real engine over a real store. The commands' output is synthesized in
 // the scheduler's exact format (tests/fixtures/*/README.md), so no cluster is needed.
-//   poll_bench slurm|sge|oar|pbs N   ->   "jobs commands_per_cycle parse_apply_ms commands_per_minute"
+//   poll_bench slurm|sge|oar|pbs|torque N   ->   "jobs commands_per_cycle parse_apply_ms commands_per_minute"
 #include <unistd.h>
 
 #include <chrono>
@@ -18,6 +18,7 @@
 #include "backends/pbs/pbs_dialect.h"
 #include "backends/sge/sge_dialect.h"
 #include "backends/slurm/slurm_dialect.h"
+#include "backends/torque/torque_dialect.h"
 
 using namespace yard;
 
@@ -55,6 +56,21 @@ std::string queued_entry(const std::string& scheduler, int native) {
            "            \"etime\":\"Wed Jun 24 15:33:18 2020\",\n            \"Submit_arguments\":\"job.sh\",\n"
            "            \"project\":\"_pbs_project_default\"\n        },\n";
   }
+  if (scheduler == "torque") {
+    // qstat -x's attributes of a queued job (tests/fixtures/torque/qstat_x_fyrd_torque.xml).
+    const std::string id = std::to_string(native);
+    return "<Job><Job_Id>" + id + ".torque-server</Job_Id><Job_Name>yard-x-bench</Job_Name>"
+           "<Job_Owner>bench@login1</Job_Owner><job_state>Q</job_state><queue>batch</queue>"
+           "<server>torque-server</server><Checkpoint>u</Checkpoint><ctime>1479339279</ctime>"
+           "<Error_Path>login1:/dev/null</Error_Path><Hold_Types>n</Hold_Types><Join_Path>oe</Join_Path>"
+           "<Keep_Files>n</Keep_Files><Mail_Points>a</Mail_Points><mtime>1479339279</mtime>"
+           "<Output_Path>login1:/dev/null</Output_Path><Priority>0</Priority><qtime>1479339279</qtime>"
+           "<Rerunable>True</Rerunable><Resource_List><nodect>1</nodect><nodes>1:ppn=1</nodes>"
+           "<walltime>01:00:00</walltime></Resource_List><Variable_List>PBS_O_QUEUE=batch,PBS_O_HOME=/home/bench,"
+           "PBS_O_WORKDIR=/home/bench,PBS_O_HOST=login1</Variable_List><euser>bench</euser><egroup>bench</egroup>"
+           "<queue_type>E</queue_type><etime>1479339279</etime><submit_args>job.sh</submit_args>"
+           "<fault_tolerant>False</fault_tolerant><job_radix>0</job_radix></Job>";
+  }
   if (scheduler == "oar") {
     // oarstat -J -u's fields for a waiting job (tests/fixtures/oar/oarstat_u_mixed.out).
     const std::string id = std::to_string(native);
@@ -74,6 +90,7 @@ std::string queued_entry(const std::string& scheduler, int native) {
 
 std::string listing(const std::string& scheduler, const std::string& entries) {
   if (scheduler == "slurm") return entries;
+  if (scheduler == "torque") return "<?xml version=\"1.0\"?>\n<Data>" + entries + "</Data>\n";
   if (scheduler == "pbs") {
     const std::string head = "{\n    \"timestamp\":1592976900,\n    \"pbs_version\":\"2020.1.0\",\n    \"pbs_server\":\"pbs-server\"";
     if (entries.empty()) return head + "\n}\n";  // no "Jobs" key when nothing matched
@@ -98,8 +115,9 @@ int main(int argc, char** argv) {
   else if (scheduler == "sge") dialect = std::make_unique<SgeDialect>("bench", SgeSettings{});
   else if (scheduler == "oar") dialect = std::make_unique<OarDialect>("bench", OarSettings{});
   else if (scheduler == "pbs") dialect = std::make_unique<PbsDialect>(PbsSettings{});
+  else if (scheduler == "torque") dialect = std::make_unique<TorqueDialect>(TorqueSettings{});
   if (!dialect || n <= 0) {
-    std::fprintf(stderr, "usage: poll_bench slurm|sge|oar|pbs N\n");
+    std::fprintf(stderr, "usage: poll_bench slurm|sge|oar|pbs|torque N\n");
     return 2;
   }
   auto dir = std::filesystem::temp_directory_path() / ("yard-poll-bench-" + std::to_string(::getpid()));
