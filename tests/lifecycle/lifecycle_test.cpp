@@ -1,0 +1,176 @@
+// The life cycle every batch-scheduler backend passes, on the scheduler its binary's
+// fixture started (lifecycle_world.h): outcomes with exit codes, signals and walltime,
+// arrays with a throttle, dependencies of every kind (a dependent whose parent failed
+// never runs), hostile values, cancels, what the scheduler cannot express, a rejected
+// submission.
+#include "lifecycle_world.h"
+
+namespace yard::test {
+namespace {
+
+TEST_P(LifeCycleWorld, JobsReachTheirTrueOutcomeWithExitCodesSignalsAndOutput) {
+  long ok = submit_here({"-J", "ok", "--", "sh", "-c", "echo out-$" + s().jobid_variable});
+  long three = submit_here({"--", "sh", "-c", "exit 3"});
+  long killed = submit_here({"--", "sh", "-c", "kill -9 $$"});
+  long late = submit_here({"-t", "0:02", "--", "sleep", "120"});  // a walltime of 2 s
+  EXPECT_EQ(wait({ok, three, killed, late}), 1) << diag();
+  auto a = job(ok), b = job(three), c = job(killed), d = job(late);
+  EXPECT_EQ(a["state"], "COMPLETED") << a.dump();
+  EXPECT_EQ(a["exit_code"], 0);
+  ASSERT_TRUE(a["native_id"].is_string());
+  EXPECT_TRUE(a["start_time"].is_string());
+  EXPECT_TRUE(a["end_time"].is_string());
+  // The job sees its native id (some schedulers add their server's name).
+  const std::string out = yard({"logs", std::to_string(ok)}).out;
+  EXPECT_EQ(out.rfind("out-" + a["native_id"].get<std::string>(), 0), 0u) << out;
+  EXPECT_EQ(b["state"], "FAILED");
+  EXPECT_EQ(b["exit_code"], 3);
+  EXPECT_EQ(c["state"], "FAILED") << c.dump();
+  EXPECT_EQ(c["signal"], 9);
+  EXPECT_EQ(d["state"], "TIMEOUT") << d.dump();
+  EXPECT_NE(script_of(late).find(s().walltime_line + "\n"), std::string::npos) << script_of(late);
+}
+
+TEST_P(LifeCycleWorld, ArraysWithAThrottleAndDependenciesOfEveryKind) {
+  long arr = submit_here({"-a", "1-4%2", "-o", "arr-%a.out", "--", "sh", "-c", "echo $YARD_ARRAY_TASK_ID"});
+  long any = submit_here({"-d", "afterany:" + std::to_string(arr), "--", "sh", "-c", "ls arr-*.out | wc -l"});
+  long failing = submit_here({"--", "false"});
+  long never = submit_here({"-d", "afterok:" + std::to_string(failing), "--", "touch", "never-ran"});
+  long after_ok = submit_here({"-d", "afterok:" + std::to_string(any), "--", "cat", "arr-4.out"});
+  EXPECT_EQ(wait({arr, any, failing, never, after_ok}), 1) << diag();
+  for (int i = 1; i <= 4; ++i) EXPECT_EQ(read("arr-" + std::to_string(i) + ".out"), std::to_string(i) + "\n");
+  EXPECT_EQ(yard({"logs", std::to_string(any)}).out, "4\n");  // after every element
+  auto elems = status({arr});
+  ASSERT_EQ(elems.size(), 4u);
+  for (auto& e : elems) EXPECT_EQ(e["state"], "COMPLETED");
+  EXPECT_NE(script_of(arr).find(s().array_line + "\n"), std::string::npos) << script_of(arr);
+  const auto first = elems[0]["native_id"].get<std::string>();
+  const auto base = first.substr(0, first.find_first_of("[._"));
+  EXPECT_NE(script_of(any).find(s().afterany_array_line(base) + "\n"), std::string::npos) << script_of(any);
+  EXPECT_EQ(job(never)["state"], "CANCELLED") << job(never).dump();
+  EXPECT_EQ(job(never)["reason"], "DependencyNeverSatisfied");
+  EXPECT_FALSE(fs::exists(dir_ + "/never-ran"));
+  EXPECT_EQ(job(after_ok)["state"], "COMPLETED");
+  EXPECT_EQ(yard({"logs", std::to_string(after_ok)}).out, "4\n");
+}
+
+TEST_P(LifeCycleWorld, HostileValuesReachTheJobByteForByteAndRunNothing) {
+  const std::vector<std::string> hostile = {"it's", "\"q\"", "$(touch pwned1)", "`touch pwned2`", "a;touch pwned3",
+                                            "line1\nline2", "", "$HOME", "\\", "%j %% %x", "#PBS -N x", "#BSUB -J x"};
+  std::vector<std::string> args{"-J", "n'; $(touch pwned4) `x`", "-o", "out $x's %j.txt", "--", "sh", "-c",
+                                "printf '%s\\0' \"$@\" > args.bin; printf '%s' \"$HOSTILE\" > env.bin", "sh"};
+  args.insert(args.end(), hostile.begin(), hostile.end());
+  std::string value = "v'\"$(touch pwned5)`touch pwned6`;\nend";
+  ::setenv("HOSTILE", value.c_str(), 1);
+  long id = submit_here(args);
+  ::unsetenv("HOSTILE");
+  ASSERT_EQ(wait({id}), 0) << job(id).dump() << diag();
+  std::string expect;
+  for (auto& h : hostile) expect += h + std::string(1, '\0');
+  EXPECT_EQ(read("args.bin"), expect);
+  EXPECT_EQ(read("env.bin"), value);
+  EXPECT_EQ(job(id)["name"], "n'; $(touch pwned4) `x`");
+  EXPECT_TRUE(fs::exists(dir_ + "/out $x's " + std::to_string(id) + ".txt"));
+  for (int i = 1; i <= 6; ++i) EXPECT_FALSE(fs::exists(dir_ + "/pwned" + std::to_string(i))) << i;
+}
+
+TEST_P(LifeCycleWorld, CancelEndsRunningAndPendingJobsAndTheSchedulerAgrees) {
+  long big = submit_here({"-n", std::to_string(s().cpus), "--", "sleep", "300"});  // every CPU there is
+  ASSERT_TRUE(wait_state(big, "RUNNING")) << diag();
+  long waiting = submit_here({"--", "sleep", "300"});
+  ASSERT_TRUE(wait_until([&] { return job(waiting)["native_id"].is_string(); }, 30)) << diag();
+  const auto native = job(big)["native_id"].get<std::string>();
+  EXPECT_EQ(yard({"cancel", std::to_string(big), std::to_string(waiting)}).rc, 0);
+  ASSERT_TRUE(wait_state(big, "CANCELLED")) << job(big).dump() << diag();
+  ASSERT_TRUE(wait_state(waiting, "CANCELLED")) << job(waiting).dump();
+  // The scheduler's own record: killed by a signal (256 + SIGTERM or SIGKILL).
+  const auto status = s().exit_status(native);
+  ASSERT_TRUE(status.has_value()) << native;
+  EXPECT_TRUE(*status == 256 + 15 || *status == 256 + 9) << *status;
+}
+
+TEST_P(LifeCycleWorld, WhatTheSchedulerCannotExpressIsRefusedWithExit2AndNothingStored) {
+  for (auto args : s().unexpressible) {
+    args.insert(args.begin(), {"submit", "--backend", s().backend});
+    auto r = yard(args);
+    EXPECT_EQ(r.rc, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("backend " + s().backend), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(status().size(), 0u);
+  // A queue the scheduler does not know: refused by it, with its words.
+  long bad = submit_here({"-p", "nosuchq", "--", "true"});
+  EXPECT_EQ(wait({bad}), 1);
+  auto j = job(bad);
+  EXPECT_EQ(j["state"], "FAILED");
+  EXPECT_NE(j["reason"].get<std::string>().find("rejected by " + s().backend + ": " + s().unknown_queue_words),
+            std::string::npos)
+      << j["reason"];
+}
+
+TEST_P(LifeCycleWorld, SchedulerUnreachableWith30JobsNoneLostNoneTwice) {
+  std::vector<long> ids;
+  // 30 jobs that hold their CPUs until `go` exists: some run while others queue.
+  for (int i = 0; i < 30; ++i)
+    ids.push_back(submit_here({"-o", "/dev/null", "--", "sh", "-c", "while [ ! -e go ]; do sleep 0.2; done"}));
+  auto count = [&](const std::string& wanted) {
+    int n = 0;
+    for (auto& j : status()) n += j["state"] == wanted;
+    return n;
+  };
+  ASSERT_TRUE(wait_until([&] { return count("RUNNING") > 0 && count("PENDING") > 0; }, 120)) << diag();
+  s().outage(true);
+  // The outage itself lasts 10 s (this is the scenario, not a wait for a condition);
+  // jobs submitted meanwhile meet the unreachable scheduler, whose running jobs go on.
+  for (int i = 0; i < 5; ++i) ids.push_back(submit_here({"-o", "/dev/null", "--", "true"}));
+  std::this_thread::sleep_for(std::chrono::seconds(10));
+  EXPECT_EQ(count("COMPLETED") + count("FAILED") + count("LOST"), 0) << diag();  // nothing judged blind
+  const auto waiting = job(ids[34]);
+  EXPECT_NE(waiting["reason"].get<std::string>().find("not submitted yet: " + s().backend + ": "), std::string::npos)
+      << waiting.dump();
+  s().outage(false);
+  write("go", "");
+  ASSERT_TRUE(all_ended(300)) << diag();
+  auto all = status();
+  ASSERT_EQ(all.size(), 35u);
+  std::set<std::string> natives;
+  for (auto& j : all) {
+    EXPECT_EQ(j["state"], "COMPLETED") << j.dump();
+    natives.insert(j["native_id"].is_string() ? j["native_id"].get<std::string>() : "");
+  }
+  EXPECT_EQ(natives.size(), 35u);
+  for (long id : {ids[0], ids[15], ids[34]}) EXPECT_EQ(s().jobs_named(job(id)["uid"]), 1) << id;
+  auto server = nlohmann::json::parse(yard({"server", "status", "--json"}).out);
+  EXPECT_GT(server[s().backend + "_calls"]["failed"].get<int>(), 0) << server.dump();  // seen, and survived
+}
+
+TEST_P(LifeCycleCrashWorld, AJobStillQueuedIsFoundByItsUidNotSubmittedTwice) {
+  start_with_hanging_submit();
+  long id = submit_here({"--", "sleep", "3"});
+  crash_once_submitted();
+  auto uid = stored_job(id)["uid"].get<std::string>();
+  EXPECT_TRUE(stored_job(id)["native_id"].is_null());  // the id never reached the store
+  ASSERT_EQ(yard({"server", "start"}).rc, 0);           // the plain submit command from now on
+  ASSERT_EQ(wait({id}), 0) << job(id).dump() << diag();
+  EXPECT_TRUE(job(id)["native_id"].is_string());
+  EXPECT_EQ(s().jobs_named(uid), 1);  // submitted once
+}
+
+TEST_P(LifeCycleCrashWorld, AJobThatEndedWhileYardWasDownIsFoundInTheSchedulersRecords) {
+  start_with_hanging_submit();
+  long id = submit_here({"-J", "gone", "--", "sh", "-c", "echo ran >> runs.txt; exit 3"});
+  crash_once_submitted();
+  auto uid = stored_job(id)["uid"].get<std::string>();
+  ASSERT_TRUE(stored_job(id)["native_id"].is_null());
+  // It runs and ends while no daemon runs.
+  ASSERT_TRUE(wait_until([&] { return fs::exists(dir_ + "/runs.txt"); }, 60)) << diag();
+  ASSERT_EQ(yard({"server", "start"}).rc, 0);
+  EXPECT_EQ(wait({id}), 1);
+  auto j = job(id);
+  EXPECT_EQ(j["state"], "FAILED") << j.dump();
+  EXPECT_EQ(j["exit_code"], 3) << j.dump();
+  EXPECT_EQ(s().jobs_named(uid), 1);     // submitted once
+  EXPECT_EQ(read("runs.txt"), "ran\n");  // and ran once
+}
+
+}  // namespace
+}  // namespace yard::test

@@ -1,0 +1,117 @@
+// The life-cycle suite's world: a yard world (integration/harness.h) whose daemon talks to
+// a batch scheduler the CTest fixture started, the scheduler's name and quirks given by
+// the suite's parameter (SchedulerUnderTest). Every scheduler folder under tests/ that
+// runs the suite instantiates it with its own (e.g. tests/pbs/pbs_stand_in.cpp); its
+// binary runs with the scheduler's commands on PATH. Every test has its own HOME, daemon
+// and store; the tests run one at a time, and each deletes its jobs when it ends.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "../integration/harness.h"
+
+namespace yard::test {
+
+namespace fs = std::filesystem;
+
+// What the suite needs to know of a scheduler.
+struct SchedulerUnderTest {
+  std::string backend;           // "pbs"
+  std::string submit_command;    // "qsub": the crash tests put a hanging one first on PATH
+  std::string cancel_command;    // "qdel", to delete a world's leftovers
+  std::string jobid_variable;    // "PBS_JOBID": what a job sees of its native id
+  int cpus = 4;                  // how many CPUs the scheduler runs jobs on
+  // Lines the backend's batch scripts hold: a walltime of 2 s, an array 1-4 of 2 at once,
+  // and an afterany on a whole array whose native base id is given.
+  std::string walltime_line, array_line;
+  std::function<std::string(const std::string& base)> afterany_array_line;
+  // Submissions the backend refuses with exit 2, each naming the backend.
+  std::vector<std::vector<std::string>> unexpressible;
+  std::string unknown_queue_words;  // the scheduler's words refusing queue "nosuchq"
+  // The scheduler's own record of a job: its exit status, as it prints it.
+  std::function<std::optional<long>(const std::string& native_id)> exit_status;
+  // How many jobs (queued, running or remembered) carry `uid` in their name.
+  std::function<int(const std::string& uid)> jobs_named;
+  // The scheduler's server out of reach (true) or back (false), its jobs running on.
+  std::function<void(bool)> outage;
+};
+
+// Printed as its backend's name (the tests' listing carries it), not an address.
+inline void PrintTo(const SchedulerUnderTest* s, std::ostream* os) { *os << s->backend; }
+
+// Names the suite's tests by their scheduler: "PbsStandIn/LifeCycleWorld.Test/pbs".
+inline std::string scheduler_name(const ::testing::TestParamInfo<const SchedulerUnderTest*>& info) {
+  return info.param->backend;
+}
+
+class LifeCycleWorld : public YardWorld, public ::testing::WithParamInterface<const SchedulerUnderTest*> {
+ protected:
+  const SchedulerUnderTest& s() const { return *GetParam(); }
+  void SetUp() override {
+    YardWorld::SetUp();
+    fs::create_directories(dir_ + "/config/switchyard");
+    write("config/switchyard/" + s().backend + ".yaml", "poll_interval: 0.5\ncalls_per_second: 4\nburst: 4\nlost_after: 30\n");
+  }
+  void TearDown() override {
+    for (auto& j : status())
+      if (!j["native_id"].is_null()) sh(s().cancel_command + " '" + j["native_id"].get<std::string>() + "' >/dev/null 2>&1");
+    YardWorld::TearDown();
+  }
+  long submit_here(std::vector<std::string> args) {
+    args.insert(args.begin(), {"--backend", s().backend});
+    return submit(args);
+  }
+  // What to look at when a test fails: yard's view and the daemon's log.
+  std::string diag() {
+    return "\nyard status:\n" + yard({"status"}).out + "daemon.log:\n" + sh("tail -40 " + dir_ + "/state/switchyard/daemon.log");
+  }
+  bool wait_state(long id, const std::string& state, double seconds = 60) {
+    return wait_until([&] { return job(id)["state"] == state; }, seconds);
+  }
+  bool all_ended(double seconds) {
+    return wait_until(
+        [&] {
+          for (auto& j : status())
+            if (j["state"] == "PENDING" || j["state"] == "RUNNING") return false;
+          return true;
+        },
+        seconds);
+  }
+  std::string script_of(long id) { return read("state/switchyard/" + s().backend + "/" + job(id)["uid"].get<std::string>() + ".sh"); }
+};
+
+// The daemon killed between the scheduler's submit command and storing the id it printed.
+class LifeCycleCrashWorld : public LifeCycleWorld {
+ protected:
+  // A submit command that submits, then hangs before answering.
+  void start_with_hanging_submit() {
+    fs::create_directories(dir_ + "/slowbin");
+    const std::string& cmd = s().submit_command;
+    write("slowbin/" + cmd, "#!/bin/sh\nreal=$(PATH=" + std::string(std::getenv("PATH")) + " command -v " + cmd +
+                                ")\n\"$real\" \"$@\"\nrc=$?\necho $$ > " + dir_ + "/submit-returned\nsleep 300\nexit $rc\n");
+    fs::permissions(dir_ + "/slowbin/" + cmd, fs::perms::owner_all);
+    std::string path = std::string("PATH=") + dir_ + "/slowbin:" + std::getenv("PATH");
+    auto started = yard({"server", "start"}, {path});
+    ASSERT_EQ(started.rc, 0) << started.out << started.err << diag();
+  }
+  void crash_once_submitted() {
+    long pid = daemon_pid();
+    ASSERT_TRUE(wait_until([&] { return fs::exists(dir_ + "/submit-returned"); }, 60));
+    ::kill(static_cast<pid_t>(pid), SIGKILL);
+    ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 30));
+    long wrapper = std::atol(read("submit-returned").c_str());
+    if (wrapper > 0) ::kill(static_cast<pid_t>(-wrapper), SIGKILL);  // its process group, sleep and all
+  }
+};
+
+}  // namespace yard::test

@@ -1,0 +1,51 @@
+// The life-cycle suite (tests/lifecycle) on the PBS Pro stand-in scheduler
+// (tests/stand-in-schedulers: no Debian package gives a PBS server; the stand-in keeps a
+// real queue, runs the jobs, and prints PBS Pro's documented formats).
+#include "../lifecycle/lifecycle_world.h"
+
+namespace yard::test {
+namespace {
+
+// The server's record of `native_id` (qstat -x -f -F json), or null.
+nlohmann::json record(const std::string& native_id) {
+  auto root = nlohmann::json::parse(sh("qstat -x -f -F json '" + native_id + "' 2>/dev/null"), nullptr, false);
+  if (root.is_discarded() || !root.contains("Jobs")) return nullptr;
+  for (auto& [id, rec] : root["Jobs"].items()) return rec;
+  return nullptr;
+}
+
+const SchedulerUnderTest kPbs{
+    .backend = "pbs",
+    .submit_command = "qsub",
+    .cancel_command = "qdel",
+    .jobid_variable = "PBS_JOBID",
+    .cpus = 4,
+    .walltime_line = "#PBS -l walltime=0:00:02",
+    .array_line = "#PBS -J 1-4%2",
+    .afterany_array_line = [](const std::string& base) { return "#PBS -W depend=afterany:" + base + "[]"; },
+    .unexpressible = {{"--gpus", "1", "--", "true"}, {"--qos", "high", "--", "true"}, {"-a", "1,2,5", "--", "true"}},
+    .unknown_queue_words = "qsub: Unknown queue",
+    .exit_status = [](const std::string& native) -> std::optional<long> {
+      auto r = record(native);
+      if (r.is_null() || !r.contains("Exit_status")) return std::nullopt;
+      return r["Exit_status"].get<long>();
+    },
+    .jobs_named = [](const std::string& uid) {
+      auto root = nlohmann::json::parse(sh("qstat -x -f -F json 2>/dev/null"), nullptr, false);
+      if (root.is_discarded() || !root.contains("Jobs")) return 0;
+      int n = 0;
+      for (auto& [id, rec] : root["Jobs"].items()) n += rec.value("Job_Name", std::string()).find(uid) != std::string::npos;
+      return n;
+    },
+    .outage = [](bool on) {
+      int rc = 0;
+      sh(std::string("python3 " YARD_SOURCE_DIR "/tests/stand-in-schedulers/standin-ctl outage ") + (on ? "on" : "off"), &rc);
+      ASSERT_EQ(rc, 0);
+    },
+};
+
+INSTANTIATE_TEST_SUITE_P(PbsStandIn, LifeCycleWorld, ::testing::Values(&kPbs), scheduler_name);
+INSTANTIATE_TEST_SUITE_P(PbsStandIn, LifeCycleCrashWorld, ::testing::Values(&kPbs), scheduler_name);
+
+}  // namespace
+}  // namespace yard::test
