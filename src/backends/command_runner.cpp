@@ -37,7 +37,8 @@ std::string CommandResult::summary() const {
   return first.empty() ? what : what + ": " + first;
 }
 
-CommandResult run_command(const std::vector<std::string>& argv, double timeout_s, const std::string& cwd) {
+CommandResult run_command(const std::vector<std::string>& argv, double timeout_s, const std::string& cwd,
+                          const std::string& stdin_path) {
   CommandResult r;
   const double start = monotonic_now();
   if (argv.empty()) {
@@ -59,7 +60,7 @@ CommandResult run_command(const std::vector<std::string>& argv, double timeout_s
   }
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 0, stdin_path.empty() ? "/dev/null" : stdin_path.c_str(), O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&fa, out[1], 1);
   posix_spawn_file_actions_adddup2(&fa, err[1], 2);
   if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&fa, cwd.c_str());
@@ -178,7 +179,7 @@ void CommandWorker::loop() {
       c = std::move(queue_.front());
       queue_.pop_front();
     }
-    CommandResult r = run_command(c.argv, c.timeout_s, c.cwd);
+    CommandResult r = run_command(c.argv, c.timeout_s, c.cwd, c.stdin_path);
     {
       std::lock_guard<std::mutex> lock(mu_);
       done_.push_back({std::move(c), std::move(r)});

@@ -31,9 +31,10 @@ struct CommandResult {
   std::string summary() const;
 };
 
-// Runs `argv` (looked up in PATH) with stdin from /dev/null, in `cwd` ("": the daemon's,
-// which is /); blocks until it ends or the time-out passes.
-CommandResult run_command(const std::vector<std::string>& argv, double timeout_s, const std::string& cwd = "");
+// Runs `argv` (looked up in PATH) with stdin from `stdin_path` ("": /dev/null), in `cwd`
+// ("": the daemon's, which is /); blocks until it ends or the time-out passes.
+CommandResult run_command(const std::vector<std::string>& argv, double timeout_s, const std::string& cwd = "",
+                          const std::string& stdin_path = "");
 
 struct Command {
   std::uint64_t tag = 0;  // the poster's, returned with the result
@@ -43,6 +44,9 @@ struct Command {
   // job's own (sbatch's default --chdir, oarsub's launching directory, qsub -cwd); ""
   // for the daemon's.
   std::string cwd;
+  // A file to read as its stdin ("": /dev/null): LSF's bsub reads a job's #BSUB lines
+  // only from a script given on its stdin.
+  std::string stdin_path;
 };
 
 struct CompletedCommand {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
 namespace yard {
 namespace {
@@ -65,8 +66,8 @@ std::vector<CompletedCommand> collect(CommandWorker& w, std::size_t n) {
 
 TEST(CommandWorker, OneThreadRunsPostedCommandsInOrderAndSignalsTheEventFd) {
   CommandWorker w(1);
-  w.post({1, {"echo", "one"}, 5, ""});
-  w.post({2, {"echo", "two"}, 5, ""});
+  w.post({1, {"echo", "one"}, 5, "", ""});
+  w.post({2, {"echo", "two"}, 5, "", ""});
   auto got = collect(w, 2);
   ASSERT_EQ(got.size(), 2u);
   EXPECT_EQ(got[0].command.tag, 1u);
@@ -79,14 +80,33 @@ TEST(CommandWorker, SeveralThreadsRunCommandsSideBySideEachResultWithItsTag) {
   // The first waits until the second has run: only side by side can both end.
   const std::string flag = "/tmp/yard-worker-test-" + std::to_string(::getpid());
   ::unlink(flag.c_str());
-  w.post({1, {"sh", "-c", "while [ ! -e " + flag + " ]; do sleep 0.01; done; echo one"}, 20, ""});
-  w.post({2, {"sh", "-c", "touch " + flag + "; echo two"}, 20, ""});
+  w.post({1, {"sh", "-c", "while [ ! -e " + flag + " ]; do sleep 0.01; done; echo one"}, 20, "", ""});
+  w.post({2, {"sh", "-c", "touch " + flag + "; echo two"}, 20, "", ""});
   auto got = collect(w, 2);
   ::unlink(flag.c_str());
   ASSERT_EQ(got.size(), 2u);
   std::sort(got.begin(), got.end(), [](auto& a, auto& b) { return a.command.tag < b.command.tag; });
   EXPECT_EQ(got[0].result.out, "one\n");
   EXPECT_EQ(got[1].result.out, "two\n");
+}
+
+}  // namespace
+}  // namespace yard
+
+namespace yard {
+namespace {
+
+TEST(CommandRunner, StdinFromAFileWhenGivenElseNothing) {
+  const std::string path = "/tmp/yard-command-runner-stdin-" + std::to_string(::getpid());
+  {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("#BSUB -J x\necho hi\n", f);
+    std::fclose(f);
+  }
+  EXPECT_EQ(run_command({"cat"}, 10, "", path).out, "#BSUB -J x\necho hi\n");
+  EXPECT_EQ(run_command({"cat"}, 10).out, "");
+  std::remove(path.c_str());
 }
 
 }  // namespace

@@ -70,6 +70,9 @@ class Dialect {
   // The batch script for `spec`: directives, then the job. Every user value is quoted.
   virtual Result<std::string> batch_script(const JobSpec& spec, const SubmitContext& ctx) const = 0;
   virtual std::vector<std::string> submit_argv(const std::string& script_path) const = 0;
+  // Whether the submit command reads the script on its stdin (LSF's `bsub < script`:
+  // given as an argument, its #BSUB lines are not read).
+  virtual bool submit_reads_script_on_stdin() const { return false; }
   // The native id from the submit command's stdout; an error carries the scheduler's message.
   virtual Result<std::string> parse_submit(std::string_view out) const = 0;
 

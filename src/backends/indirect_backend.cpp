@@ -151,11 +151,12 @@ Result<std::vector<std::int64_t>> IndirectBackend::cancel(const std::vector<std:
   return acted;
 }
 
-void IndirectBackend::plan(Kind kind, std::vector<std::string> argv, InFlight what, std::string cwd) {
+void IndirectBackend::plan(Kind kind, std::vector<std::string> argv, InFlight what, std::string cwd,
+                           std::string stdin_path) {
   const std::uint64_t tag = next_tag_++;
   what.kind = kind;
   in_flight_[tag] = std::move(what);
-  planned_.push_back({tag, std::move(argv), config_.command_timeout_s, std::move(cwd)});
+  planned_.push_back({tag, std::move(argv), config_.command_timeout_s, std::move(cwd), std::move(stdin_path)});
   switch (kind) {
     case Kind::Submit: ++stats_.submit_calls; break;
     case Kind::Poll: ++stats_.poll_calls; break;

@@ -218,8 +218,9 @@ class IndirectBackend {
   void set_native(Unit& u, const std::string& base);
   void fail_unit(Unit& u, const std::string& why, double now);
   void plan_submission(Unit& u, double now);
-  // `cwd`: where the command runs ("": the daemon's directory, /).
-  void plan(Kind kind, std::vector<std::string> argv, InFlight what, std::string cwd = "");
+  // `cwd`: where the command runs ("": the daemon's directory, /); `stdin_path`: a file
+  // it reads on its stdin ("": none).
+  void plan(Kind kind, std::vector<std::string> argv, InFlight what, std::string cwd = "", std::string stdin_path = "");
   void retry_later(Unit& u, double now);
   // The context for submitting `u`; or why it waits (`wait`), or why it can never run (`doomed`).
   Result<SubmitContext> context_for(const Unit& u, const JobSpec& spec, std::string& wait, std::string& doomed);

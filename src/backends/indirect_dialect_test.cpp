@@ -288,6 +288,21 @@ TEST_F(IndirectTest, AListingThatOnlySaysSomeIdsAreUnknownStillUpdatesTheOthers)
   }
 }
 
+// LSF's bsub reads #BSUB lines only from a script on its stdin.
+TEST_F(IndirectTest, ASubmitCommandThatReadsItsScriptOnStdinGetsIt) {
+  for (bool on_stdin : {false, true}) {
+    dialect_.script_on_stdin = on_stdin;
+    submit(spec());
+    step();
+    ASSERT_EQ(posted("fsub"), 1);
+    const Command c = queue_.posted.front();
+    EXPECT_EQ(c.stdin_path, on_stdin ? c.argv.at(1) : "") << on_stdin;
+    queue_.answer(on_stdin ? "41\n" : "40\n");
+    step();
+    queue_.posted.clear();
+  }
+}
+
 TEST_F(IndirectTest, ADependencyOnAWholeArrayIsMarkedSoForTheDialect) {
   auto array = spec("array");
   array.array = *parse_array_spec("1-3");

@@ -176,7 +176,8 @@ void IndirectBackend::plan_submission(Unit& u, double now) {
   // the daemon was started from). One the daemon cannot enter here (made on the nodes
   // only) leaves the submission in the daemon's /, and the wrapper's own cd decides.
   const bool enterable = !spec->workdir.empty() && ::access(spec->workdir.c_str(), X_OK) == 0;
-  plan(Kind::Submit, dialect_.submit_argv(path), what, enterable ? spec->workdir : "");
+  plan(Kind::Submit, dialect_.submit_argv(path), what, enterable ? spec->workdir : "",
+       dialect_.submit_reads_script_on_stdin() ? path : "");
 }
 
 void IndirectBackend::hold(Unit& u, const std::string& why, double until) {

@@ -122,6 +122,8 @@ class FakeDialect : public Dialect {
     return dotted_elements ? std::string(base) + "." + std::to_string(index) : Dialect::element_id(base, index, position);
   }
   bool array_dependency_by_elements() const override { return numbered_elements; }
+  bool script_on_stdin = false;  // the submit command reads the script on its stdin, as LSF's bsub
+  bool submit_reads_script_on_stdin() const override { return script_on_stdin; }
   bool partial_listings = false;  // a listing with unknown ids fails but lists the others, as PBS's qstat
   bool usable_despite(int rc, std::string_view err) const override {
     return partial_listings && rc == 153 && err.find("Unknown Job Id") != std::string_view::npos;

@@ -50,7 +50,7 @@ void Pilot::step(double now) {
     case Phase::Refused: return;
   }
   in_flight_ = true;
-  commands_.post({0, std::move(argv), timeout_s_, ""});
+  commands_.post({0, std::move(argv), timeout_s_, "", ""});
 }
 
 void Pilot::apply(const CommandResult& r, double now) {
