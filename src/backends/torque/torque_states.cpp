@@ -47,11 +47,10 @@ MappedState ended(const NativeStatus& s) {
   const auto code = event_number(s, "exit_status");
   const std::string& detail = s.reason;
   auto with = [&](std::string what) { return detail.empty() ? what : what + ": " + detail; };
-  if (says(s, "can never be satisfied")) return {JobState::Cancelled, "DependencyNeverSatisfied"};
-  if (!code) {
-    if (says(s, "delete") || says(s, "cancel")) return {JobState::Cancelled, detail};
-    return {JobState::Unknown, with("ended (C) without an exit_status")};
-  }
+  if (says(s, "can never be satisfied") || says(s, "as result of dependency"))
+    return {JobState::Cancelled, "DependencyNeverSatisfied"};
+  // Completed without ever running: only a delete ends a job so (the server says nothing more).
+  if (!code) return {JobState::Cancelled, detail.empty() ? "deleted before it ran" : detail};
   if (*code == 0) return {JobState::Completed, {}};
   if (*code > 0 && *code <= 255) return {JobState::Failed, with("exit " + std::to_string(*code))};
   if (*code > 256 && *code < 256 + 128) {

@@ -10,7 +10,8 @@ namespace yard {
 // SIGTERM after using its whole walltime being the walltime kill of older servers;
 // negative: Torque's own: -11 walltime (not PBS Pro's -11), -10 memory, -12 CPU time,
 // -1 to -9 and -13 a start that failed) and the comment (a dependent the server deleted
-// because its dependency can never be met). Anything else: Unknown, the raw text kept.
+// because its dependency can never be met; one that never ran, without an exit_status,
+// was deleted). Anything else: Unknown, the raw text kept.
 MappedState map_torque_state(const NativeStatus& s);
 
 }  // namespace yard

@@ -30,7 +30,10 @@ TEST(TorqueStates, LiveAndEndedStates) {
   EXPECT_EQ(cmd.state, JobState::Failed);
   EXPECT_NE(cmd.detail.find("JOB_EXEC_CMDFAIL"), std::string::npos);
   EXPECT_EQ(map_torque_state(st("C", {}, "Job deleted by user")).state, JobState::Cancelled);
-  EXPECT_EQ(map_torque_state(st("C")).state, JobState::Unknown);  // never taken for a success
+  EXPECT_EQ(map_torque_state(st("C")).state, JobState::Cancelled);  // never ran: deleted
+  auto dependent = map_torque_state(st("C", {"exit_status=271"}, "Job deleted as result of dependency on job 12.s"));
+  EXPECT_EQ(dependent.state, JobState::Cancelled);
+  EXPECT_EQ(dependent.detail, "DependencyNeverSatisfied");
   auto odd = map_torque_state(st("Z"));
   EXPECT_EQ(odd.state, JobState::Unknown);
   EXPECT_EQ(odd.detail, "Z");
