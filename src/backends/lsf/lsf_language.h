@@ -14,7 +14,12 @@ inline constexpr std::string_view kLsfTitle = "LSF";
 void register_lsf_language(ScriptLanguages& languages);
 
 namespace jobtext {
+class Writer;
 Directives write_lsf(const Job& job);  // lsf_writer.cpp: #BSUB
+// What the LSF backend's scripts share with write_lsf: the job's shape (-n, -R "span[...]
+// rusage[mem=...]", -gpu, -W), -q and -P; the backend writes its own name and array
+// indices, output and dependencies (on native ids).
+void write_lsf_place(Writer& w);
 }  // namespace jobtext
 
 }  // namespace yard

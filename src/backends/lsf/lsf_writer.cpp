@@ -25,9 +25,13 @@ namespace {
 void shape(Writer& w, std::string& requirements) {
   const Resources& r = w.res();
   const std::int64_t slots = r.total_cpus(), nodes = r.nodes;
-  if (r.cpus_per_task > 1)
-    w.lose("cpus-per-task", "--cpus-per-task " + std::to_string(r.cpus_per_task),
-           "LSF counts slots (-n): " + tasks_of_cpus(r) + ", written as -n " + std::to_string(slots));
+  // One task of C CPUs is -n C on one host, said so; several such tasks lose their shape.
+  if (r.cpus_per_task > 1) {
+    std::string what = "--cpus-per-task " + std::to_string(r.cpus_per_task);
+    std::string why = "LSF counts slots (-n): " + tasks_of_cpus(r) + ", written as -n " + std::to_string(slots);
+    if (r.ntasks == 1) w.approximate("cpus-per-task", std::move(what), std::move(why));
+    else w.lose("cpus-per-task", std::move(what), std::move(why));
+  }
   if (slots > 1) w.add("-n " + std::to_string(slots));
   if (nodes == 1 && slots > 1) requirements += " span[hosts=1]";
   if (nodes > 1 && slots % nodes == 0) requirements += " span[ptile=" + std::to_string(slots / nodes) + "]";
@@ -50,7 +54,7 @@ void shape(Writer& w, std::string& requirements) {
   if (r.walltime_s > 0) {
     const std::int64_t minutes = (r.walltime_s + 59) / 60;
     if (r.walltime_s % 60 != 0)
-      w.lose("time", "--time " + std::to_string(r.walltime_s) + "s", "LSF's -W counts minutes; rounded up");
+      w.approximate("time", "--time " + std::to_string(r.walltime_s) + "s", "LSF's -W counts minutes; rounded up");
     w.add("-W " + std::to_string(minutes / 60) + ":" + (minutes % 60 < 10 ? "0" : "") + std::to_string(minutes % 60));
   }
 }
@@ -86,6 +90,15 @@ std::string conditions(const std::vector<Dependency>& deps, bool any) {
 
 }  // namespace
 
+void write_lsf_place(Writer& w) {
+  const JobSpec& s = w.job.spec;
+  std::string requirements;
+  shape(w, requirements);
+  if (!requirements.empty()) w.add("-R \"" + requirements.substr(1) + "\"");
+  if (!s.partition.empty()) w.add("-q " + quoted(s.partition));
+  if (!s.account.empty()) w.add("-P " + quoted(s.account));
+}
+
 Directives write_lsf(const Job& job) {
   Writer w(job, kLsfTitle, "#BSUB", true);
   const JobSpec& s = job.spec;
@@ -108,11 +121,7 @@ Directives write_lsf(const Job& job) {
   } else if (job.name_given && !name.empty()) {
     w.add("-J " + quoted(name));
   }
-  std::string requirements;
-  shape(w, requirements);
-  if (!requirements.empty()) w.add("-R \"" + requirements.substr(1) + "\"");
-  if (!s.partition.empty()) w.add("-q " + quoted(s.partition));
-  if (!s.account.empty()) w.add("-P " + quoted(s.account));
+  write_lsf_place(w);
   if (!job.chdir.empty()) w.add("-cwd " + quoted(job.chdir));
   files(w);
   if (!s.dependencies.empty()) w.add("-w '" + conditions(s.dependencies, s.dependency_any) + "'");

@@ -1,4 +1,4 @@
-// PBS Pro / OpenPBS states in Switchyard's terms (FORMATS.md §1.3, pbs_job_attributes.7B,
+// PBS Pro / OpenPBS states in Switchyard's terms (pbs_job_attributes.7B,
 // job.h's JOB_EXEC_* codes).
 #pragma once
 

@@ -1,4 +1,4 @@
-// PBS Pro's states, Exit_status codes and comments (FORMATS.md §1.3) in Switchyard's terms.
+// PBS Pro's states, Exit_status codes and comments (pbs_job_attributes.7B, job.h) in Switchyard's terms.
 #include "backends/pbs/pbs_states.h"
 
 #include <gtest/gtest.h>

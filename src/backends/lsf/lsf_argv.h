@@ -1,0 +1,20 @@
+// The LSF commands the backend runs, as argv vectors.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace yard {
+
+// bsub alone: the script comes on its stdin, the only way bsub reads its #BSUB lines
+// (unless a site sets LSB_BSUB_PARSE_SCRIPT).
+std::vector<std::string> lsf_bsub_argv();
+// One bjobs for every tracked job, ended ones included (-a: DONE and EXIT jobs stay for
+// CLEAN_PERIOD), each array once by its id (which lists every element).
+std::vector<std::string> lsf_bjobs_argv(const std::vector<std::string>& native_ids);
+// The user's jobs: the look-up of a submission by the UID in its name.
+std::vector<std::string> lsf_bjobs_user_argv(const std::string& user);
+// bkill takes "12" and an element "12[3]" as they are.
+std::vector<std::string> lsf_bkill_argv(const std::vector<std::string>& native_ids);
+
+}  // namespace yard

@@ -1,0 +1,25 @@
+#include "backends/lsf/lsf_entry.h"
+
+#include "backends/indirect_entry.h"
+#include "backends/lsf/lsf_dialect.h"
+
+namespace yard {
+namespace {
+
+// lsf.yaml: the engine's settings (poll_interval, lost_after, ...) and whether the
+// site's LSF schedules GPUs (lsf_script.h).
+Result<std::unique_ptr<Backend>> open_lsf(const BackendContext& c) {
+  const std::string path = c.config_dir + "/lsf.yaml";
+  auto config = load_indirect_config(path, {std::begin(kLsfSettingKeys), std::end(kLsfSettingKeys)});
+  if (!config) return Error{config.failure()};
+  auto settings = lsf_settings_from(config->scheduler_settings, path);
+  if (!settings) return settings.failure();
+  return std::unique_ptr<Backend>(
+      std::make_unique<IndirectEntry>(c, std::make_unique<LsfDialect>(c.user, *settings), std::move(*config)));
+}
+
+}  // namespace
+
+void register_lsf_backend(BackendRegistry& registry) { registry.add("lsf", open_lsf); }
+
+}  // namespace yard
