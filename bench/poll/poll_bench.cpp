@@ -2,7 +2,7 @@
 // cycle takes, and how long parsing and applying the cycle's output takes, with the real
 // dialect and the real engine over a real store. The commands' output is synthesized in
 // the scheduler's exact format (tests/fixtures/*/README.md), so no cluster is needed.
-//   poll_bench slurm|sge|oar|pbs|torque N   ->   "jobs commands_per_cycle parse_apply_ms commands_per_minute"
+//   poll_bench slurm|sge|oar|pbs|torque|lsf N   ->   "jobs commands_per_cycle parse_apply_ms commands_per_minute"
 #include <unistd.h>
 
 #include <chrono>
@@ -14,6 +14,7 @@
 #include <string>
 
 #include "backends/indirect_backend.h"
+#include "backends/lsf/lsf_dialect.h"
 #include "backends/oar/oar_dialect.h"
 #include "backends/pbs/pbs_dialect.h"
 #include "backends/sge/sge_dialect.h"
@@ -56,6 +57,13 @@ std::string queued_entry(const std::string& scheduler, int native) {
            "            \"etime\":\"Wed Jun 24 15:33:18 2020\",\n            \"Submit_arguments\":\"job.sh\",\n"
            "            \"project\":\"_pbs_project_default\"\n        },\n";
   }
+  if (scheduler == "lsf") {
+    // bjobs -a -json -o kBjobsFields of a pending job (tests/fixtures/lsf/batcheuphoria_*.json).
+    return "    {\n      \"JOBID\":\"" + std::to_string(native) + "\",\n      \"STAT\":\"PEND\",\n"
+           "      \"EXIT_CODE\":\"\",\n      \"EXIT_REASON\":\"\",\n      \"JOB_NAME\":\"yard-x-bench\",\n"
+           "      \"PEND_REASON\":\"New job is waiting for scheduling;\",\n      \"EXEC_HOST\":\"\",\n"
+           "      \"START_TIME\":\"\",\n      \"FINISH_TIME\":\"\"\n    },\n";
+  }
   if (scheduler == "torque") {
     // qstat -x's attributes of a queued job (tests/fixtures/torque/qstat_x_fyrd_torque.xml).
     const std::string id = std::to_string(native);
@@ -90,6 +98,11 @@ std::string queued_entry(const std::string& scheduler, int native) {
 
 std::string listing(const std::string& scheduler, const std::string& entries) {
   if (scheduler == "slurm") return entries;
+  if (scheduler == "lsf") {
+    if (entries.empty()) return "No unfinished job found\n";
+    return "{\n  \"COMMAND\":\"bjobs\",\n  \"JOBS\":1,\n  \"RECORDS\":[\n" + entries.substr(0, entries.size() - 2) +
+           "\n  ]\n}\n";
+  }
   if (scheduler == "torque") return "<?xml version=\"1.0\"?>\n<Data>" + entries + "</Data>\n";
   if (scheduler == "pbs") {
     const std::string head = "{\n    \"timestamp\":1592976900,\n    \"pbs_version\":\"2020.1.0\",\n    \"pbs_server\":\"pbs-server\"";
@@ -116,8 +129,9 @@ int main(int argc, char** argv) {
   else if (scheduler == "oar") dialect = std::make_unique<OarDialect>("bench", OarSettings{});
   else if (scheduler == "pbs") dialect = std::make_unique<PbsDialect>(PbsSettings{});
   else if (scheduler == "torque") dialect = std::make_unique<TorqueDialect>(TorqueSettings{});
+  else if (scheduler == "lsf") dialect = std::make_unique<LsfDialect>("bench", LsfSettings{});
   if (!dialect || n <= 0) {
-    std::fprintf(stderr, "usage: poll_bench slurm|sge|oar|pbs|torque N\n");
+    std::fprintf(stderr, "usage: poll_bench slurm|sge|oar|pbs|torque|lsf N\n");
     return 2;
   }
   auto dir = std::filesystem::temp_directory_path() / ("yard-poll-bench-" + std::to_string(::getpid()));
@@ -153,8 +167,9 @@ int main(int argc, char** argv) {
       r.exit_code = 0;
       if (c.argv[0] == submit) {
         any_submit = true;
-        // What the submit command prints: the id, or OAR's OAR_JOB_ID=N line.
-        r.out = (scheduler == "oar" ? "OAR_JOB_ID=" : "") + std::to_string(next_native) + "\n";
+        // What the submit command prints: the id, OAR's OAR_JOB_ID=N line, LSF's sentence.
+        r.out = scheduler == "lsf" ? "Job <" + std::to_string(next_native) + "> is submitted to default queue <normal>.\n"
+                                   : (scheduler == "oar" ? "OAR_JOB_ID=" : "") + std::to_string(next_native) + "\n";
         entries += queued_entry(scheduler, next_native);
         ++next_native;
       } else if (c.argv[0] == poll) {

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -38,8 +39,10 @@ struct SchedulerUnderTest {
   // Submissions the backend refuses with exit 2, each naming the backend.
   std::vector<std::vector<std::string>> unexpressible;
   std::string unknown_queue_words;  // the scheduler's words refusing queue "nosuchq"
-  // The scheduler's own record of a job: its exit status, as it prints it.
+  // The scheduler's own record of a job: its exit status, as it prints it; and the
+  // statuses it gives a running job it killed on a cancel (PBS: 256 + SIGTERM or SIGKILL).
   std::function<std::optional<long>(const std::string& native_id)> exit_status;
+  std::vector<long> killed_statuses;
   // How many jobs (queued, running or remembered) carry `uid` in their name.
   std::function<int(const std::string& uid)> jobs_named;
   // The scheduler's server out of reach (true) or back (false), its jobs running on.

@@ -30,6 +30,7 @@ const SchedulerUnderTest kPbs{
       if (r.is_null() || !r.contains("Exit_status")) return std::nullopt;
       return r["Exit_status"].get<long>();
     },
+    .killed_statuses = {256 + 15, 256 + 9},
     .jobs_named = [](const std::string& uid) {
       auto root = nlohmann::json::parse(sh("qstat -x -f -F json 2>/dev/null"), nullptr, false);
       if (root.is_discarded() || !root.contains("Jobs")) return 0;

@@ -33,6 +33,7 @@ const SchedulerUnderTest kTorque{
       if (values.empty()) return std::nullopt;
       return std::stol(values.front());
     },
+    .killed_statuses = {256 + 15, 256 + 9},
     .jobs_named = [](const std::string& uid) {
       int n = 0;
       for (auto& name : values_of(sh("qstat -x 2>/dev/null"), "Job_Name")) n += name.find(uid) != std::string::npos;
