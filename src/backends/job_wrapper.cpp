@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "backends/output_word.h"
 #include "core/shell_quote.h"
 
 namespace yard {
@@ -87,6 +88,23 @@ Status check_wrappable(const JobSpec& spec) {
     if (auto s = no_nul(value, "value of environment variable " + name); !s) return s;
   }
   return {};
+}
+
+WrapperStyle opening_output(const JobSpec& spec, const SubmitContext& ctx, std::string scheduler_variables,
+                            std::string_view index_variable) {
+  WrapperStyle style;
+  style.scheduler_variables = std::move(scheduler_variables);
+  const bool append = spec.open_mode() == OpenMode::Append;
+  const std::string to = append ? ">>" : ">";
+  style.first = "exec " + to + output_word(ctx.stdout_path, index_variable) + " 2>" +
+                (ctx.stderr_path.empty() ? std::string("&1")
+                                         : (append ? ">" : "") + output_word(ctx.stderr_path, index_variable)) +
+                " || exit 1\n";
+  if (spec.array) {
+    const std::string index = "\"$" + std::string(index_variable) + "\"";
+    style.after_clear = "export YARD_ARRAY_TASK_ID=" + index + " SLURM_ARRAY_TASK_ID=" + index + "\n";
+  }
+  return style;
 }
 
 std::string job_wrapper(const JobSpec& spec, std::string_view uid, const WrapperStyle& style) {

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "backends/dialect.h"
 #include "core/job_spec.h"
 #include "core/result.h"
 
@@ -38,6 +39,14 @@ bool skipped_by_wrapper(std::string_view name);
 // One warning line for each variable of `spec` left out because its name is not a shell
 // identifier (the user did not ask for it to be dropped).
 std::vector<std::string> unwrappable_variables(const JobSpec& spec);
+
+// The style of a scheduler that hands the job's output to the wrapper (its own files to
+// /dev/null): the wrapper opens ctx's stdout and stderr paths first (truncated, or
+// appended in the append mode; an array element's index from `index_variable`), and
+// exports that index as YARD_ARRAY_TASK_ID and SLURM_ARRAY_TASK_ID, so that scripts
+// written for either run. `scheduler_variables` as WrapperStyle's.
+WrapperStyle opening_output(const JobSpec& spec, const SubmitContext& ctx, std::string scheduler_variables,
+                            std::string_view index_variable);
 
 // The wrapper for `spec` (checked by check_wrappable), `uid` being its Switchyard UID.
 std::string job_wrapper(const JobSpec& spec, std::string_view uid, const WrapperStyle& style);

@@ -3,7 +3,6 @@
 #include "backends/job_wrapper.h"
 #include "backends/lsf/lsf_language.h"
 #include "backends/native_names.h"
-#include "backends/output_word.h"
 #include "core/array_spec.h"
 #include "core/shell_quote.h"
 #include "core/uid.h"
@@ -103,15 +102,7 @@ Result<std::string> lsf_batch_script(const JobSpec& spec, const SubmitContext& c
   out += "# Switchyard job " + ctx.uid + "\n";
   out += d.text;
   out += "\n";
-  WrapperStyle style;
-  style.scheduler_variables = kLsfVariables;
-  const bool append = spec.open_mode() == OpenMode::Append;
-  const std::string to = append ? ">>" : ">";
-  style.first = "exec " + to + output_word(ctx.stdout_path, "LSB_JOBINDEX") + " 2>" +
-                (ctx.stderr_path.empty() ? std::string("&1") : (append ? ">" : "") + output_word(ctx.stderr_path, "LSB_JOBINDEX")) +
-                " || exit 1\n";
-  if (spec.array) style.after_clear = "export YARD_ARRAY_TASK_ID=\"$LSB_JOBINDEX\" SLURM_ARRAY_TASK_ID=\"$LSB_JOBINDEX\"\n";
-  out += job_wrapper(spec, ctx.uid, style);
+  out += job_wrapper(spec, ctx.uid, opening_output(spec, ctx, kLsfVariables, "LSB_JOBINDEX"));
   return out;
 }
 

@@ -88,26 +88,15 @@ Result<std::string> oar_batch_script(const JobSpec& spec, const SubmitContext& c
   }
   out += "# Switchyard job " + ctx.uid + "\n\n";
 
-  WrapperStyle style;
-  style.scheduler_variables = kOarVariables;
-  std::string index_lines;
-  if (spec.array) index_lines = array_index_lines(*spec.array);
   const std::string index_variable = "yard_array_index";
-  const bool append = spec.open_mode() == OpenMode::Append;
-  const std::string to = append ? ">>" : ">";
-  style.first = index_lines + "exec " + to + output_word(ctx.stdout_path, index_variable) + " 2>" +
-                (ctx.stderr_path.empty() ? std::string("&1")
-                                         : (append ? ">" : "") + output_word(ctx.stderr_path, index_variable)) +
-                " || exit 1\n";
+  WrapperStyle style = opening_output(spec, ctx, kOarVariables, index_variable);
+  if (spec.array) style.first = array_index_lines(*spec.array) + style.first;
   // --mem as Grid Engine's h_vmem is enforced: a limit on each process's address space
   // (OAR itself allocates memory only with the cores).
   std::uint64_t per_node = spec.res.mem_bytes;
   if (spec.res.mem_per_cpu_bytes)
     per_node = spec.res.mem_per_cpu_bytes * static_cast<std::uint64_t>(spec.res.total_cpus() / spec.res.nodes);
   if (per_node) style.first += "ulimit -v " + std::to_string(ceil_div(per_node, std::uint64_t{1024})) + " || exit 1\n";
-  // The array index under yard's name and Slurm's, so scripts written for either run.
-  if (spec.array)
-    style.after_clear = "export YARD_ARRAY_TASK_ID=\"$yard_array_index\" SLURM_ARRAY_TASK_ID=\"$yard_array_index\"\n";
   out += job_wrapper(spec, ctx.uid, style);
   return out;
 }

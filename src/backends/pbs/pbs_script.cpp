@@ -4,7 +4,6 @@
 
 #include "backends/job_wrapper.h"
 #include "backends/native_names.h"
-#include "backends/output_word.h"
 #include "backends/pbs/pbs_language.h"
 #include "core/shell_quote.h"
 #include "core/uid.h"
@@ -109,16 +108,7 @@ Result<std::string> pbs_batch_script(const JobSpec& spec, const SubmitContext& c
   out += "# Switchyard job " + ctx.uid + "\n";
   out += d.text;
   out += "\n";
-  WrapperStyle style;
-  style.scheduler_variables = kPbsVariables;
-  const bool append = spec.open_mode() == OpenMode::Append;
-  const std::string to = append ? ">>" : ">";
-  style.first = "exec " + to + output_word(ctx.stdout_path, "PBS_ARRAY_INDEX") + " 2>" +
-                (ctx.stderr_path.empty() ? std::string("&1") : (append ? ">" : "") + output_word(ctx.stderr_path, "PBS_ARRAY_INDEX")) +
-                " || exit 1\n";
-  if (spec.array)
-    style.after_clear = "export YARD_ARRAY_TASK_ID=\"$PBS_ARRAY_INDEX\" SLURM_ARRAY_TASK_ID=\"$PBS_ARRAY_INDEX\"\n";
-  out += job_wrapper(spec, ctx.uid, style);
+  out += job_wrapper(spec, ctx.uid, opening_output(spec, ctx, kPbsVariables, "PBS_ARRAY_INDEX"));
   return out;
 }
 

@@ -4,7 +4,6 @@
 
 #include "backends/job_wrapper.h"
 #include "backends/native_names.h"
-#include "backends/output_word.h"
 #include "core/shell_quote.h"
 #include "core/checked.h"
 #include "core/uid.h"
@@ -70,17 +69,7 @@ Result<std::string> sge_batch_script(const JobSpec& spec, const SubmitContext& c
   out += "# Switchyard job " + ctx.uid + "\n";
   out += d.text;
   out += "\n";
-  WrapperStyle style;
-  style.scheduler_variables = kSgeVariables;
-  const bool append = spec.open_mode() == OpenMode::Append;
-  const std::string to = append ? ">>" : ">";
-  style.first = "exec " + to + output_word(ctx.stdout_path, "SGE_TASK_ID") + " 2>" +
-                (ctx.stderr_path.empty() ? std::string("&1") : (append ? ">" : "") + output_word(ctx.stderr_path, "SGE_TASK_ID")) +
-                " || exit 1\n";
-  // The array index under yard's name and Slurm's, so scripts written for either run.
-  if (spec.array)
-    style.after_clear = "export YARD_ARRAY_TASK_ID=\"$SGE_TASK_ID\" SLURM_ARRAY_TASK_ID=\"$SGE_TASK_ID\"\n";
-  out += job_wrapper(spec, ctx.uid, style);
+  out += job_wrapper(spec, ctx.uid, opening_output(spec, ctx, kSgeVariables, "SGE_TASK_ID"));
   return out;
 }
 
