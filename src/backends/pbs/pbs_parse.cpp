@@ -1,5 +1,7 @@
 #include "backends/pbs/pbs_parse.h"
 
+#include "backends/pbs/pbs_values.h"
+
 #include <nlohmann/json.hpp>
 
 #include <charconv>
@@ -14,57 +16,6 @@ namespace {
 
 bool all_digits(std::string_view s) {
   return !s.empty() && s.size() < 19 && s.find_first_not_of("0123456789") == std::string_view::npos;
-}
-
-std::optional<long long> integer(std::string_view s) {
-  s = trim(s);
-  long long v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (s.empty() || ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-  return v;
-}
-
-// qstat prints times in ctime's form, local: "Wed Jun 24 15:33:18 2020".
-std::optional<double> local_time(std::string_view text) {
-  const std::string s(trim(text));
-  if (s.empty()) return std::nullopt;
-  std::tm tm{};
-  const char* end = ::strptime(s.c_str(), "%a %b %d %H:%M:%S %Y", &tm);
-  if (!end || *end != '\0') return std::nullopt;
-  tm.tm_isdst = -1;
-  const std::time_t t = std::mktime(&tm);
-  if (t == static_cast<std::time_t>(-1)) return std::nullopt;
-  return static_cast<double>(t);
-}
-
-// "HH:MM:SS" (hours may pass 99), or seconds alone, in seconds.
-std::optional<long long> duration(std::string_view text) {
-  long long total = 0;
-  int parts = 0;
-  for (std::string_view part : split(trim(text), ':')) {
-    auto v = integer(part);
-    if (!v || *v < 0 || ++parts > 3) return std::nullopt;
-    total = total * 60 + *v;
-  }
-  if (parts == 0) return std::nullopt;
-  return total;
-}
-
-std::string_view get(const PbsAttributes& a, std::string_view key) {
-  auto it = a.find(key);
-  return it == a.end() ? std::string_view() : std::string_view(it->second);
-}
-
-// "host1/0*2+host2/3" -> "host1,host2".
-std::string hosts_of(std::string_view exec_host) {
-  std::string out;
-  std::set<std::string, std::less<>> seen;
-  for (std::string_view chunk : split(exec_host, '+')) {
-    std::string_view host = trim(chunk.substr(0, chunk.find('/')));
-    if (host.empty() || !seen.insert(std::string(host)).second) continue;
-    out += (out.empty() ? "" : ",") + std::string(host);
-  }
-  return out;
 }
 
 // The line holding byte `at` of `text`, and its number.
@@ -272,23 +223,21 @@ NativeStatus pbs_status_of(std::string_view job_id, const PbsAttributes& a) {
   NativeStatus s;
   s.native_id = pbs_short_id(job_id).value_or(std::string(job_id));
   if (auto b = s.native_id.find('['); b != std::string::npos) s.submission_id = s.native_id.substr(0, b);
-  s.raw_state = std::string(get(a, "job_state"));
-  s.name = std::string(get(a, "Job_Name"));
-  s.reason = std::string(get(a, "comment"));
-  s.node_list = hosts_of(get(a, "exec_host"));
-  s.start_time = local_time(get(a, "stime"));
-  if (auto t = local_time(get(a, "obittime"))) s.end_time = t;
-  else if (s.raw_state == "F" || s.raw_state == "X") s.end_time = local_time(get(a, "mtime"));
-  if (auto code = integer(get(a, "Exit_status"))) {
+  s.raw_state = std::string(pbs_attribute(a, "job_state"));
+  s.name = std::string(pbs_attribute(a, "Job_Name"));
+  s.reason = std::string(pbs_attribute(a, "comment"));
+  s.node_list = pbs_hosts(pbs_attribute(a, "exec_host"));
+  s.start_time = pbs_ctime(pbs_attribute(a, "stime"));
+  if (auto t = pbs_ctime(pbs_attribute(a, "obittime"))) s.end_time = t;
+  else if (s.raw_state == "F" || s.raw_state == "X") s.end_time = pbs_ctime(pbs_attribute(a, "mtime"));
+  if (auto code = pbs_integer(pbs_attribute(a, "Exit_status"))) {
     s.events.push_back("Exit_status=" + std::to_string(*code));
     if (*code >= 0 && *code <= 255) s.exit_code = static_cast<int>(*code);
     else if (*code > 256 && *code < 256 + 128) s.signal = static_cast<int>(*code - 256);
   }
   for (const char* key : {"substate", "run_count"})
-    if (auto v = integer(get(a, key))) s.events.push_back(std::string(key) + "=" + std::to_string(*v));
-  const auto used = duration(get(a, "resources_used.walltime"));
-  const auto limit = duration(get(a, "Resource_List.walltime"));
-  if (used && limit && *limit > 0 && *used >= *limit) s.events.push_back("walltime_exceeded");
+    if (auto v = pbs_integer(pbs_attribute(a, key))) s.events.push_back(std::string(key) + "=" + std::to_string(*v));
+  if (pbs_used_its_walltime(a)) s.events.push_back("walltime_exceeded");
   return s;
 }
 

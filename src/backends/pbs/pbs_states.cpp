@@ -3,30 +3,13 @@
 #include <charconv>
 #include <string>
 
+#include "backends/pbs/pbs_values.h"
 #include "core/text.h"
 
 namespace yard {
 namespace {
 
 // An event "key=N" of pbs_status_of, or nothing.
-std::optional<long long> event_number(const NativeStatus& s, std::string_view key) {
-  for (const auto& e : s.events) {
-    if (e.size() <= key.size() || e.compare(0, key.size(), key) != 0 || e[key.size()] != '=') continue;
-    long long v = 0;
-    const char* first = e.data() + key.size() + 1;
-    auto [p, ec] = std::from_chars(first, e.data() + e.size(), v);
-    if (ec == std::errc() && p == e.data() + e.size()) return v;
-  }
-  return std::nullopt;
-}
-
-bool has_event(const NativeStatus& s, std::string_view what) {
-  for (const auto& e : s.events)
-    if (e == what) return true;
-  return false;
-}
-
-bool says(const NativeStatus& s, std::string_view words) { return to_lower(s.reason).find(words) != std::string::npos; }
 
 // A name for PBS's own failure codes (job.h), as a reason.
 std::string exec_code(long long code) {
@@ -48,18 +31,18 @@ std::string exec_code(long long code) {
 }
 
 MappedState ended(const NativeStatus& s) {
-  const auto code = event_number(s, "Exit_status");
-  const auto substate = event_number(s, "substate");
+  const auto code = status_event(s, "Exit_status");
+  const auto substate = status_event(s, "substate");
   std::string detail = s.reason;
   auto with = [&](std::string what) { return detail.empty() ? what : what + ": " + detail; };
-  if (says(s, "exceeded resource walltime") || says(s, "exceeded resource cput") || (code && (*code == -29 || *code == -28)))
+  if (reason_says(s, "exceeded resource walltime") || reason_says(s, "exceeded resource cput") || (code && (*code == -29 || *code == -28)))
     return {JobState::Timeout, detail};
-  if (says(s, "exceeded resource mem") || says(s, "exceeded resource vmem") || (code && (*code == -27 || *code == -26)))
+  if (reason_says(s, "exceeded resource mem") || reason_says(s, "exceeded resource vmem") || (code && (*code == -27 || *code == -26)))
     return {JobState::OutOfMemory, detail};
   if (!code) {
     // Never ran: deleted, by a user, or by the server with a dependency it can never meet.
-    if (says(s, "dependency")) return {JobState::Cancelled, "DependencyNeverSatisfied"};
-    if ((substate && *substate == 91) || says(s, "terminated") || says(s, "deleted"))
+    if (reason_says(s, "dependency")) return {JobState::Cancelled, "DependencyNeverSatisfied"};
+    if ((substate && *substate == 91) || reason_says(s, "terminated") || reason_says(s, "deleted"))
       return {JobState::Cancelled, detail.empty() ? "deleted before it ran" : detail};
     return {JobState::Unknown, with("ended (" + s.raw_state + ") without an Exit_status")};
   }
@@ -67,8 +50,8 @@ MappedState ended(const NativeStatus& s) {
   if (*code > 0 && *code <= 255) return {JobState::Failed, with("exit " + std::to_string(*code))};
   if (*code > 256 && *code < 256 + 128) {
     // The older servers' walltime kill is a SIGTERM like a qdel's: told apart by the time used.
-    if (*code == 256 + 15 && has_event(s, "walltime_exceeded")) return {JobState::Timeout, with("walltime used up")};
-    if ((substate && *substate == 91) || says(s, "terminated")) return {JobState::Cancelled, detail};
+    if (*code == 256 + 15 && has_status_event(s, "walltime_exceeded")) return {JobState::Timeout, with("walltime used up")};
+    if ((substate && *substate == 91) || reason_says(s, "terminated")) return {JobState::Cancelled, detail};
     return {JobState::Failed, with("killed by signal " + std::to_string(*code - 256))};
   }
   if (*code == -11 || *code == -14 || *code == -20) return {JobState::NodeFail, with("its node was lost (Exit_status " + std::to_string(*code) + ")")};
@@ -81,7 +64,7 @@ MappedState map_pbs_state(const NativeStatus& s) {
   const std::string_view st = trim(s.raw_state);
   if (st == "Q") return {JobState::Pending, s.reason};
   if (st == "H") {
-    const auto substate = event_number(s, "substate");
+    const auto substate = status_event(s, "substate");
     return {JobState::Pending, substate && *substate == 22 ? "waiting for its dependencies" : "held"};
   }
   if (st == "W") return {JobState::Pending, "waiting for its start time"};

@@ -1,5 +1,7 @@
 #include "backends/torque/torque_parse.h"
 
+#include "backends/pbs/pbs_values.h"
+
 #include <pugixml.hpp>
 
 #include <charconv>
@@ -12,55 +14,10 @@
 namespace yard {
 namespace {
 
-std::optional<long long> integer(std::string_view s) {
-  s = trim(s);
-  long long v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (s.empty() || ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-  return v;
-}
-
-// Unix seconds (the XML), or ctime's form, local (the text): "Tue May 29 09:37:00 2018".
+// Unix seconds (the XML), or ctime's form, local (the text).
 std::optional<double> time_of(std::string_view text) {
-  if (auto n = integer(text)) return *n > 0 ? std::optional<double>(static_cast<double>(*n)) : std::nullopt;
-  const std::string s(trim(text));
-  if (s.empty()) return std::nullopt;
-  std::tm tm{};
-  const char* end = ::strptime(s.c_str(), "%a %b %d %H:%M:%S %Y", &tm);
-  if (!end || *end != '\0') return std::nullopt;
-  tm.tm_isdst = -1;
-  const std::time_t t = std::mktime(&tm);
-  if (t == static_cast<std::time_t>(-1)) return std::nullopt;
-  return static_cast<double>(t);
-}
-
-std::optional<long long> duration(std::string_view text) {
-  long long total = 0;
-  int parts = 0;
-  for (std::string_view part : split(trim(text), ':')) {
-    auto v = integer(part);
-    if (!v || *v < 0 || ++parts > 3) return std::nullopt;
-    total = total * 60 + *v;
-  }
-  if (parts == 0) return std::nullopt;
-  return total;
-}
-
-std::string_view get(const PbsAttributes& a, std::string_view key) {
-  auto it = a.find(key);
-  return it == a.end() ? std::string_view() : std::string_view(it->second);
-}
-
-// "node01/0-3+node02/0" -> "node01,node02".
-std::string hosts_of(std::string_view exec_host) {
-  std::string out;
-  std::set<std::string, std::less<>> seen;
-  for (std::string_view chunk : split(exec_host, '+')) {
-    std::string_view host = trim(chunk.substr(0, chunk.find('/')));
-    if (host.empty() || !seen.insert(std::string(host)).second) continue;
-    out += (out.empty() ? "" : ",") + std::string(host);
-  }
-  return out;
+  if (auto n = pbs_integer(text)) return *n > 0 ? std::optional<double>(static_cast<double>(*n)) : std::nullopt;
+  return pbs_ctime(text);
 }
 
 // The attributes torque_status_of reads.
@@ -77,16 +34,16 @@ NativeStatus torque_status_of(std::string_view job_id, const PbsAttributes& a) {
   NativeStatus s;
   s.native_id = pbs_short_id(job_id).value_or(std::string(job_id));
   if (auto b = s.native_id.find('['); b != std::string::npos) s.submission_id = s.native_id.substr(0, b);
-  s.raw_state = std::string(trim(get(a, "job_state")));
-  s.name = std::string(get(a, "Job_Name"));
-  s.reason = std::string(get(a, "comment"));
-  s.node_list = hosts_of(get(a, "exec_host"));
-  s.start_time = time_of(get(a, "start_time"));
+  s.raw_state = std::string(trim(pbs_attribute(a, "job_state")));
+  s.name = std::string(pbs_attribute(a, "Job_Name"));
+  s.reason = std::string(pbs_attribute(a, "comment"));
+  s.node_list = pbs_hosts(pbs_attribute(a, "exec_host"));
+  s.start_time = time_of(pbs_attribute(a, "start_time"));
   if (s.raw_state == "C") {
-    s.end_time = time_of(get(a, "comp_time"));
-    if (!s.end_time) s.end_time = time_of(get(a, "mtime"));
+    s.end_time = time_of(pbs_attribute(a, "comp_time"));
+    if (!s.end_time) s.end_time = time_of(pbs_attribute(a, "mtime"));
   }
-  if (auto code = integer(get(a, "exit_status"))) {
+  if (auto code = pbs_integer(pbs_attribute(a, "exit_status"))) {
     s.events.push_back("exit_status=" + std::to_string(*code));
     // A job still queued or running may carry the status of an earlier start.
     if (s.raw_state == "C") {
@@ -94,10 +51,8 @@ NativeStatus torque_status_of(std::string_view job_id, const PbsAttributes& a) {
       else if (*code > 256 && *code < 256 + 128) s.signal = static_cast<int>(*code - 256);
     }
   }
-  if (auto n = integer(get(a, "start_count"))) s.events.push_back("start_count=" + std::to_string(*n));
-  const auto used = duration(get(a, "resources_used.walltime"));
-  const auto limit = duration(get(a, "Resource_List.walltime"));
-  if (used && limit && *limit > 0 && *used >= *limit) s.events.push_back("walltime_exceeded");
+  if (auto n = pbs_integer(pbs_attribute(a, "start_count"))) s.events.push_back("start_count=" + std::to_string(*n));
+  if (pbs_used_its_walltime(a)) s.events.push_back("walltime_exceeded");
   return s;
 }
 

@@ -3,28 +3,12 @@
 #include <charconv>
 #include <string>
 
+#include "backends/pbs/pbs_values.h"
 #include "core/text.h"
 
 namespace yard {
 namespace {
 
-std::optional<long long> event_number(const NativeStatus& s, std::string_view key) {
-  for (const auto& e : s.events) {
-    if (e.size() <= key.size() || e.compare(0, key.size(), key) != 0 || e[key.size()] != '=') continue;
-    long long v = 0;
-    auto [p, ec] = std::from_chars(e.data() + key.size() + 1, e.data() + e.size(), v);
-    if (ec == std::errc() && p == e.data() + e.size()) return v;
-  }
-  return std::nullopt;
-}
-
-bool has_event(const NativeStatus& s, std::string_view what) {
-  for (const auto& e : s.events)
-    if (e == what) return true;
-  return false;
-}
-
-bool says(const NativeStatus& s, std::string_view words) { return to_lower(s.reason).find(words) != std::string::npos; }
 
 // Torque's failures to start a job (pbs_job.h).
 std::string exec_code(long long code) {
@@ -44,17 +28,17 @@ std::string exec_code(long long code) {
 }
 
 MappedState ended(const NativeStatus& s) {
-  const auto code = event_number(s, "exit_status");
+  const auto code = status_event(s, "exit_status");
   const std::string& detail = s.reason;
   auto with = [&](std::string what) { return detail.empty() ? what : what + ": " + detail; };
-  if (says(s, "can never be satisfied") || says(s, "as result of dependency"))
+  if (reason_says(s, "can never be satisfied") || reason_says(s, "as result of dependency"))
     return {JobState::Cancelled, "DependencyNeverSatisfied"};
   // Completed without ever running: only a delete ends a job so (the server says nothing more).
   if (!code) return {JobState::Cancelled, detail.empty() ? "deleted before it ran" : detail};
   if (*code == 0) return {JobState::Completed, {}};
   if (*code > 0 && *code <= 255) return {JobState::Failed, with("exit " + std::to_string(*code))};
   if (*code > 256 && *code < 256 + 128) {
-    if (*code == 256 + 15 && has_event(s, "walltime_exceeded")) return {JobState::Timeout, with("walltime used up")};
+    if (*code == 256 + 15 && has_status_event(s, "walltime_exceeded")) return {JobState::Timeout, with("walltime used up")};
     return {JobState::Failed, with("killed by signal " + std::to_string(*code - 256))};
   }
   if (*code == -11 || *code == -12) return {JobState::Timeout, with(*code == -11 ? "exceeded its walltime" : "exceeded its CPU time")};
