@@ -75,6 +75,13 @@ class Dialect {
   virtual bool submit_reads_script_on_stdin() const { return false; }
   // The native id from the submit command's stdout; an error carries the scheduler's message.
   virtual Result<std::string> parse_submit(std::string_view out) const = 0;
+  // An array's element ids in the order of its indices, where the submit command prints
+  // them (OAR: a line for each element, whose ids another submission may interleave);
+  // empty: element_id() numbers them.
+  virtual std::vector<std::string> element_ids_from_submit(std::string_view out) const {
+    (void)out;
+    return {};
+  }
 
   // One call for every tracked job: the live queue.
   virtual std::vector<std::string> poll_argv(const std::vector<std::string>& native_ids) const = 0;

@@ -198,7 +198,7 @@ void IndirectBackend::fail_unit(Unit& u, const std::string& why, double now) {
   }
 }
 
-void IndirectBackend::set_native(Unit& u, const std::string& base) {
+void IndirectBackend::set_native(Unit& u, const std::string& base, const std::vector<std::string>& elements) {
   changed_ = true;
   u.native_base = base;
   u.waiting_for.clear();
@@ -219,7 +219,9 @@ void IndirectBackend::set_native(Unit& u, const std::string& base) {
       auto at = std::lower_bound(indices.begin(), indices.end(), *m.index);
       position = static_cast<std::size_t>(at - indices.begin());
     }
-    m.native_id = u.is_array && m.index ? dialect_.element_id(base, *m.index, position) : base;
+    if (!u.is_array || !m.index) m.native_id = base;
+    else if (elements.size() == indices.size() && position < elements.size()) m.native_id = elements[position];
+    else m.native_id = dialect_.element_id(base, *m.index, position);
     m.known_from_tag = next_tag_;
     by_native_[m.native_id] = id;
     if (auto s = store_.set_native_id(id, m.native_id); !s) log(dialect_.name(), s.error());

@@ -215,7 +215,8 @@ class IndirectBackend {
   static std::vector<std::string> avoided_nodes(const Unit& u);
   // The spec of the unit's next submission: a retried job's grown memory and time.
   Result<JobSpec> spec_of_try(const Unit& u);
-  void set_native(Unit& u, const std::string& base);
+  // `elements`: the array's element ids as the submit command printed them, if it did.
+  void set_native(Unit& u, const std::string& base, const std::vector<std::string>& elements = {});
   void fail_unit(Unit& u, const std::string& why, double now);
   void plan_submission(Unit& u, double now);
   // `cwd`: where the command runs ("": the daemon's directory, /); `stdin_path`: a file

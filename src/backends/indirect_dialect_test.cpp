@@ -288,6 +288,25 @@ TEST_F(IndirectTest, AListingThatOnlySaysSomeIdsAreUnknownStillUpdatesTheOthers)
   }
 }
 
+// OAR's oarsub prints each element's job id, and another submission may take an id
+// between two of them: the printed ids are the elements', not the first one's successors.
+TEST_F(IndirectTest, AnArraysElementIdsAsTheSubmitCommandPrintedThem) {
+  dialect_.numbered_elements = true;
+  dialect_.listed_elements = true;
+  auto array = spec("array");
+  array.array = *parse_array_spec("0,5,17");
+  const auto head = submit(array);
+  step();
+  answer_to("fsub", "30\n32\n33\n");  // 31 went to someone else's job
+  step();
+  auto active = store_->active_jobs_of("fake");
+  ASSERT_TRUE(active) << active.error();
+  std::vector<std::string> natives;
+  for (const auto& j : *active)
+    if (j.array_job_id == head) natives.push_back(j.native_id);
+  EXPECT_EQ(natives, (std::vector<std::string>{"30", "32", "33"}));
+}
+
 // LSF's bsub reads #BSUB lines only from a script on its stdin.
 TEST_F(IndirectTest, ASubmitCommandThatReadsItsScriptOnStdinGetsIt) {
   for (bool on_stdin : {false, true}) {

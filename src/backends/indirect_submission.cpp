@@ -220,7 +220,7 @@ void IndirectBackend::apply_submit(Unit& u, const CommandResult& r, double now) 
   if (r.ok()) {
     auto native = dialect_.parse_submit(r.out);
     if (native) {
-      set_native(u, *native);
+      set_native(u, *native, u.is_array ? dialect_.element_ids_from_submit(r.out) : std::vector<std::string>{});
       return;
     }
     log(dialect_.name(), "unexpected answer to a submission: " + native.error());

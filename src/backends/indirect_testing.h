@@ -64,7 +64,16 @@ class FakeDialect : public Dialect {
     return s;
   }
   std::vector<std::string> submit_argv(const std::string& path) const override { return {"fsub", path}; }
+  bool listed_elements = false;  // the submit command prints each element's id, as OAR's oarsub
+  std::vector<std::string> element_ids_from_submit(std::string_view out) const override {
+    std::vector<std::string> ids;
+    if (!listed_elements) return ids;
+    for (auto line : yard::split(out, '\n'))
+      if (!line.empty()) ids.emplace_back(line);
+    return ids;
+  }
   Result<std::string> parse_submit(std::string_view out) const override {
+    if (listed_elements) return std::string(out.substr(0, out.find('\n')));
     std::string t(out);
     while (!t.empty() && t.back() == '\n') t.pop_back();
     if (t.empty()) return err("empty");

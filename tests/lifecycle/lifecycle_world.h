@@ -32,6 +32,7 @@ struct SchedulerUnderTest {
   std::string cancel_command;    // "qdel", to delete a world's leftovers
   std::string jobid_variable;    // "PBS_JOBID": what a job sees of its native id
   int cpus = 4;                  // how many CPUs the scheduler runs jobs on
+  std::string yaml_extra;        // more of the backend's settings file (its own keys)
   // Lines the backend's batch scripts hold: a walltime of 2 s, an array 1-4 of 2 at once,
   // and an afterany on a whole array whose native base id is given.
   std::string walltime_line, array_line;
@@ -45,7 +46,8 @@ struct SchedulerUnderTest {
   std::vector<long> killed_statuses;
   // How many jobs (queued, running or remembered) carry `uid` in their name.
   std::function<int(const std::string& uid)> jobs_named;
-  // The scheduler's server out of reach (true) or back (false), its jobs running on.
+  // The scheduler's server out of reach (true) or back (false), its jobs running on
+  // (LifeCycleOutageWorld; a real cluster's may need rights its other tests run without).
   std::function<void(bool)> outage;
 };
 
@@ -63,7 +65,8 @@ class LifeCycleWorld : public YardWorld, public ::testing::WithParamInterface<co
   void SetUp() override {
     YardWorld::SetUp();
     fs::create_directories(dir_ + "/config/switchyard");
-    write("config/switchyard/" + s().backend + ".yaml", "poll_interval: 0.5\ncalls_per_second: 4\nburst: 4\nlost_after: 30\n");
+    write("config/switchyard/" + s().backend + ".yaml",
+          "poll_interval: 0.5\ncalls_per_second: 4\nburst: 4\nlost_after: 30\n" + s().yaml_extra);
   }
   void TearDown() override {
     for (auto& j : status())
@@ -92,6 +95,9 @@ class LifeCycleWorld : public YardWorld, public ::testing::WithParamInterface<co
   }
   std::string script_of(long id) { return read("state/switchyard/" + s().backend + "/" + job(id)["uid"].get<std::string>() + ".sh"); }
 };
+
+// The scheduler out of reach in the middle of a workload.
+class LifeCycleOutageWorld : public LifeCycleWorld {};
 
 // The daemon killed between the scheduler's submit command and storing the id it printed.
 class LifeCycleCrashWorld : public LifeCycleWorld {

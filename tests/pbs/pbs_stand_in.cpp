@@ -20,6 +20,7 @@ const SchedulerUnderTest kPbs{
     .cancel_command = "qdel",
     .jobid_variable = "PBS_JOBID",
     .cpus = 4,
+    .yaml_extra = "",
     .walltime_line = "#PBS -l walltime=0:00:02",
     .array_line = "#PBS -J 1-4%2",
     .afterany_array_line = [](const std::string& base) { return "#PBS -W depend=afterany:" + base + "[]"; },
@@ -46,6 +47,7 @@ const SchedulerUnderTest kPbs{
 };
 
 INSTANTIATE_TEST_SUITE_P(PbsStandIn, LifeCycleWorld, ::testing::Values(&kPbs), scheduler_name);
+INSTANTIATE_TEST_SUITE_P(PbsStandIn, LifeCycleOutageWorld, ::testing::Values(&kPbs), scheduler_name);
 INSTANTIATE_TEST_SUITE_P(PbsStandIn, LifeCycleCrashWorld, ::testing::Values(&kPbs), scheduler_name);
 
 }  // namespace

@@ -23,6 +23,27 @@ namespace yard::test {
 
 namespace fs = std::filesystem;
 
+// How many Grid Engine jobs (queued, or in the accounting) carry `uid` in their name.
+inline int sge_jobs_named(const std::string& uid) {
+  std::set<std::string> ids;
+  std::istringstream acct(sh("qacct -j '*" + uid + "*' 2>/dev/null"));
+  for (std::string line; std::getline(acct, line);)
+    if (line.rfind("jobnumber", 0) == 0) ids.insert(line.substr(line.find_first_of("0123456789")));
+  std::istringstream queue(sh("qstat -u '*' -r 2>/dev/null"));
+  std::string id;
+  for (std::string line; std::getline(queue, line);) {
+    std::istringstream words(line);
+    std::string first;
+    words >> first;
+    if (!first.empty() && first.find_first_not_of("0123456789") == std::string::npos) id = first;
+    if (line.find("Full jobname:") != std::string::npos && line.find(uid) != std::string::npos) ids.insert(id);
+  }
+  for (auto it = ids.begin(); it != ids.end();) it = it->empty() ? ids.erase(it) : std::next(it);
+  std::set<std::string> trimmed;
+  for (auto& i : ids) trimmed.insert(i.substr(0, i.find_first_of(" \t")));
+  return static_cast<int>(trimmed.size());
+}
+
 class SgeWorld : public YardWorld {
  protected:
   void SetUp() override {
@@ -61,26 +82,7 @@ class SgeWorld : public YardWorld {
         },
         seconds);
   }
-  // How many Grid Engine jobs (queued, or in the accounting) carry `uid` in their name.
-  int native_jobs_named(const std::string& uid) {
-    std::set<std::string> ids;
-    std::istringstream acct(sh("qacct -j '*" + uid + "*' 2>/dev/null"));
-    for (std::string line; std::getline(acct, line);)
-      if (line.rfind("jobnumber", 0) == 0) ids.insert(line.substr(line.find_first_of("0123456789")));
-    std::istringstream queue(sh("qstat -u '*' -r 2>/dev/null"));
-    std::string id;
-    for (std::string line; std::getline(queue, line);) {
-      std::istringstream words(line);
-      std::string first;
-      words >> first;
-      if (!first.empty() && first.find_first_not_of("0123456789") == std::string::npos) id = first;
-      if (line.find("Full jobname:") != std::string::npos && line.find(uid) != std::string::npos) ids.insert(id);
-    }
-    for (auto it = ids.begin(); it != ids.end();) it = it->empty() ? ids.erase(it) : std::next(it);
-    std::set<std::string> trimmed;
-    for (auto& i : ids) trimmed.insert(i.substr(0, i.find_first_of(" \t")));
-    return static_cast<int>(trimmed.size());
-  }
+  int native_jobs_named(const std::string& uid) { return sge_jobs_named(uid); }
 };
 
 }  // namespace yard::test

@@ -3,6 +3,7 @@
 
     python3 selftest.py pbs      ctest StandInPbs.SelfTest
     python3 selftest.py torque   ctest StandInTorque.SelfTest
+    python3 selftest.py lsf      ctest StandInLsf.SelfTest
     python3 selftest.py          every scheduler
 
 Each file starts instances of its own in temporary directories and drives them through
@@ -20,7 +21,7 @@ import unittest
 HERE = os.path.dirname(os.path.realpath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True      # nothing written into the source tree
-SCHEDULERS = ("pbs", "torque")
+SCHEDULERS = ("pbs", "torque", "lsf")
 
 
 def main(argv):

@@ -152,3 +152,40 @@ class TorqueInstance(Instance):
         if r.returncode != 0:
             raise AssertionError("qstat %s: %d %s" % (jid, r.returncode, r.stderr))
         return dict(jobs) if subjobs else dict(jobs)[jid]
+
+
+class LsfInstance(Instance):
+    """Jobs submitted with `bsub < script` and read with `bjobs -a -json -o FIELDS`."""
+
+    scheduler = "lsf"
+    STATE = "STAT"
+    FIELDS = ("jobid stat exit_code exit_reason job_name pend_reason exec_host start_time "
+              "finish_time")
+
+    def bsub(self, script, *args):
+        """Submit `script` on stdin (None: `bsub ARGS` with a command); the job id."""
+        r = self.run("bsub", *args, stdin=script if script is not None else "")
+        if r.returncode != 0:
+            raise AssertionError("bsub %s failed (%d): %s" % (args, r.returncode, r.stderr))
+        assert r.stderr == "", r.stderr
+        words = r.stdout.split()
+        assert r.stdout.startswith("Job <") and r.stdout.endswith(".\n"), r.stdout
+        return words[1][1:-1]
+
+    def records(self, *ids, fields=None):
+        r = self.run("bjobs", "-a", "-json", "-o", fields or self.FIELDS, *ids)
+        return r, (json.loads(r.stdout)["RECORDS"] if r.stdout else [])
+
+    def job(self, jid):
+        """The one record of a job or an element `N[i]`."""
+        r, recs = self.records(jid)
+        if r.returncode != 0 or len(recs) != 1:
+            raise AssertionError("bjobs %s: %d %r %s" % (jid, r.returncode, recs, r.stderr))
+        return recs[0]
+
+    def elements(self, jid):
+        """An array's records, in index order."""
+        r, recs = self.records(jid)
+        if r.returncode != 0:
+            raise AssertionError("bjobs %s: %d %s" % (jid, r.returncode, r.stderr))
+        return recs

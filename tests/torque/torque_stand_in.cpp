@@ -23,6 +23,7 @@ const SchedulerUnderTest kTorque{
     .cancel_command = "qdel",
     .jobid_variable = "PBS_JOBID",
     .cpus = 4,
+    .yaml_extra = "",
     .walltime_line = "#PBS -l walltime=0:00:02",
     .array_line = "#PBS -t 1-4%2",
     .afterany_array_line = [](const std::string& base) { return "#PBS -W depend=afteranyarray:" + base + "[]"; },
@@ -47,6 +48,7 @@ const SchedulerUnderTest kTorque{
 };
 
 INSTANTIATE_TEST_SUITE_P(TorqueStandIn, LifeCycleWorld, ::testing::Values(&kTorque), scheduler_name);
+INSTANTIATE_TEST_SUITE_P(TorqueStandIn, LifeCycleOutageWorld, ::testing::Values(&kTorque), scheduler_name);
 INSTANTIATE_TEST_SUITE_P(TorqueStandIn, LifeCycleCrashWorld, ::testing::Values(&kTorque), scheduler_name);
 
 }  // namespace

@@ -125,7 +125,8 @@ Result<std::vector<NativeStatus>> parse_bjobs_json(std::string_view out, std::ti
     }
     s.node_list = hosts_of(field(r, "EXEC_HOST"));
     s.start_time = lsf_time(field(r, "START_TIME"), now);
-    s.end_time = lsf_time(field(r, "FINISH_TIME"), now);
+    // A running job's FINISH_TIME is LSF's estimate (start + run limit, " L"): not an end.
+    if (s.raw_state == "DONE" || s.raw_state == "EXIT") s.end_time = lsf_time(field(r, "FINISH_TIME"), now);
     statuses.push_back(std::move(s));
   }
   return statuses;

@@ -22,6 +22,12 @@ Result<std::string> OarDialect::parse_submit(std::string_view out) const {
   return s->array_id.empty() ? s->job_ids.front() : s->array_id;
 }
 
+std::vector<std::string> OarDialect::element_ids_from_submit(std::string_view out) const {
+  auto s = parse_oarsub(out, "");
+  if (!s || s->array_id.empty()) return {};
+  return s->job_ids;
+}
+
 std::vector<std::string> OarDialect::poll_argv(const std::vector<std::string>& /*native_ids*/) const {
   return oarstat_queue_argv(user_);
 }

@@ -21,6 +21,8 @@ class OarDialect : public Dialect {
   std::vector<std::string> submit_argv(const std::string& script_path) const override;
   // The first job's id: an array's OAR_ARRAY_ID.
   Result<std::string> parse_submit(std::string_view out) const override;
+  // An array's jobs, one OAR_JOB_ID line each: not always consecutive numbers.
+  std::vector<std::string> element_ids_from_submit(std::string_view out) const override;
 
   // Ignores `native_ids`: the poll lists all of the user's current jobs.
   std::vector<std::string> poll_argv(const std::vector<std::string>& native_ids) const override;

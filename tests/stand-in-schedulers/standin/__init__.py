@@ -6,5 +6,6 @@ prints the scheduler's documented formats. The shared core: `config` (settings),
 `clients` (what the commands share), `jobrun` (starting a job's shell), gathered under
 `core`; `server` with `server_jobs` and `server_deps`, the daemon that runs the jobs.
 Each scheduler is a module `<name>` (its Policy, settings and commands) with its pieces
-in `<name>_*`: `pbs` (PBS Pro / OpenPBS) and `torque` (Torque 6).
+in `<name>_*`: `pbs` (PBS Pro / OpenPBS), `torque` (Torque 6) and `lsf` (IBM Spectrum
+LSF 10.1).
 """

@@ -4,10 +4,11 @@ Every tick (config `tick`, 0.1 s; sooner when a job's shell exits) it, in one wr
 transaction:
   * records the jobs whose shell exited (reaped with wait4, rusage kept),
   * acts on control requests (qdel of a running job, preempt, node failure) and on
-    walltime: SIGTERM to the job's process group, SIGKILL after `kill_grace`,
+    walltime: SIGTERM to the job's process group, SIGKILL after `kill_grace` (or the
+    Policy's `kill_plan`: LSF's SIGINT, SIGTERM, SIGKILL; SIGUSR2 at the run limit),
   * moves exiting jobs to done, waiting jobs (execution time) to queued,
   * resolves dependencies (release, or delete the dependent when the condition can
-    never be met),
+    never be met; a Policy may judge them itself and keep such a job, as LSF does),
   * keeps array parents up to date (begun, finished),
   * starts queued jobs in submission order within `slots` CPUs (and `gpus`), honouring
     each array's limit of running subjobs,
@@ -20,7 +21,7 @@ group and exits; a server started on a database that still lists running jobs tr
 them as lost with their node (the scheduler module says what that means).
 
 What a job sees and what the commands print is the scheduler module's business
-(`standin.<scheduler>.Policy`); these files know nothing of PBS or Torque.
+(`standin.<scheduler>.Policy`); these files know nothing of PBS, Torque or LSF.
 
 The work is split over three files: this one (the loop, recovery, shutdown),
 server_jobs.py (ending, killing and starting jobs) and server_deps.py (dependencies,

@@ -1,7 +1,9 @@
 """The server's bookkeeping between jobs: dependencies, job arrays, the history.
 
 A mixin of the Engine (standin/server.py): every method runs inside the tick's one
-write transaction `cur`.
+write transaction `cur`. A Policy with `dependency_verdict(cur, job, now)` ('ok', 'wait'
+or 'never') judges a held job's dependency itself; with `never_satisfied_fields(job,
+now)` a job whose dependency can never be met stays held, those fields set (LSF).
 """
 
 import os
@@ -72,17 +74,27 @@ class DepsMixin:
         for _ in range(20):             # cascades: a deleted dependent deletes its own
             changed = False
             rows = cur.execute("SELECT * FROM jobs WHERE dep_hold=1 AND phase='held'").fetchall()
+            custom = getattr(self.policy, "dependency_verdict", None)
             for row in rows:
                 job = core.decode(row)
                 verdicts = []
-                for dep in job["deps"] or []:
+                if custom is not None:      # the scheduler judges its own expression
+                    verdict = custom(cur, job, now)
+                    verdicts = [(verdict, {"seq": job["seq"], "type": "expression"})]
+                for dep in ((job["deps"] or []) if custom is None else []):
                     t = self._target(cur, dep)
                     if dep["type"].endswith("array"):
                         verdicts.append((self._array_verdict(cur, dep, t), dep))
                     else:
                         verdicts.append((self._verdict(dep["type"], t), dep))
                 never = [d for v, d in verdicts if v == "never"]
-                if never:
+                keep = getattr(self.policy, "never_satisfied_fields", None)
+                if never and keep is not None:
+                    # The scheduler keeps such a job waiting (LSF): only say so, once.
+                    fields = keep(job, now)
+                    if any(job.get(k) != v for k, v in fields.items()):
+                        self.store.update_job(cur, job["rid"], **fields)
+                elif never:
                     self._delete_for_dependency(cur, job, never[0], now)
                     changed = True
                 elif all(v == "ok" for v, _ in verdicts):

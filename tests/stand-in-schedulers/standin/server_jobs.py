@@ -54,7 +54,17 @@ class JobsMixin:
         self.store.update_job(cur, job["rid"], **fields)
         self.log("job %s ended: %s, exit status %s" % (self.policy.display_id(job), how, exit_status))
 
+    def _kill_plan(self, reason, grace):
+        """[(seconds after the first signal, signal), ...] for a kill (delete, preempt,
+        walltime): the Policy's `kill_plan` if it has one, else TERM then KILL."""
+        plan = getattr(self.policy, "kill_plan", None)
+        if plan is not None:
+            return plan(reason, grace)
+        return [(0.0, signal.SIGTERM), (grace, signal.SIGKILL)]
+
     def _control_running(self, cur, now):
+        """Kills: the plan's first signal when the kill begins, then each next one when
+        its time has come (killed_hard counts the signals sent after the first)."""
         grace = float(self.cfg.get("kill_grace", 2.0))
         rows = cur.execute("SELECT rid, seq, idx, kind, pgid, start_time, walltime, request, "
                            "kill_reason, kill_sent, killed_hard, attrs FROM jobs "
@@ -65,7 +75,7 @@ class JobsMixin:
             pgid = r["pgid"]
             fields = {}
             if r["request"] in ("delete", "preempt") and not r["kill_reason"]:
-                core.kill_group(pgid, signal.SIGTERM)
+                core.kill_group(pgid, self._kill_plan(r["request"], grace)[0][1])
                 fields.update(kill_reason=r["request"], kill_sent=now)
             elif r["request"] == "nodefail" and r["kill_reason"] != "nodefail":
                 core.kill_group(pgid, signal.SIGKILL)
@@ -73,13 +83,17 @@ class JobsMixin:
             elif (r["walltime"] is not None and not r["kill_reason"] and r["start_time"]
                   and now - r["start_time"] > r["walltime"]):
                 self.policy.walltime_notice(core.decode(r), now - r["start_time"])
-                core.kill_group(pgid, signal.SIGTERM)
+                core.kill_group(pgid, self._kill_plan("walltime", grace)[0][1])
                 fields.update(kill_reason="walltime", kill_sent=now)
+            reason = fields.get("kill_reason", r["kill_reason"])
             sent = fields.get("kill_sent", r["kill_sent"])
-            hard = fields.get("killed_hard", r["killed_hard"])
-            if sent and not hard and now - sent >= grace:
-                core.kill_group(pgid, signal.SIGKILL)
-                fields.update(killed_hard=1)
+            step = fields.get("killed_hard", r["killed_hard"])
+            if sent and reason != "nodefail":
+                plan = self._kill_plan(reason, grace)
+                while step + 1 < len(plan) and now - sent >= plan[step + 1][0]:
+                    step += 1
+                    core.kill_group(pgid, plan[step][1])
+                    fields.update(killed_hard=step)
             if fields:
                 self.store.update_job(cur, r["rid"], **fields)
 
