@@ -1,11 +1,10 @@
 #include "backends/lsf/lsf_script.h"
 
-#include "backends/job_wrapper.h"
+#include "backends/batch_script.h"
 #include "backends/lsf/lsf_language.h"
 #include "backends/native_names.h"
 #include "core/array_spec.h"
 #include "core/shell_quote.h"
-#include "core/uid.h"
 #include "jobtext/directive_writer.h"
 
 namespace yard {
@@ -52,9 +51,7 @@ Result<std::string> conditions(const std::vector<SubmitContext::NativeDependency
 
 }  // namespace
 
-std::string lsf_cannot(std::string_view option, std::string_view why) {
-  return std::string(option) + ": backend lsf cannot run this job: " + std::string(why);
-}
+std::string lsf_cannot(std::string_view option, std::string_view why) { return cannot_run("lsf", option, why); }
 
 Result<LsfSettings> lsf_settings_from(const std::map<std::string, std::string>& values, const std::string& path) {
   LsfSettings settings;
@@ -67,43 +64,28 @@ Result<LsfSettings> lsf_settings_from(const std::map<std::string, std::string>& 
 }
 
 Result<std::string> lsf_batch_script(const JobSpec& spec, const SubmitContext& ctx, const LsfSettings& settings) {
-  if (auto s = spec.validate(); !s) return err(s.error());
-  if (auto s = expressible(spec, settings); !s) return err(s.error());
-  if (!is_uid(ctx.uid)) return err("batch script for Switchyard UID " + excerpt(ctx.uid) + ", which is not a UID");
-  if (auto s = check_wrappable(spec); !s) return err(s.error());
-
-  jobtext::Job job;
-  job.spec = spec;
-  job.options = spec.slurm_options;
-  jobtext::Writer w(job, kLsfTitle, "#BSUB", true);
-  // The UID in the name; an array's indices and throttle after it, as -J takes them.
-  std::string name = native_job_name(ctx.uid, spec.name);
-  if (spec.array) {
-    ArraySpec indices = *spec.array;
-    indices.max_running = 0;
-    name += "[" + array_text(indices) + "]";
-    if (spec.array->max_running > 0) name += "%" + std::to_string(spec.array->max_running);
-  }
-  w.add("-J \"" + name + "\"");
-  // The wrapper opens the job's files itself; without -o LSF would mail the output.
-  w.add("-o /dev/null");
-  jobtext::write_lsf_place(w);
-  if (spec.requeue) w.add(*spec.requeue ? "-r" : "-rn");
-  if (!ctx.dependencies.empty()) {
-    auto when = conditions(ctx.dependencies);
-    if (!when) return when.failure();
-    w.add("-w '" + *when + "'");
-  }
-  const jobtext::Directives d = std::move(w).done();
-  for (const auto& loss : d.losses)
-    if (!loss.nearest) return err(lsf_cannot(loss.what, loss.why));
-
-  std::string out = "#!/bin/bash\n";
-  out += "# Switchyard job " + ctx.uid + "\n";
-  out += d.text;
-  out += "\n";
-  out += job_wrapper(spec, ctx.uid, opening_output(spec, ctx, kLsfVariables, "LSB_JOBINDEX"));
-  return out;
+  const BatchScriptKind kind{"lsf", kLsfTitle, "#BSUB", kLsfVariables, "LSB_JOBINDEX"};
+  return indirect_batch_script(spec, ctx, kind, [&] { return expressible(spec, settings); },
+                               [&](jobtext::Writer& w) -> Status {
+                                 // The UID in the name; an array's indices and throttle after it, as -J takes them.
+                                 std::string name = native_job_name(ctx.uid, spec.name);
+                                 if (spec.array) {
+                                   ArraySpec indices = *spec.array;
+                                   indices.max_running = 0;
+                                   name += "[" + array_text(indices) + "]";
+                                   if (spec.array->max_running > 0) name += "%" + std::to_string(spec.array->max_running);
+                                 }
+                                 w.add("-J \"" + name + "\"");
+                                 // The wrapper opens the job's files itself; without -o LSF would mail the output.
+                                 w.add("-o /dev/null");
+                                 jobtext::write_lsf_place(w);
+                                 if (spec.requeue) w.add(*spec.requeue ? "-r" : "-rn");
+                                 if (ctx.dependencies.empty()) return {};
+                                 auto when = conditions(ctx.dependencies);
+                                 if (!when) return err(when.error());
+                                 w.add("-w '" + *when + "'");
+                                 return {};
+                               });
 }
 
 }  // namespace yard

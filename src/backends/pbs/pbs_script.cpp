@@ -2,11 +2,10 @@
 
 #include <cstdlib>
 
-#include "backends/job_wrapper.h"
+#include "backends/batch_script.h"
 #include "backends/native_names.h"
 #include "backends/pbs/pbs_language.h"
 #include "core/shell_quote.h"
-#include "core/uid.h"
 #include "jobtext/directive_writer.h"
 
 namespace yard {
@@ -59,9 +58,7 @@ Result<std::string> depend_text(const std::vector<SubmitContext::NativeDependenc
 
 }  // namespace
 
-std::string pbs_cannot(std::string_view option, std::string_view why) {
-  return std::string(option) + ": backend pbs cannot run this job: " + std::string(why);
-}
+std::string pbs_cannot(std::string_view option, std::string_view why) { return cannot_run("pbs", option, why); }
 
 Result<PbsSettings> pbs_settings_from(const std::map<std::string, std::string>& values, const std::string& path) {
   PbsSettings settings;
@@ -75,41 +72,28 @@ Result<PbsSettings> pbs_settings_from(const std::map<std::string, std::string>& 
 }
 
 Result<std::string> pbs_batch_script(const JobSpec& spec, const SubmitContext& ctx, const PbsSettings& settings) {
-  if (auto s = spec.validate(); !s) return err(s.error());
-  if (auto s = expressible(spec, settings); !s) return err(s.error());
-  if (!is_uid(ctx.uid)) return err("batch script for Switchyard UID " + excerpt(ctx.uid) + ", which is not a UID");
-  if (auto s = check_wrappable(spec); !s) return err(s.error());
-
-  jobtext::Job job;
-  job.spec = spec;
-  job.options = spec.slurm_options;
-  jobtext::Writer w(job, kPbsTitle, "#PBS", true);
-  w.add("-N " + native_job_name(ctx.uid, spec.name));
-  // The wrapper opens the job's files itself (PBS copies its own spool of them to -o's
-  // host:path at the end, and cannot append or pad an index).
-  w.add("-o /dev/null");
-  w.add("-j oe");
-  jobtext::write_pbs_resources(w);
-  if (spec.requeue) w.add(*spec.requeue ? "-r y" : "-r n");
-  if (!ctx.dependencies.empty()) {
-    auto depend = depend_text(ctx.dependencies);
-    if (!depend) return depend.failure();
-    w.add("-W depend=" + *depend);
-  }
-  jobtext::Directives d = std::move(w).done();
-  for (const auto& loss : d.losses)
-    if (!loss.nearest) return err(pbs_cannot(loss.what, loss.why));
-  if (settings.gpu_resource != "ngpus" && !settings.gpu_resource.empty()) {
-    for (std::size_t at = d.text.find(":ngpus="); at != std::string::npos; at = d.text.find(":ngpus=", at + 1))
-      d.text.replace(at + 1, 5, settings.gpu_resource);
-  }
-
-  std::string out = "#!/bin/bash\n";
-  out += "# Switchyard job " + ctx.uid + "\n";
-  out += d.text;
-  out += "\n";
-  out += job_wrapper(spec, ctx.uid, opening_output(spec, ctx, kPbsVariables, "PBS_ARRAY_INDEX"));
-  return out;
+  const BatchScriptKind kind{"pbs", kPbsTitle, "#PBS", kPbsVariables, "PBS_ARRAY_INDEX"};
+  return indirect_batch_script(
+      spec, ctx, kind, [&] { return expressible(spec, settings); },
+      [&](jobtext::Writer& w) -> Status {
+        w.add("-N " + native_job_name(ctx.uid, spec.name));
+        // The wrapper opens the job's files itself (PBS copies its own spool of them to
+        // -o's host:path at the end, and cannot append or pad an index).
+        w.add("-o /dev/null");
+        w.add("-j oe");
+        jobtext::write_pbs_resources(w);
+        if (spec.requeue) w.add(*spec.requeue ? "-r y" : "-r n");
+        if (ctx.dependencies.empty()) return {};
+        auto depend = depend_text(ctx.dependencies);
+        if (!depend) return err(depend.error());
+        w.add("-W depend=" + *depend);
+        return {};
+      },
+      [&](std::string& text) {  // the site's name for a chunk's GPUs
+        if (settings.gpu_resource.empty() || settings.gpu_resource == "ngpus") return;
+        for (std::size_t at = text.find(":ngpus="); at != std::string::npos; at = text.find(":ngpus=", at + 1))
+          text.replace(at + 1, 5, settings.gpu_resource);
+      });
 }
 
 }  // namespace yard

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "backends/job_wrapper.h"
+#include "backends/batch_script.h"
 #include "backends/native_names.h"
 #include "core/shell_quote.h"
 #include "core/checked.h"
@@ -31,46 +31,33 @@ Status expressible(const JobSpec& spec) {
 }  // namespace
 
 Result<std::string> sge_batch_script(const JobSpec& spec, const SubmitContext& ctx, const SgeSettings& settings) {
-  if (auto s = spec.validate(); !s) return err(s.error());
-  if (auto s = expressible(spec); !s) return err(s.error());
-  // The UID goes into the job name, a comment and a here-document delimiter.
-  if (!is_uid(ctx.uid)) return err("batch script for Switchyard UID " + excerpt(ctx.uid) + ", which is not a UID");
-  if (auto s = check_wrappable(spec); !s) return err(s.error());
-
   // The job's shape and place through Grid Engine's one writer (sge_writer.cpp), as
   // `yard translate --to sge` writes them; what it cannot say is a refusal here.
-  jobtext::Job job;
-  job.spec = spec;
-  job.options = spec.slurm_options;
-  jobtext::Writer w(job, kSgeTitle, "#$", false);
-  w.add("-N " + native_job_name(ctx.uid, spec.name));
-  w.add("-S /bin/bash");
-  // The wrapper opens the job's files itself: Grid Engine's -o takes no quoting (a path
-  // with a blank, ':' or '$' means something else to it) and cannot pad an index.
-  w.add("-o /dev/null");
-  w.add("-j y");
-  jobtext::write_sge_resources(w, settings);
-  // Whether Grid Engine may run it again after a failure of its host.
-  if (spec.requeue) w.add(*spec.requeue ? "-r y" : "-r n");
-  std::string holds;
-  for (auto& dep : ctx.dependencies) {
-    if (dep.native_id.empty() || dep.native_id.find_first_not_of("0123456789") != std::string::npos)
-      return err("dependency on native job id " + excerpt(dep.native_id) + ", which is not a Grid Engine job id");
-    if (dep.kind != DependencyKind::AfterAny)
-      return err(sge_cannot("--dependency", "Grid Engine holds a job only until another ends (afterany)"));
-    holds += (holds.empty() ? "" : ",") + dep.native_id;
-  }
-  if (!holds.empty()) w.add("-hold_jid " + holds);
-  const jobtext::Directives d = std::move(w).done();
-  for (const auto& loss : d.losses)
-    if (!loss.nearest) return err(sge_cannot(loss.what, loss.why));
-
-  std::string out = "#!/bin/bash\n";
-  out += "# Switchyard job " + ctx.uid + "\n";
-  out += d.text;
-  out += "\n";
-  out += job_wrapper(spec, ctx.uid, opening_output(spec, ctx, kSgeVariables, "SGE_TASK_ID"));
-  return out;
+  BatchScriptKind kind{"sge", kSgeTitle, "#$", kSgeVariables, "SGE_TASK_ID"};
+  kind.joins_lines = false;
+  return indirect_batch_script(
+      spec, ctx, kind, [&] { return expressible(spec); },
+      [&](jobtext::Writer& w) -> Status {
+        w.add("-N " + native_job_name(ctx.uid, spec.name));
+        w.add("-S /bin/bash");
+        // The wrapper opens the job's files itself: Grid Engine's -o takes no quoting (a
+        // path with a blank, ':' or '$' means something else to it) and cannot pad an index.
+        w.add("-o /dev/null");
+        w.add("-j y");
+        jobtext::write_sge_resources(w, settings);
+        // Whether Grid Engine may run it again after a failure of its host.
+        if (spec.requeue) w.add(*spec.requeue ? "-r y" : "-r n");
+        std::string holds;
+        for (auto& dep : ctx.dependencies) {
+          if (dep.native_id.empty() || dep.native_id.find_first_not_of("0123456789") != std::string::npos)
+            return err("dependency on native job id " + excerpt(dep.native_id) + ", which is not a Grid Engine job id");
+          if (dep.kind != DependencyKind::AfterAny)
+            return err(sge_cannot("--dependency", "Grid Engine holds a job only until another ends (afterany)"));
+          holds += (holds.empty() ? "" : ",") + dep.native_id;
+        }
+        if (!holds.empty()) w.add("-hold_jid " + holds);
+        return {};
+      });
 }
 
 }  // namespace yard

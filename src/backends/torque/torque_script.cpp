@@ -1,10 +1,9 @@
 #include "backends/torque/torque_script.h"
 
-#include "backends/job_wrapper.h"
+#include "backends/batch_script.h"
 #include "backends/native_names.h"
 #include "backends/pbs/pbs_language.h"
 #include "core/shell_quote.h"
-#include "core/uid.h"
 #include "jobtext/directive_writer.h"
 
 namespace yard {
@@ -53,9 +52,7 @@ Result<std::string> depend_text(const std::vector<SubmitContext::NativeDependenc
 
 }  // namespace
 
-std::string torque_cannot(std::string_view option, std::string_view why) {
-  return std::string(option) + ": backend torque cannot run this job: " + std::string(why);
-}
+std::string torque_cannot(std::string_view option, std::string_view why) { return cannot_run("torque", option, why); }
 
 Result<TorqueSettings> torque_settings_from(const std::map<std::string, std::string>& values, const std::string& path) {
   TorqueSettings settings;
@@ -68,37 +65,22 @@ Result<TorqueSettings> torque_settings_from(const std::map<std::string, std::str
 }
 
 Result<std::string> torque_batch_script(const JobSpec& spec, const SubmitContext& ctx, const TorqueSettings& settings) {
-  if (auto s = spec.validate(); !s) return err(s.error());
-  if (auto s = expressible(spec, settings); !s) return err(s.error());
-  if (!is_uid(ctx.uid)) return err("batch script for Switchyard UID " + excerpt(ctx.uid) + ", which is not a UID");
-  if (auto s = check_wrappable(spec); !s) return err(s.error());
-
-  jobtext::Job job;
-  job.spec = spec;
-  job.options = spec.slurm_options;
-  jobtext::Writer w(job, kTorqueTitle, "#PBS", true);
-  w.add("-N " + native_job_name(ctx.uid, spec.name));
-  // The wrapper opens the job's files itself (Torque copies its spool of them to -o's
-  // host:path at the end, and cannot append or pad an index).
-  w.add("-o /dev/null");
-  w.add("-j oe");
-  jobtext::write_torque_resources(w);
-  if (spec.requeue) w.add(*spec.requeue ? "-r y" : "-r n");
-  if (!ctx.dependencies.empty()) {
-    auto depend = depend_text(ctx.dependencies);
-    if (!depend) return depend.failure();
-    w.add("-W depend=" + *depend);
-  }
-  const jobtext::Directives d = std::move(w).done();
-  for (const auto& loss : d.losses)
-    if (!loss.nearest) return err(torque_cannot(loss.what, loss.why));
-
-  std::string out = "#!/bin/bash\n";
-  out += "# Switchyard job " + ctx.uid + "\n";
-  out += d.text;
-  out += "\n";
-  out += job_wrapper(spec, ctx.uid, opening_output(spec, ctx, kTorqueVariables, "PBS_ARRAYID"));
-  return out;
+  const BatchScriptKind kind{"torque", kTorqueTitle, "#PBS", kTorqueVariables, "PBS_ARRAYID"};
+  return indirect_batch_script(spec, ctx, kind, [&] { return expressible(spec, settings); },
+                               [&](jobtext::Writer& w) -> Status {
+                                 w.add("-N " + native_job_name(ctx.uid, spec.name));
+                                 // The wrapper opens the job's files itself (Torque copies its spool of
+                                 // them to -o's host:path at the end, and cannot append or pad an index).
+                                 w.add("-o /dev/null");
+                                 w.add("-j oe");
+                                 jobtext::write_torque_resources(w);
+                                 if (spec.requeue) w.add(*spec.requeue ? "-r y" : "-r n");
+                                 if (ctx.dependencies.empty()) return {};
+                                 auto depend = depend_text(ctx.dependencies);
+                                 if (!depend) return err(depend.error());
+                                 w.add("-W depend=" + *depend);
+                                 return {};
+                               });
 }
 
 }  // namespace yard

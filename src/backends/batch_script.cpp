@@ -1,0 +1,42 @@
+#include "backends/batch_script.h"
+
+#include "backends/job_wrapper.h"
+#include "core/shell_quote.h"
+#include "core/uid.h"
+#include "jobtext/directive_writer.h"
+
+namespace yard {
+
+std::string cannot_run(std::string_view backend, std::string_view option, std::string_view why) {
+  return std::string(option) + ": backend " + std::string(backend) + " cannot run this job: " + std::string(why);
+}
+
+Result<std::string> indirect_batch_script(const JobSpec& spec, const SubmitContext& ctx, const BatchScriptKind& kind,
+                                          const std::function<Status()>& expressible,
+                                          const std::function<Status(jobtext::Writer&)>& directives,
+                                          const std::function<void(std::string&)>& edit) {
+  if (auto s = spec.validate(); !s) return err(s.error());
+  if (auto s = expressible(); !s) return err(s.error());
+  // The UID goes into the job name, a comment and a here-document delimiter.
+  if (!is_uid(ctx.uid)) return err("batch script for Switchyard UID " + excerpt(ctx.uid) + ", which is not a UID");
+  if (auto s = check_wrappable(spec); !s) return err(s.error());
+
+  jobtext::Job job;
+  job.spec = spec;
+  job.options = spec.slurm_options;
+  jobtext::Writer w(job, kind.title, std::string(kind.prefix), kind.joins_lines);
+  if (auto s = directives(w); !s) return err(s.error());
+  jobtext::Directives d = std::move(w).done();
+  for (const auto& loss : d.losses)
+    if (!loss.nearest) return err(cannot_run(kind.backend, loss.what, loss.why));
+  if (edit) edit(d.text);
+
+  std::string out = "#!/bin/bash\n";
+  out += "# Switchyard job " + ctx.uid + "\n";
+  out += d.text;
+  out += "\n";
+  out += job_wrapper(spec, ctx.uid, opening_output(spec, ctx, kind.scheduler_variables, kind.index_variable));
+  return out;
+}
+
+}  // namespace yard
