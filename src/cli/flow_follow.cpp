@@ -36,6 +36,29 @@ Result<std::vector<JobRecord>> follow_jobs(DaemonClient& client, const std::vect
     count(j.state, +1);
     all.push_back(j.id);
   }
+  auto say = [&](const LoggedEvent& e) {
+    if (json_lines) {
+      nlohmann::json line = event_json(e);
+      line["event"] = "job";
+      out << dump_json(line) << "\n" << std::flush;
+    } else if (!tty) {
+      out << escape_for_terminal(e.name) << " " << display_id(e) << " " << to_string(e.event.state)
+          << (e.event.detail.empty() ? "" : " (" + escape_for_terminal(e.event.detail) + ")") << "\n";
+    }
+  };
+  // A job that ended before the following began (a short job on a busy machine) has its
+  // line too: what follows the output learns every job's end, however fast it came.
+  for (const auto& j : *now) {
+    if (!is_terminal(j.state)) continue;
+    LoggedEvent ended;
+    ended.job_id = j.id;
+    ended.array_job_id = j.array_job_id;
+    ended.array_index = j.array_index;
+    ended.name = j.name;
+    ended.backend = j.backend;
+    ended.event = {j.end_time.value_or(j.submit_time), j.state, j.reason};
+    say(ended);
+  }
   auto progress = [&] {
     if (!tty) return;
     const int width = 30, filled = total ? done * width / total : width;
@@ -50,18 +73,13 @@ Result<std::vector<JobRecord>> follow_jobs(DaemonClient& client, const std::vect
     follow.filter.ids = all;
     auto watched = client.watch(follow, [&](const LoggedEvent& e) {
       auto it = last.find(e.job_id);
-      if (it == last.end() || it->second == e.event.state) return true;
+      // An end is final (a job tried again goes back to PENDING without one): an older
+      // event of a job already seen ended is one the first read overtook.
+      if (it == last.end() || it->second == e.event.state || is_terminal(it->second)) return true;
       count(it->second, -1);
       count(e.event.state, +1);
       it->second = e.event.state;
-      if (json_lines) {
-        nlohmann::json line = event_json(e);
-        line["event"] = "job";
-        out << dump_json(line) << "\n" << std::flush;
-      } else if (!tty) {
- out << escape_for_terminal(e.name) << " " << display_id(e) << " " << to_string(e.event.state)
-            << (e.event.detail.empty() ? "" : " (" + escape_for_terminal(e.event.detail) + ")") << "\n";
-      }
+      say(e);
       progress();
       return done < total;
     });
