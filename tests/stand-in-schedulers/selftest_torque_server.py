@@ -15,11 +15,12 @@ from standin import torque_synth
 
 
 class ServerTest(unittest.TestCase):
-    """One instance (4 slots, kill grace 1 s, completed jobs kept 3 s)."""
+    """One instance (4 slots, kill grace 1 s, completed jobs kept 10 s: long enough for a
+    loaded machine to read a job that just ended, short enough to see one forgotten)."""
 
     @classmethod
     def setUpClass(cls):
-        cls.si = TorqueInstance("kill_grace=1", "keep_completed=3")
+        cls.si = TorqueInstance("kill_grace=1", "keep_completed=10")
         cls.si.script("never.sh", "true\n")
 
     @classmethod
@@ -46,7 +47,11 @@ class ServerTest(unittest.TestCase):
         wait_for(lambda: read_file(out) == "survived\n", what="the job to finish during the outage")
         self.assertEqual(si.run(CTL, "outage", "off").returncode, 0)
         self.assertEqual(si.job(jid)["exit_status"], "0")
-        # --hang: commands block until the outage ends.
+        # --hang: commands block until the outage ends (asked of a job still running, which
+        # no keep_completed can have forgotten however long a loaded machine takes).
+        si.script("long.sh", "sleep 120\n")
+        jid = si.qsub("long.sh")
+        si.wait_state(jid, "R")
         self.assertEqual(si.run(CTL, "outage", "on", "--hang").returncode, 0)
         p = subprocess.Popen(["qstat", "-x", jid], env=si.env, cwd=si.work,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -58,12 +63,13 @@ class ServerTest(unittest.TestCase):
         out, err = p.communicate(timeout=30)
         self.assertEqual(p.returncode, 0, err)
         self.assertIn("<Job_Id>%s</Job_Id>" % jid, out)
+        self.assertEqual(si.run("qdel", jid).returncode, 0)
 
     def test_02_keep_completed(self):
         si = self.si
         a = si.qsub("never.sh")
         si.wait_state(a, "C")
-        wait_for(lambda: si.run("qstat", "-x", a).returncode == 153, timeout=20,
+        wait_for(lambda: si.run("qstat", "-x", a).returncode == 153, timeout=60,
                  what="the job to be forgotten after keep_completed")
         r = si.run("qstat", "-x", a)
         self.assertEqual((r.stdout, r.stderr), ("", "qstat: Unknown Job Id Error %s\n" % a))
