@@ -62,6 +62,20 @@ struct SubmitContext {
   std::vector<std::string> avoid_nodes;
 };
 
+// How a job is submitted, for schedulers that read no directives from the script:
+// HTCondor's submit description, saved beside the script, and Flux's options, which only
+// its submit command's line takes.
+struct Submission {
+  std::string companion;          // saved at companion_path(script) first; empty: none
+  std::vector<std::string> argv;  // the submit command
+};
+
+// Where a script's companion file is saved: "<dir>/<uid>.sh" -> "<dir>/<uid>.sub".
+inline std::string companion_path(std::string_view script_path) {
+  std::string_view stem = script_path.ends_with(".sh") ? script_path.substr(0, script_path.size() - 3) : script_path;
+  return std::string(stem) + ".sub";
+}
+
 class Dialect {
  public:
   virtual ~Dialect() = default;
@@ -69,7 +83,18 @@ class Dialect {
 
   // The batch script for `spec`: directives, then the job. Every user value is quoted.
   virtual Result<std::string> batch_script(const JobSpec& spec, const SubmitContext& ctx) const = 0;
-  virtual std::vector<std::string> submit_argv(const std::string& script_path) const = 0;
+  virtual std::vector<std::string> submit_argv(const std::string& script_path) const {
+    (void)script_path;
+    return {};
+  }
+  // The submission of the job whose script is saved at `script_path`: by default
+  // submit_argv's command and no companion file.
+  virtual Result<Submission> submission(const JobSpec& spec, const SubmitContext& ctx,
+                                        const std::string& script_path) const {
+    (void)spec;
+    (void)ctx;
+    return Submission{"", submit_argv(script_path)};
+  }
   // Whether the submit command reads the script on its stdin (LSF's `bsub < script`:
   // given as an argument, its #BSUB lines are not read).
   virtual bool submit_reads_script_on_stdin() const { return false; }
@@ -126,6 +151,9 @@ class Dialect {
     (void)position;
     return std::string(base) + "_" + std::to_string(index);
   }
+  // A single job's native id from its submission's (HTCondor: the one job of cluster 6
+  // is 6.0); an array's elements are element_id()'s.
+  virtual std::string job_id(std::string_view submission_id) const { return std::string(submission_id); }
   // Whether a dependency on a whole array is written as one on each of its elements
   // (OAR: an array has no id of its own that a job can wait for).
   virtual bool array_dependency_by_elements() const { return false; }

@@ -219,7 +219,7 @@ void IndirectBackend::set_native(Unit& u, const std::string& base, const std::ve
       auto at = std::lower_bound(indices.begin(), indices.end(), *m.index);
       position = static_cast<std::size_t>(at - indices.begin());
     }
-    if (!u.is_array || !m.index) m.native_id = base;
+    if (!u.is_array || !m.index) m.native_id = dialect_.job_id(base);
     else if (elements.size() == indices.size() && position < elements.size()) m.native_id = elements[position];
     else m.native_id = dialect_.element_id(base, *m.index, position);
     m.known_from_tag = next_tag_;

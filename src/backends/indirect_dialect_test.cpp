@@ -322,6 +322,23 @@ TEST_F(IndirectTest, ASubmitCommandThatReadsItsScriptOnStdinGetsIt) {
   }
 }
 
+// HTCondor's condor_submit reads a submit description saved beside the script, and the
+// one job of cluster 50 is 50.0.
+TEST_F(IndirectTest, ACompanionFileIsSavedBesideTheScriptAndASingleJobGetsItsOwnId) {
+  dialect_.described = true;
+  const auto id = submit(spec());
+  step();
+  ASSERT_EQ(posted("fsub"), 1);
+  const std::string description = queue_.posted.front().argv.at(1);
+  ASSERT_TRUE(description.ends_with(".sub")) << description;
+  auto text = read_file(description);
+  ASSERT_TRUE(text) << text.error();
+  EXPECT_EQ(*text, "executable = " + description.substr(0, description.size() - 4) + ".sh\n");
+  queue_.answer("50\n");
+  step();
+  EXPECT_EQ(job(id).native_id, "50.0");
+}
+
 TEST_F(IndirectTest, ADependencyOnAWholeArrayIsMarkedSoForTheDialect) {
   auto array = spec("array");
   array.array = *parse_array_spec("1-3");

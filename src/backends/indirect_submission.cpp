@@ -159,6 +159,20 @@ void IndirectBackend::plan_submission(Unit& u, double now) {
     }
   }
   ::chmod(path.c_str(), 0700);
+  auto submission = dialect_.submission(*spec, *ctx, path);
+  if (!submission) {
+    fail_unit(u, submission.error(), now);
+    return;
+  }
+  if (!submission->companion.empty()) {
+    std::ofstream f(companion_path(path), std::ios::trunc);
+    f << submission->companion;
+    if (!f.flush()) {
+      log(dialect_.name(), "cannot write " + companion_path(path));
+      retry_later(u, now);
+      return;
+    }
+  }
   // Noted before the command runs (this transaction commits before dispatch()): after a
   // crash, the job is looked up by its UID instead of being submitted again.
   for (auto id : u.members)
@@ -176,7 +190,7 @@ void IndirectBackend::plan_submission(Unit& u, double now) {
   // the daemon was started from). One the daemon cannot enter here (made on the nodes
   // only) leaves the submission in the daemon's /, and the wrapper's own cd decides.
   const bool enterable = !spec->workdir.empty() && ::access(spec->workdir.c_str(), X_OK) == 0;
-  plan(Kind::Submit, dialect_.submit_argv(path), what, enterable ? spec->workdir : "",
+  plan(Kind::Submit, std::move(submission->argv), what, enterable ? spec->workdir : "",
        dialect_.submit_reads_script_on_stdin() ? path : "");
 }
 

@@ -133,6 +133,14 @@ class FakeDialect : public Dialect {
   bool array_dependency_by_elements() const override { return numbered_elements; }
   bool script_on_stdin = false;  // the submit command reads the script on its stdin, as LSF's bsub
   bool submit_reads_script_on_stdin() const override { return script_on_stdin; }
+  bool described = false;  // a submit description beside the script, single jobs' ids "N.0", as HTCondor's
+  Result<Submission> submission(const JobSpec& spec, const SubmitContext& ctx, const std::string& path) const override {
+    if (!described) return Dialect::submission(spec, ctx, path);
+    return Submission{"executable = " + path + "\n", {"fsub", companion_path(path)}};
+  }
+  std::string job_id(std::string_view base) const override {
+    return described ? std::string(base) + ".0" : std::string(base);
+  }
   bool partial_listings = false;  // a listing with unknown ids fails but lists the others, as PBS's qstat
   bool usable_despite(int rc, std::string_view err) const override {
     return partial_listings && rc == 153 && err.find("Unknown Job Id") != std::string_view::npos;

@@ -16,8 +16,9 @@ inline constexpr std::string_view kHtcondorTitle = "HTCondor";
 void register_htcondor_language(ScriptLanguages& languages);
 
 namespace jobtext {
-// htcondor_writer.cpp: a submit description whose executable is `executable`.
-Directives write_htcondor(const Job& job, const std::string& executable);
+// htcondor_writer.cpp: a submit description whose executable is `executable`; with an
+// `index_variable`, an array element's index is in that variable of its environment.
+Directives write_htcondor(const Job& job, const std::string& executable, std::string_view index_variable = {});
 }  // namespace jobtext
 
 }  // namespace yard

@@ -95,9 +95,9 @@ void files(Writer& w, const std::string& index) {
 // getenv = true for ALL, else the names of the variables passed on as they are (none:
 // HTCondor's default, NONE; condor_submit matches a name in any case, so that a variable
 // named alike in another case goes too); environment = "A=1 B='x y'" for those given a value.
-void environment(Writer& w) {
+void environment(Writer& w, const std::string& index_assignment) {
   const Exports e = exports_of(w.job.exports);
-  std::string names, vars;
+  std::string names, vars = index_assignment;
   for (const auto& v : e.variables) {
     const auto eq = v.find('=');
     if (eq == std::string::npos && e.all) continue;  // in the whole environment already
@@ -143,7 +143,7 @@ void mail(Writer& w) {
 
 }  // namespace
 
-Directives write_htcondor(const Job& job, const std::string& executable) {
+Directives write_htcondor(const Job& job, const std::string& executable, std::string_view index_variable) {
   Writer w(job, kHtcondorTitle, "", true);
   const JobSpec& s = job.spec;
   w.add("# HTCondor submit description: condor_submit FILE (written by yard translate)");
@@ -159,7 +159,7 @@ Directives write_htcondor(const Job& job, const std::string& executable) {
   files(w, index);
   if (!s.account.empty()) set_value(w, "account", "accounting_group", s.account);
   if (!job.chdir.empty()) set_value(w, "chdir", "initialdir", job.chdir);
-  environment(w);
+  environment(w, s.array && !index_variable.empty() ? std::string(index_variable) + "=$(" + index + ")" : "");
   if (s.priority != 0) set(w, "priority", std::to_string(s.priority));
   mail(w);
   if (!s.partition.empty()) w.lack("partition", "--partition " + s.partition, "queues (it matches machines instead)");
