@@ -60,8 +60,10 @@ void set_value(Writer& w, std::string_view option, std::string_view key, const s
 void resources(Writer& w) {
   const Resources& r = w.res();
   if (r.nodes > 1) w.lose("nodes", "--nodes " + std::to_string(r.nodes), "an HTCondor job runs on one machine; left out");
+  // A batch script runs once, whatever its tasks (sbatch's does too): its CPUs are all
+  // the job asks for, which request_cpus says.
   if (r.ntasks > 1)
-    w.lose("ntasks", "--ntasks " + std::to_string(r.ntasks),
+    w.approximate("ntasks", "--ntasks " + std::to_string(r.ntasks),
            "an HTCondor job is one process tree: its " + std::to_string(r.total_cpus()) + " CPUs are request_cpus");
   if (r.total_cpus() > 1) set(w, "request_cpus", std::to_string(r.total_cpus()));
   if (const std::uint64_t mem = r.total_mem_bytes()) set(w, "request_memory", size_in(mem, {"K", "M", "G", "T"}));
