@@ -48,15 +48,10 @@ const char* dependency_word(DependencyKind kind) {
 
 std::string flux_cannot(std::string_view option, std::string_view why) { return cannot_run("flux", option, why); }
 
-Result<std::string> flux_batch_script(const JobSpec& spec, const SubmitContext& ctx) {
-  if (auto s = checked(spec, ctx); !s) return err(s.error());
-  return "#!/bin/bash\n# Switchyard job " + ctx.uid + " (Flux takes its options on the command line)\n\n" +
-         job_wrapper(spec, ctx.uid, opening_output(spec, ctx, kFluxVariables, "FLUX_JOB_CC"));
-}
+namespace {
 
-Result<std::vector<std::string>> flux_submit_argv(const JobSpec& spec, const SubmitContext& ctx,
-                                                  const std::string& script_path) {
-  if (auto s = checked(spec, ctx); !s) return err(s.error());
+// The submit command's options, an option (and its value) at a time.
+Result<std::vector<std::vector<std::string>>> options(const JobSpec& spec, const SubmitContext& ctx) {
   jobtext::Job job;
   job.spec = spec;
   job.spec.name = native_job_name(ctx.uid, spec.name);
@@ -69,21 +64,62 @@ Result<std::vector<std::string>> flux_submit_argv(const JobSpec& spec, const Sub
   jobtext::Directives d = jobtext::write_flux(job);
   for (const auto& loss : d.losses)
     if (!loss.nearest) return err(flux_cannot(loss.what, loss.why));
-  std::vector<std::string> argv{"flux", several_tasks(spec) ? "batch" : "submit"};
+  std::vector<std::vector<std::string>> out;
   for (std::string_view line : split(d.text, '\n')) {
     auto sentinel = flux_sentinel(line);
     if (!sentinel) continue;
     auto words = split_directive_words(sentinel->rest);
     if (!words) return err("the Flux writer's line " + excerpt(std::string(line)) + ": " + words.error());
-    argv.insert(argv.end(), words->begin(), words->end());
+    out.push_back(std::move(*words));
   }
   for (const auto& dep : ctx.dependencies) {
     const char* word = dependency_word(dep.kind);
     if (!word) return err(flux_cannot("--dependency " + std::string(to_string(dep.kind)), "Flux has no such dependency"));
     auto id = flux_ascii_id(dep.native_id);
     if (!id) return err("dependency on native job id " + excerpt(dep.native_id) + ", which is not a Flux job id");
-    argv.push_back("--dependency=" + std::string(word) + ":" + *id);
+    out.push_back({"--dependency=" + std::string(word) + ":" + *id});
   }
+  return out;
+}
+
+const char* command(const JobSpec& spec) { return several_tasks(spec) ? "batch" : "submit"; }
+
+// A word as a comment shows it: bare when plain, else quoted for bash, its line breaks
+// written \n so that the comment stays one line.
+std::string shown(const std::string& word) {
+  if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_=:,./%+-@") ==
+                           std::string::npos)
+    return word;
+  std::string out;
+  for (char c : bash_quote(word)) out += c == '\n' ? std::string("\\n") : std::string(1, c);
+  return out;
+}
+
+}  // namespace
+
+// The options are written in the script too, in comments (no `flux:` sentinel, which
+// flux batch would read), so that the saved script says how it was submitted.
+Result<std::string> flux_batch_script(const JobSpec& spec, const SubmitContext& ctx) {
+  if (auto s = checked(spec, ctx); !s) return err(s.error());
+  auto lines = options(spec, ctx);
+  if (!lines) return lines.failure();
+  std::string out = "#!/bin/bash\n# Switchyard job " + ctx.uid + ", submitted as `flux " + command(spec) +
+                    " OPTIONS THIS_SCRIPT`, OPTIONS being:\n";
+  for (const auto& words : *lines) {
+    std::string line = "#  ";
+    for (const auto& w : words) line += " " + shown(w);
+    out += line + "\n";
+  }
+  return out + "\n" + job_wrapper(spec, ctx.uid, opening_output(spec, ctx, kFluxVariables, "FLUX_JOB_CC"));
+}
+
+Result<std::vector<std::string>> flux_submit_argv(const JobSpec& spec, const SubmitContext& ctx,
+                                                  const std::string& script_path) {
+  if (auto s = checked(spec, ctx); !s) return err(s.error());
+  auto lines = options(spec, ctx);
+  if (!lines) return lines.failure();
+  std::vector<std::string> argv{"flux", command(spec)};
+  for (const auto& words : *lines) argv.insert(argv.end(), words.begin(), words.end());
   argv.push_back(script_path);
   return argv;
 }

@@ -55,7 +55,14 @@ TEST(FluxScript, OneTaskIsFluxSubmitWithItsOptionsOnTheLine) {
   EXPECT_EQ(argv->back(), "/state/flux/u.sh");
   auto script = flux_batch_script(s, c);
   ASSERT_TRUE(script) << script.error();
-  EXPECT_TRUE(script->starts_with("#!/bin/bash\n# Switchyard job yd0123456789abcdef"));
+  EXPECT_TRUE(script->starts_with("#!/bin/bash\n# Switchyard job yd0123456789abcdef")) << *script;
+  EXPECT_NE(script->find("\n#   -t 2m\n"), std::string::npos) << *script;  // how it was submitted
+  EXPECT_NE(script->find("\n#   --dependency=afterok:f3croSDd\n"), std::string::npos) << *script;
+  // A value with blanks or quotes, quoted as bash reads it.
+  s.account = "it's mine";
+  script = flux_batch_script(s, c);
+  ASSERT_TRUE(script) << script.error();
+  EXPECT_NE(script->find("\n#   -B 'it'\\''s mine'\n"), std::string::npos) << *script;
 }
 
 TEST(FluxScript, SeveralTasksAreFluxBatchAndArraysAreCopies) {

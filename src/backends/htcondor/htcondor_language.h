@@ -16,9 +16,13 @@ inline constexpr std::string_view kHtcondorTitle = "HTCondor";
 void register_htcondor_language(ScriptLanguages& languages);
 
 namespace jobtext {
-// htcondor_writer.cpp: a submit description whose executable is `executable`; with an
-// `index_variable`, an array element's index is in that variable of its environment.
-Directives write_htcondor(const Job& job, const std::string& executable, std::string_view index_variable = {});
+// Variables of the job's environment the description sets (none by default): its
+// cluster.proc, an array element's index.
+struct JobIdVariables {
+  std::string_view id, index;
+};
+// htcondor_writer.cpp: a submit description whose executable is `executable`.
+Directives write_htcondor(const Job& job, const std::string& executable, const JobIdVariables& variables = {});
 }  // namespace jobtext
 
 }  // namespace yard

@@ -13,7 +13,7 @@ namespace {
 
 // What HTCondor sets for a job (its scratch directory, its ad), kept when the wrapper
 // clears what the job inherited.
-constexpr const char* kHtcondorVariables = "_CONDOR_* | YARD_HTCONDOR_INDEX | TMPDIR";
+constexpr const char* kHtcondorVariables = "_CONDOR_* | YARD_HTCONDOR_ID | YARD_HTCONDOR_INDEX | TMPDIR";
 
 Status checked(const JobSpec& spec, const SubmitContext& ctx) {
   if (auto s = spec.validate(); !s) return err(s.error());
@@ -50,7 +50,7 @@ Result<std::string> htcondor_description(const JobSpec& spec, const SubmitContex
   // The wrapper sets the job's environment; HTCondor's own variables are all it needs.
   job.exports = "NONE";
   job.options = spec.slurm_options;
-  jobtext::Directives d = jobtext::write_htcondor(job, script_path, kHtcondorIndexVariable);
+  jobtext::Directives d = jobtext::write_htcondor(job, script_path, {kHtcondorIdVariable, kHtcondorIndexVariable});
   for (const auto& loss : d.losses)
     if (!loss.nearest) return err(htcondor_cannot(loss.what, loss.why));
   return d.text;

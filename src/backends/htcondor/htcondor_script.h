@@ -12,7 +12,9 @@
 
 namespace yard {
 
-// The variable in which an array element finds its index (the description sets it).
+// The variables in which a job finds its cluster.proc and an array element its index
+// (the description sets them: HTCondor itself sets neither).
+inline constexpr const char* kHtcondorIdVariable = "YARD_HTCONDOR_ID";
 inline constexpr const char* kHtcondorIndexVariable = "YARD_HTCONDOR_INDEX";
 
 Result<std::string> htcondor_batch_script(const JobSpec& spec, const SubmitContext& ctx);

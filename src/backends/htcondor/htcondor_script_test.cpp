@@ -46,6 +46,7 @@ TEST(HtcondorScript, DescriptionNamesTheScriptAndCarriesTheUid) {
   EXPECT_TRUE(has(*d, "allowed_job_duration = 90"));
   EXPECT_TRUE(has(*d, "output = /dev/null"));  // the wrapper opens the job's files
   EXPECT_TRUE(has(*d, "error = /dev/null"));
+  EXPECT_TRUE(has(*d, "environment = \"YARD_HTCONDOR_ID=$(Cluster).$(Process)\""));
   EXPECT_TRUE(has(*d, "queue"));
   EXPECT_EQ(d->find("getenv"), std::string::npos) << *d;  // the wrapper sets the environment
   auto script = htcondor_batch_script(s, ctx());
@@ -58,13 +59,13 @@ TEST(HtcondorScript, ArraysGiveEachProcItsIndex) {
   s.array = *parse_array_spec("1,3,5%2");
   auto d = htcondor_description(s, ctx(), "/x/u.sh");
   ASSERT_TRUE(d) << d.error();
-  EXPECT_TRUE(has(*d, "environment = \"YARD_HTCONDOR_INDEX=$(ArrayIndex)\"")) << *d;
+  EXPECT_TRUE(has(*d, "environment = \"YARD_HTCONDOR_ID=$(Cluster).$(Process) YARD_HTCONDOR_INDEX=$(ArrayIndex)\"")) << *d;
   EXPECT_TRUE(has(*d, "max_materialize = 2"));
   EXPECT_TRUE(has(*d, "queue ArrayIndex in (1, 3, 5)"));
   s.array = *parse_array_spec("0-3");
   d = htcondor_description(s, ctx(), "/x/u.sh");
   ASSERT_TRUE(d) << d.error();
-  EXPECT_TRUE(has(*d, "environment = \"YARD_HTCONDOR_INDEX=$(Process)\"")) << *d;
+  EXPECT_TRUE(has(*d, "environment = \"YARD_HTCONDOR_ID=$(Cluster).$(Process) YARD_HTCONDOR_INDEX=$(Process)\"")) << *d;
   EXPECT_TRUE(has(*d, "queue 4"));
   auto script = htcondor_batch_script(s, ctx());
   ASSERT_TRUE(script);

@@ -145,7 +145,7 @@ void mail(Writer& w) {
 
 }  // namespace
 
-Directives write_htcondor(const Job& job, const std::string& executable, std::string_view index_variable) {
+Directives write_htcondor(const Job& job, const std::string& executable, const JobIdVariables& variables) {
   Writer w(job, kHtcondorTitle, "", true);
   const JobSpec& s = job.spec;
   w.add("# HTCondor submit description: condor_submit FILE (written by yard translate)");
@@ -161,7 +161,11 @@ Directives write_htcondor(const Job& job, const std::string& executable, std::st
   files(w, index);
   if (!s.account.empty()) set_value(w, "account", "accounting_group", s.account);
   if (!job.chdir.empty()) set_value(w, "chdir", "initialdir", job.chdir);
-  environment(w, s.array && !index_variable.empty() ? std::string(index_variable) + "=$(" + index + ")" : "");
+  std::string own;  // the job's id and index, where asked for
+  if (!variables.id.empty()) own = std::string(variables.id) + "=$(Cluster).$(Process)";
+  if (s.array && !variables.index.empty())
+    own += (own.empty() ? "" : " ") + std::string(variables.index) + "=$(" + index + ")";
+  environment(w, own);
   if (s.priority != 0) set(w, "priority", std::to_string(s.priority));
   mail(w);
   if (!s.partition.empty()) w.lack("partition", "--partition " + s.partition, "queues (it matches machines instead)");
