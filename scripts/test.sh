@@ -15,7 +15,7 @@ bash scripts/sge/install.sh
 bash scripts/oar/install.sh
 # The suites against real clusters and stand-in schedulers (their fixtures' setup and
 # cleanup tests included).
-cluster_tests='^(Slurm|Sge|Oar|Pbs|Torque|Lsf)[A-Za-z/]*(Cluster|World|Example)[A-Za-z]*\.|^OarDirect\.'
+cluster_tests='^(Slurm|Sge|Oar|Pbs|Torque|Lsf|Htcondor|Flux)[A-Za-z/]*(Cluster|World|Example)[A-Za-z]*\.|^OarDirect\.'
 # Load tests that measure the daemon's bounds (memory held for 1,000 watchers): run once,
 # in release; under the sanitizers their allocator's own memory is what they would see.
 # The code they load runs under the sanitizers in its unit tests (server/subscribers_test).

@@ -2,7 +2,7 @@
 // cycle takes, and how long parsing and applying the cycle's output takes, with the real
 // dialect and the real engine over a real store. The commands' output is synthesized in
 // the scheduler's exact format (tests/fixtures/*/README.md), so no cluster is needed.
-//   poll_bench slurm|sge|oar|pbs|torque|lsf N   ->   "jobs commands_per_cycle parse_apply_ms commands_per_minute"
+//   poll_bench slurm|sge|oar|pbs|torque|lsf|htcondor|flux N   ->   "jobs commands_per_cycle parse_apply_ms commands_per_minute"
 #include <unistd.h>
 
 #include <chrono>
@@ -13,6 +13,9 @@
 #include <memory>
 #include <string>
 
+#include "backends/flux/flux_dialect.h"
+#include "backends/flux/flux_ids.h"
+#include "backends/htcondor/htcondor_dialect.h"
 #include "backends/indirect_backend.h"
 #include "backends/lsf/lsf_dialect.h"
 #include "backends/oar/oar_dialect.h"
@@ -37,8 +40,26 @@ double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// Flux's ids are 64-bit FLUIDs: bench job N gets a large one.
+std::uint64_t fluid(int native) { return 1'000'000'000'000ull + static_cast<std::uint64_t>(native); }
+
 // One queued job in the scheduler's listing format.
 std::string queued_entry(const std::string& scheduler, int native) {
+  if (scheduler == "htcondor") {
+    // condor_q -json's ad of an idle job, the attributes yard asks for (tests/fixtures/htcondor).
+    return "{\n  \"ClusterId\": " + std::to_string(native) +
+           ",\n  \"EnteredCurrentStatus\": 1700000000,\n  \"JobBatchName\": \"yard-x-bench\",\n"
+           "  \"JobStatus\": 1,\n  \"NumJobStarts\": 0,\n  \"Owner\": \"bench\",\n  \"ProcId\": 0\n}\n,\n";
+  }
+  if (scheduler == "flux") {
+    // flux jobs --json's record of a job waiting for resources (flux-jobs(1)).
+    const std::uint64_t id = fluid(native);
+    return "{\"id\": " + std::to_string(id) + ", \"userid\": 1000, \"urgency\": 16, \"priority\": 16, "
+           "\"t_submit\": 1700000000.1, \"t_depend\": 1700000000.1, \"state\": \"SCHED\", \"name\": \"yard-x-bench\", "
+           "\"cwd\": \"/home/bench\", \"ntasks\": 1, \"ncores\": 1, \"duration\": 0.0, \"nnodes\": 1, "
+           "\"status\": \"SCHED\", \"jobid\": \"" + flux_f58(id) + "\", \"username\": \"bench\", "
+           "\"dependencies\": [], \"exception\": {\"occurred\": false}}, ";
+  }
   if (scheduler == "slurm") return std::to_string(native) + "|PENDING|Priority|yard-x-bench\n";
   if (scheduler == "pbs") {
     // qstat -x -f -F json's attributes of a queued job (PBS Pro 2020's, old printer).
@@ -98,6 +119,8 @@ std::string queued_entry(const std::string& scheduler, int native) {
 
 std::string listing(const std::string& scheduler, const std::string& entries) {
   if (scheduler == "slurm") return entries;
+  if (scheduler == "htcondor") return entries.empty() ? "" : "[\n" + entries.substr(0, entries.size() - 2) + "]\n";
+  if (scheduler == "flux") return "{\"jobs\": [" + (entries.empty() ? "" : entries.substr(0, entries.size() - 2)) + "]}\n";
   if (scheduler == "lsf") {
     if (entries.empty()) return "No unfinished job found\n";
     return "{\n  \"COMMAND\":\"bjobs\",\n  \"JOBS\":1,\n  \"RECORDS\":[\n" + entries.substr(0, entries.size() - 2) +
@@ -130,8 +153,10 @@ int main(int argc, char** argv) {
   else if (scheduler == "pbs") dialect = std::make_unique<PbsDialect>(PbsSettings{});
   else if (scheduler == "torque") dialect = std::make_unique<TorqueDialect>(TorqueSettings{});
   else if (scheduler == "lsf") dialect = std::make_unique<LsfDialect>("bench", LsfSettings{});
+  else if (scheduler == "htcondor") dialect = std::make_unique<HtcondorDialect>("bench");
+  else if (scheduler == "flux") dialect = std::make_unique<FluxDialect>();
   if (!dialect || n <= 0) {
-    std::fprintf(stderr, "usage: poll_bench slurm|sge|oar|pbs|torque|lsf N\n");
+    std::fprintf(stderr, "usage: poll_bench slurm|sge|oar|pbs|torque|lsf|htcondor|flux N\n");
     return 2;
   }
   auto dir = std::filesystem::temp_directory_path() / ("yard-poll-bench-" + std::to_string(::getpid()));
@@ -152,7 +177,12 @@ int main(int argc, char** argv) {
     (void)tx.commit();
   }
   // Submit everything: answer each submission with a native id.
-  const std::string submit = dialect->submit_argv("x")[0], poll = dialect->poll_argv({})[0];
+  // Told apart by their first words (Flux's commands are all `flux`).
+  auto first_words = [](const std::vector<std::string>& words) { return words.at(0) + (words.at(0) == "flux" ? " " + words.at(1) : ""); };
+  SubmitContext ctx{"yd0123456789abcdef", "", "", {}, {}};
+  const auto submission = dialect->submission(s, ctx, (dir / "x.sh").string());
+  if (!submission) return 1;
+  const std::string submit = first_words(submission->argv), poll = first_words(dialect->poll_argv({"1"}));
   int next_native = 100000;
   std::string entries;
   for (;;) {
@@ -165,14 +195,17 @@ int main(int argc, char** argv) {
       q.posted.pop_front();
       CommandResult r;
       r.exit_code = 0;
-      if (c.argv[0] == submit) {
+      if (first_words(c.argv) == submit) {
         any_submit = true;
         // What the submit command prints: the id, OAR's OAR_JOB_ID=N line, LSF's sentence.
-        r.out = scheduler == "lsf" ? "Job <" + std::to_string(next_native) + "> is submitted to default queue <normal>.\n"
-                                   : (scheduler == "oar" ? "OAR_JOB_ID=" : "") + std::to_string(next_native) + "\n";
+        const std::string id = std::to_string(next_native);
+        r.out = scheduler == "lsf"        ? "Job <" + id + "> is submitted to default queue <normal>.\n"
+                : scheduler == "htcondor" ? id + ".0 - " + id + ".0\n"
+                : scheduler == "flux"     ? flux_f58(fluid(next_native)) + "\n"
+                                          : (scheduler == "oar" ? "OAR_JOB_ID=" : "") + id + "\n";
         entries += queued_entry(scheduler, next_native);
         ++next_native;
-      } else if (c.argv[0] == poll) {
+      } else if (first_words(c.argv) == poll) {
         r.out = listing(scheduler, "");  // a status call meanwhile: nothing listed yet
       }
       q.done.push_back({c, r});
@@ -194,7 +227,7 @@ int main(int argc, char** argv) {
       ++commands;
       CommandResult r;
       r.exit_code = 0;
-      if (c.argv[0] == poll) r.out = out;  // a history call gets an empty answer
+      if (first_words(c.argv) == poll) r.out = out;  // a history call gets an empty answer
       q.done.push_back({c, r});
     }
     const double t0 = now_s();

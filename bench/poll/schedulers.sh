@@ -12,7 +12,7 @@ bench=build/bench/poll/poll_bench
 read -r _ _ slurm_ms _ < <("$bench" slurm 10000)
 echo "| scheduler | commands per cycle (1,000 jobs) | parse + apply, 10,000 jobs | vs Slurm |"
 echo "|---|---:|---:|---:|"
-for s in slurm sge oar pbs torque lsf; do
+for s in slurm sge oar pbs torque lsf htcondor flux; do
   read -r _ per_cycle _ _ < <("$bench" "$s" 1000)
   if [ "$s" = slurm ]; then apply_ms=$slurm_ms; else read -r _ _ apply_ms _ < <("$bench" "$s" 10000); fi
   ratio=$(awk -v a="$apply_ms" -v b="$slurm_ms" 'BEGIN { printf "%.2fx", a / b }')

@@ -166,6 +166,13 @@ class Dialect {
   }
 
   virtual MappedState map_state(const NativeStatus& s) const = 0;
+  // True if the live queue's record of this ended job is its last, which the history
+  // will not hold (HTCondor keeps a job it held for good in its queue, out of its
+  // history, until it is removed); else an ended job's exit is read from the history.
+  virtual bool ended_in_queue(const NativeStatus& s) const {
+    (void)s;
+    return false;
+  }
   // True if a failed listing (exit status, stderr) only says it found nothing, as
   // `qacct -j PATTERN` does with status 1: an empty answer, not a failure.
   virtual bool found_nothing(int exit_code, std::string_view err) const {

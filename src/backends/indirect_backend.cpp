@@ -119,6 +119,7 @@ Status IndirectBackend::check(JobSpec spec) const {
   probe.uid = "yd0000000000000000";
   probe.stdout_path = "/dev/null";
   if (auto s = dialect_.batch_script(spec, probe); !s) return s.failure();
+  if (auto s = dialect_.submission(spec, probe, "/nonexistent/" + probe.uid + ".sh"); !s) return s.failure();
   return {};
 }
 

@@ -201,6 +201,9 @@ class IndirectBackend {
   void apply_find_history(const std::vector<std::int64_t>& heads, const CommandResult& r);
   void plan_lookups(const std::vector<std::int64_t>& heads, double now);
   void update(Member& m, const NativeStatus& s, const MappedState& mapped, double now);
+  // An ended job's last record (`cancelled`: yard asked for its end): tried again,
+  // requeued, or finished.
+  void conclude(Member& m, const NativeStatus& s, MappedState mapped, bool cancelled, double now);
   void finish(Member& m, JobState to, Transition t, double now);
   // A preempted job whose spec asks for it (--requeue) goes back to PENDING and is
   // submitted again under the same UID; true if it did. Single jobs only: an array is

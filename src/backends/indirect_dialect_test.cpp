@@ -339,6 +339,31 @@ TEST_F(IndirectTest, ACompanionFileIsSavedBesideTheScriptAndASingleJobGetsItsOwn
   EXPECT_EQ(job(id).native_id, "50.0");
 }
 
+// HTCondor holds a job whose time ran out in its queue, and its history has no record of
+// it until it is removed: the queue's record is the job's end.
+TEST_F(IndirectTest, AnEndedJobTheQueueKeepsEndsByTheQueuesRecordWhereTheHistoryHasNone) {
+  for (bool final_in_queue : {false, true}) {
+    dialect_.queue_is_final = final_in_queue;
+    const std::string native = final_in_queue ? "61" : "60";
+    const auto id = submit(spec());
+    step();
+    queue_.answer(native + "\n");
+    step();
+    now_ += 10;
+    step();
+    ASSERT_EQ(posted("fq"), 1);
+    queue_.answer(native + "|TIMEOUT|held|x\n");
+    step();
+    EXPECT_EQ(job(id).state, final_in_queue ? JobState::Timeout : JobState::Pending) << final_in_queue;
+    ASSERT_EQ(posted("fh"), final_in_queue ? 0 : 1) << final_in_queue;  // the history asked, or not
+    if (!final_in_queue) {
+      queue_.answer(native + "|TIMEOUT|0|x\n");
+      step();
+      EXPECT_EQ(job(id).state, JobState::Timeout);
+    }
+  }
+}
+
 TEST_F(IndirectTest, ADependencyOnAWholeArrayIsMarkedSoForTheDialect) {
   auto array = spec("array");
   array.array = *parse_array_spec("1-3");

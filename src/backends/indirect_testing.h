@@ -141,6 +141,8 @@ class FakeDialect : public Dialect {
   std::string job_id(std::string_view base) const override {
     return described ? std::string(base) + ".0" : std::string(base);
   }
+  bool queue_is_final = false;  // an ended job's queue record is its last, as HTCondor's held jobs
+  bool ended_in_queue(const NativeStatus&) const override { return queue_is_final; }
   bool partial_listings = false;  // a listing with unknown ids fails but lists the others, as PBS's qstat
   bool usable_despite(int rc, std::string_view err) const override {
     return partial_listings && rc == 153 && err.find("Unknown Job Id") != std::string_view::npos;

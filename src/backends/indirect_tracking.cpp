@@ -74,6 +74,13 @@ void IndirectBackend::apply_poll(const CommandResult& r, std::uint64_t tag, doub
       continue;
     }
     auto mapped = dialect_.map_state(*it->second);
+    if (is_terminal(mapped.state) && dialect_.ended_in_queue(*it->second)) {
+      // Its last record, which the history will not have (HTCondor's held jobs).
+      to_confirm_.erase(id);
+      const Unit& u = units_.at(m.head);
+      conclude(m, *it->second, mapped, u.cancel_requested && u.cancel_sent > 0, now);
+      continue;
+    }
     if (is_terminal(mapped.state)) {
       to_confirm_.insert(id);  // ended: the history has its exit code
       continue;
@@ -130,26 +137,30 @@ void IndirectBackend::apply_history(const std::vector<std::int64_t>& asked, cons
       update(m, s, mapped, now);
       continue;
     }
-    if (!cancelled && requeue_preempted(m, s, mapped, now)) continue;
-    // A job killed because it was asked to be (Grid Engine: "failed 100", killed).
-    if (cancelled && mapped.state != JobState::Completed) mapped.state = JobState::Cancelled;
-    Transition t;
-    t.reason = mapped.detail;
-    t.native_state = s.raw_state;
-    t.start_time = s.start_time;
-    t.end_time = s.end_time.value_or(now);
-    t.exit_code = s.exit_code;
-    t.signal = s.signal && *s.signal ? s.signal : std::nullopt;
-    if (m.state == JobState::Pending && (s.start_time || mapped.state == JobState::Completed ||
-                                         mapped.state == JobState::Timeout || mapped.state == JobState::OutOfMemory)) {
-      // It ran entirely between two status cycles: record that it ran, then how it ended.
-      NativeStatus running = s;
-      running.raw_state = "RUNNING";
-      update(m, running, {JobState::Running, ""}, now);
-    }
-    if (!cancelled && try_again(m, s, mapped.state, t, now)) continue;
-    finish(m, mapped.state, t, now);
+    conclude(m, s, mapped, cancelled, now);
   }
+}
+
+void IndirectBackend::conclude(Member& m, const NativeStatus& s, MappedState mapped, bool cancelled, double now) {
+  if (!cancelled && requeue_preempted(m, s, mapped, now)) return;
+  // A job killed because it was asked to be (Grid Engine: "failed 100", killed).
+  if (cancelled && mapped.state != JobState::Completed) mapped.state = JobState::Cancelled;
+  Transition t;
+  t.reason = mapped.detail;
+  t.native_state = s.raw_state;
+  t.start_time = s.start_time;
+  t.end_time = s.end_time.value_or(now);
+  t.exit_code = s.exit_code;
+  t.signal = s.signal && *s.signal ? s.signal : std::nullopt;
+  if (m.state == JobState::Pending && (s.start_time || mapped.state == JobState::Completed ||
+                                       mapped.state == JobState::Timeout || mapped.state == JobState::OutOfMemory)) {
+    // It ran entirely between two status cycles: record that it ran, then how it ended.
+    NativeStatus running = s;
+    running.raw_state = "RUNNING";
+    update(m, running, {JobState::Running, ""}, now);
+  }
+  if (!cancelled && try_again(m, s, mapped.state, t, now)) return;
+  finish(m, mapped.state, t, now);
 }
 
 }  // namespace yard

@@ -32,7 +32,7 @@ TEST_P(LifeCycleWorld, JobsReachTheirTrueOutcomeWithExitCodesSignalsAndOutput) {
 }
 
 TEST_P(LifeCycleWorld, ArraysWithAThrottleAndDependenciesOfEveryKind) {
-  long arr = submit_here({"-a", "1-4%2", "-o", "arr-%a.out", "--", "sh", "-c", "echo $YARD_ARRAY_TASK_ID"});
+  long arr = submit_here({"-a", s().array, "-o", "arr-%a.out", "--", "sh", "-c", "echo $YARD_ARRAY_TASK_ID"});
   long any = submit_here({"-d", "afterany:" + std::to_string(arr), "--", "sh", "-c", "ls arr-*.out | wc -l"});
   long failing = submit_here({"--", "false"});
   long never = submit_here({"-d", "afterok:" + std::to_string(failing), "--", "touch", "never-ran"});
@@ -98,6 +98,12 @@ TEST_P(LifeCycleWorld, WhatTheSchedulerCannotExpressIsRefusedWithExit2AndNothing
     EXPECT_NE(r.err.find("backend " + s().backend), std::string::npos) << r.err;
   }
   EXPECT_EQ(status().size(), 0u);
+  if (s().unknown_queue_words.empty()) {  // no queues at all
+    auto r = yard({"submit", "--backend", s().backend, "-p", "nosuchq", "--", "true"});
+    EXPECT_EQ(r.rc, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("backend " + s().backend), std::string::npos) << r.err;
+    return;
+  }
   // A queue the scheduler does not know: refused by it, with its words.
   long bad = submit_here({"-p", "nosuchq", "--", "true"});
   EXPECT_EQ(wait({bad}), 1);

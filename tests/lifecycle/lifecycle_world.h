@@ -33,13 +33,19 @@ struct SchedulerUnderTest {
   std::string jobid_variable;    // "PBS_JOBID": what a job sees of its native id
   int cpus = 4;                  // how many CPUs the scheduler runs jobs on
   std::string yaml_extra;        // more of the backend's settings file (its own keys)
-  // Lines the backend's batch scripts hold: a walltime of 2 s, an array 1-4 of 2 at once,
-  // and an afterany on a whole array whose native base id is given.
-  std::string walltime_line, array_line;
+  // Lines the backend's batch scripts (or their companion files) hold: a walltime of 2 s;
+  // the array the suite runs ("1-4%2", or "1-4" where the scheduler cannot limit how many
+  // elements run at once) and its line; an afterany on a whole array whose native base id
+  // is given.
+  std::string walltime_line;
+  std::string array;
+  std::string array_line;
   std::function<std::string(const std::string& base)> afterany_array_line;
   // Submissions the backend refuses with exit 2, each naming the backend.
   std::vector<std::vector<std::string>> unexpressible;
-  std::string unknown_queue_words;  // the scheduler's words refusing queue "nosuchq"
+  // The scheduler's words refusing queue "nosuchq"; empty: it has no queues, and the
+  // backend refuses the option itself.
+  std::string unknown_queue_words;
   // The scheduler's own record of a job: its exit status, as it prints it; and the
   // statuses it gives a running job it killed on a cancel (PBS: 256 + SIGTERM or SIGKILL).
   std::function<std::optional<long>(const std::string& native_id)> exit_status;
@@ -93,7 +99,12 @@ class LifeCycleWorld : public YardWorld, public ::testing::WithParamInterface<co
         },
         seconds);
   }
-  std::string script_of(long id) { return read("state/switchyard/" + s().backend + "/" + job(id)["uid"].get<std::string>() + ".sh"); }
+  // What the backend wrote for a job: its script, and the companion file beside it if
+  // it has one (HTCondor's submit description).
+  std::string script_of(long id) {
+    const std::string stem = "state/switchyard/" + s().backend + "/" + job(id)["uid"].get<std::string>();
+    return read(stem + ".sh") + (fs::exists(dir_ + "/" + stem + ".sub") ? read(stem + ".sub") : "");
+  }
 };
 
 // The scheduler out of reach in the middle of a workload.

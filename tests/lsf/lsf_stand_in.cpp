@@ -24,6 +24,7 @@ const SchedulerUnderTest kLsf{
     .cpus = 4,
     .yaml_extra = "",
     .walltime_line = "#BSUB -W 0:01",  // LSF counts minutes: 2 s is rounded up
+    .array = "1-4%2",
     .array_line = "[1-4]%2\"",         // the end of -J "yard-UID-NAME[1-4]%2"
     .afterany_array_line = [](const std::string& base) { return "#BSUB -w 'ended(" + base + ")'"; },
     .unexpressible = {{"--gpus", "1", "--", "true"}, {"--qos", "high", "--", "true"}, {"-a", "0-3", "--", "true"}},

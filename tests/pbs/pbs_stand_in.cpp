@@ -22,6 +22,7 @@ const SchedulerUnderTest kPbs{
     .cpus = 4,
     .yaml_extra = "",
     .walltime_line = "#PBS -l walltime=0:00:02",
+    .array = "1-4%2",
     .array_line = "#PBS -J 1-4%2",
     .afterany_array_line = [](const std::string& base) { return "#PBS -W depend=afterany:" + base + "[]"; },
     .unexpressible = {{"--gpus", "1", "--", "true"}, {"--qos", "high", "--", "true"}, {"-a", "1,2,5", "--", "true"}},

@@ -18,6 +18,7 @@ const SchedulerUnderTest kSge{
     // qacct trails qstat; the test cell flushes its accounting every second.
     .yaml_extra = "accounting_lag: 3\n",
     .walltime_line = "#$ -l h_rt=0:00:02",
+    .array = "1-4%2",
     .array_line = "#$ -t 1-4\n#$ -tc 2",
     .afterany_array_line = [](const std::string& base) { return "#$ -hold_jid " + base; },
     .unexpressible = {{"--gpus", "1", "--", "true"}, {"--qos", "high", "--", "true"}, {"-a", "0-3", "--", "true"},

@@ -21,7 +21,7 @@ import unittest
 HERE = os.path.dirname(os.path.realpath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True      # nothing written into the source tree
-SCHEDULERS = ("pbs", "torque", "lsf")
+SCHEDULERS = ("pbs", "torque", "lsf", "htcondor", "flux")
 
 
 def main(argv):

@@ -25,6 +25,7 @@ const SchedulerUnderTest kTorque{
     .cpus = 4,
     .yaml_extra = "",
     .walltime_line = "#PBS -l walltime=0:00:02",
+    .array = "1-4%2",
     .array_line = "#PBS -t 1-4%2",
     .afterany_array_line = [](const std::string& base) { return "#PBS -W depend=afteranyarray:" + base + "[]"; },
     .unexpressible = {{"--gpus", "1", "--", "true"}, {"--qos", "high", "--", "true"}, {"-n", "4", "-c", "2", "--", "true"}},

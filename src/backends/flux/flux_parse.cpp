@@ -11,70 +11,166 @@ namespace {
 
 using nlohmann::json;
 
-std::optional<long long> whole(const json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end()) return std::nullopt;
-  if (it->is_number_integer()) return it->get<long long>();
-  if (it->is_number_float()) {
-    const double d = it->get<double>();
-    if (d >= -9.2e18 && d <= 9.2e18) return static_cast<long long>(d);
-  }
-  return std::nullopt;
+// What yard reads of one job; the rest of its record is skipped.
+struct JobFields {
+  std::optional<std::uint64_t> id;
+  std::string jobid, state, result, name, nodelist, exception_type, exception_note;
+  std::optional<long long> returncode, waitstatus, state_bit, result_bit;
+  std::optional<double> t_run, t_inactive;
+  bool exception_occurred = false;
+  bool any = false;  // a key of a job's was seen
+};
+
+constexpr const char* kStates[][2] = {{"1", "NEW"},  {"2", "DEPEND"},   {"4", "PRIORITY"}, {"8", "SCHED"},
+                                      {"16", "RUN"}, {"32", "CLEANUP"}, {"64", "INACTIVE"}};
+constexpr const char* kResults[][2] = {{"1", "COMPLETED"}, {"2", "FAILED"}, {"4", "CANCELED"}, {"8", "TIMEOUT"}};
+
+template <std::size_t N>
+std::string named(const std::string& text, const std::optional<long long>& bit, const char* const (&names)[N][2]) {
+  if (!text.empty() || !bit) return text;
+  for (const auto& n : names)
+    if (std::to_string(*bit) == n[0]) return n[1];
+  return std::to_string(*bit);
 }
 
-std::optional<double> seconds(const json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_number() || it->get<double>() <= 0) return std::nullopt;
-  return it->get<double>();
-}
-
-std::string text(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
-// A state or result by name, or by job-list's bit for it.
-std::string named(const json& j, const char* key, std::initializer_list<std::pair<long long, const char*>> names) {
-  if (auto it = j.find(key); it != j.end() && it->is_string()) return it->get<std::string>();
-  if (auto bit = whole(j, key)) {
-    for (auto [value, name] : names)
-      if (value == *bit) return name;
-    return std::to_string(*bit);
-  }
-  return "";
-}
-
-Result<NativeStatus> status_of(const json& j, const std::string& where) {
-  if (!j.is_object()) return err(where + ": a job is not a JSON object");
+Result<NativeStatus> status_of(const JobFields& f, const std::string& where) {
   NativeStatus s;
-  if (auto it = j.find("id"); it != j.end() && it->is_number_unsigned()) s.native_id = flux_f58(it->get<std::uint64_t>());
-  else if (auto id = flux_ascii_id(text(j, "jobid"))) s.native_id = *id;
+  if (f.id) s.native_id = flux_f58(*f.id);
+  else if (auto id = flux_ascii_id(f.jobid)) s.native_id = *id;
   else return err(where + ": a job without an id");
-  const std::string state = named(j, "state", {{1, "NEW"}, {2, "DEPEND"}, {4, "PRIORITY"}, {8, "SCHED"}, {16, "RUN"},
-                                               {32, "CLEANUP"}, {64, "INACTIVE"}});
-  const std::string result = named(j, "result", {{1, "COMPLETED"}, {2, "FAILED"}, {4, "CANCELED"}, {8, "TIMEOUT"}});
+  const std::string state = named(f.state, f.state_bit, kStates);
+  const std::string result = named(f.result, f.result_bit, kResults);
   s.raw_state = result.empty() ? state : state + " " + result;
-  s.name = text(j, "name");
-  s.node_list = text(j, "nodelist");
-  s.start_time = seconds(j, "t_run");
-  s.end_time = seconds(j, "t_inactive");
-  std::string type, note;
-  if (auto ex = j.find("exception"); ex != j.end() && ex->is_object()) {
-    if (ex->value("occurred", false)) type = text(*ex, "type"), note = text(*ex, "note");
-  } else if (auto occurred = j.find("exception_occurred"); occurred != j.end() && occurred->is_boolean() && *occurred) {
-    type = text(j, "exception_type"), note = text(j, "exception_note");
-  }
-  if (!type.empty()) s.events.push_back("exception=" + type);
-  s.reason = note;
+  s.name = f.name;
+  s.node_list = f.nodelist;
+  if (f.t_run && *f.t_run > 0) s.start_time = f.t_run;
+  if (f.t_inactive && *f.t_inactive > 0) s.end_time = f.t_inactive;
+  if (f.exception_occurred && !f.exception_type.empty()) s.events.push_back("exception=" + f.exception_type);
+  if (f.exception_occurred) s.reason = f.exception_note;
   std::optional<int> rc;
-  if (auto given = whole(j, "returncode")) rc = static_cast<int>(*given);
-  else rc = flux_returncode(state == "INACTIVE", result, whole(j, "waitstatus"));
+  if (f.returncode) rc = static_cast<int>(*f.returncode);
+  else rc = flux_returncode(state == "INACTIVE", result, f.waitstatus);
   // -N: killed by signal N; 128+N: a task was, and the job shell said so (flux-submit's
   // "the job exit status is 128+signo"); -128: cancelled before it ran, no exit at all.
   if (rc && *rc < 0 && *rc > -128) s.signal = -*rc;
   else if (rc && *rc > 128 && *rc < 128 + 65) s.signal = *rc - 128;
   else if (rc && *rc >= 0) s.exit_code = *rc;
   return s;
+}
+
+// Reads `flux jobs --json` as it streams by, without building the document: the jobs of
+// {"jobs": [{...}, ...]}, or the one job of a bare object; in a job, its scalars and its
+// "exception" object (flux jobs) or flat exception_* keys (job-list); anything else is
+// skipped.
+class JobsReader : public nlohmann::json_sax<json> {
+ public:
+  std::vector<NativeStatus> statuses;
+  std::string mistake;
+
+  bool null() override { return true; }
+  bool boolean(bool v) override {
+    if (in_exception() && key_ == "occurred") job_.exception_occurred = v;
+    else if (at_job() && key_ == "exception_occurred") job_.exception_occurred = v;
+    return true;
+  }
+  bool number_integer(number_integer_t v) override { return integer(v); }
+  bool number_unsigned(number_unsigned_t v) override {
+    if (at_job() && key_ == "id") {
+      job_.id = v, job_.any = true;
+      return true;
+    }
+    return integer(v > 9'000'000'000'000'000'000ull ? -1 : static_cast<long long>(v));
+  }
+  bool number_float(number_float_t v, const string_t&) override {
+    if (!at_job()) return true;
+    if (key_ == "t_run") job_.t_run = v;
+    else if (key_ == "t_inactive") job_.t_inactive = v;
+    else if (v >= -9.2e18 && v <= 9.2e18) return integer(static_cast<long long>(v));
+    return true;
+  }
+  bool string(string_t& v) override {
+    if (in_exception()) {
+      if (key_ == "type") job_.exception_type = v;
+      else if (key_ == "note") job_.exception_note = v;
+      return true;
+    }
+    if (!at_job()) return true;
+    job_.any = true;
+    if (key_ == "jobid") job_.jobid = v;
+    else if (key_ == "state") job_.state = v;
+    else if (key_ == "result") job_.result = v;
+    else if (key_ == "name") job_.name = v;
+    else if (key_ == "nodelist") job_.nodelist = v;
+    else if (key_ == "exception_type") job_.exception_type = v;
+    else if (key_ == "exception_note") job_.exception_note = v;
+    return true;
+  }
+  bool binary(binary_t&) override { return true; }
+  bool key(string_t& k) override {
+    key_ = k;
+    if (depth_ == 1) root_key_ = k;
+    return true;
+  }
+  bool start_object(std::size_t) override {
+    ++depth_;
+    if (depth_ == 1) job_depth_ = 1, job_ = {};  // a bare job, unless it holds "jobs"
+    else if (depth_ == 3 && in_list_) job_depth_ = 3, job_ = {};
+    else if (depth_ == job_depth_ + 1 && key_ == "exception") exception_depth_ = depth_;
+    else if (depth_ == 2 && root_key_ == "jobs") return refuse("\"jobs\" is not a list");
+    return true;
+  }
+  bool end_object() override {
+    if (depth_ == exception_depth_) exception_depth_ = -1;
+    if (depth_ == job_depth_ && (depth_ == 3 || !wrapped_)) {
+      auto s = status_of(job_, "job " + std::to_string(statuses.size() + 1));
+      if (!s) return refuse(s.error());
+      statuses.push_back(std::move(*s));
+    }
+    --depth_;
+    return true;
+  }
+  bool start_array(std::size_t) override {
+    ++depth_;
+    if (depth_ == 1) return refuse("the listing is a JSON list, not flux jobs' object");
+    if (depth_ == 2 && root_key_ == "jobs") wrapped_ = true, in_list_ = true, job_depth_ = -1;
+    return true;
+  }
+  bool end_array() override {
+    if (depth_ == 2) in_list_ = false;
+    --depth_;
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+ private:
+  bool at_job() const { return depth_ == job_depth_ && (depth_ == 3 || !wrapped_); }
+  bool in_exception() const { return exception_depth_ >= 0 && depth_ == exception_depth_; }
+  bool integer(long long v) {
+    if (!at_job()) return true;
+    if (key_ == "returncode") job_.returncode = v;
+    else if (key_ == "waitstatus") job_.waitstatus = v;
+    else if (key_ == "state") job_.state_bit = v;
+    else if (key_ == "result") job_.result_bit = v;
+    return true;
+  }
+  bool refuse(std::string why) {
+    mistake = std::move(why);
+    return false;
+  }
+  int depth_ = 0, job_depth_ = -1, exception_depth_ = -1;
+  bool wrapped_ = false, in_list_ = false;
+  std::string key_, root_key_;
+  JobFields job_;
+};
+
+// One JSON text's jobs, or why it is not flux jobs' answer.
+Result<std::vector<NativeStatus>> read_jobs(std::string_view text, const std::string& where) {
+  JobsReader reader;
+  if (!json::sax_parse(text, &reader)) {
+    if (!reader.mistake.empty()) return err(where + reader.mistake);
+    return err(where + "not JSON: " + excerpt(std::string(trim(text)).substr(0, 120)));
+  }
+  return std::move(reader.statuses);
 }
 
 }  // namespace
@@ -93,32 +189,18 @@ Result<std::vector<std::string>> parse_flux_submit(std::string_view out) {
 }
 
 Result<std::vector<NativeStatus>> parse_flux_jobs(std::string_view out) {
+  if (trim(out).empty()) return std::vector<NativeStatus>{};
+  auto whole = read_jobs(out, "");
+  if (whole || out.find('\n') == std::string_view::npos || !trim(out).starts_with("{")) return whole;
+  // job-list's own records: a JSON object a line.
   std::vector<NativeStatus> statuses;
-  if (trim(out).empty()) return statuses;
-  std::vector<json> jobs;
-  const json whole_text = json::parse(out, nullptr, false);
-  if (!whole_text.is_discarded()) {
-    if (whole_text.is_object() && whole_text.contains("jobs")) {
-      if (!whole_text["jobs"].is_array()) return err("flux jobs: \"jobs\" is not a list");
-      for (const auto& j : whole_text["jobs"]) jobs.push_back(j);
-    } else {
-      jobs.push_back(whole_text);  // one id asked for: its object alone
-    }
-  } else {
-    std::size_t number = 0;
-    for (std::string_view line : split(out, '\n')) {
-      ++number;
-      if (trim(line).empty()) continue;
-      json j = json::parse(line, nullptr, false);
-      if (j.is_discarded())
-        return err("line " + std::to_string(number) + " is neither JSON nor a JSON line: " + excerpt(std::string(line)));
-      jobs.push_back(std::move(j));
-    }
-  }
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    auto s = status_of(jobs[i], "job " + std::to_string(i + 1));
-    if (!s) return s.failure();
-    statuses.push_back(std::move(*s));
+  std::size_t number = 0;
+  for (std::string_view line : split(out, '\n')) {
+    ++number;
+    if (trim(line).empty()) continue;
+    auto jobs = read_jobs(line, "line " + std::to_string(number) + ": ");
+    if (!jobs) return jobs.failure();
+    for (auto& s : *jobs) statuses.push_back(std::move(s));
   }
   return statuses;
 }

@@ -36,6 +36,8 @@ class HtcondorDialect : public Dialect {
   std::string element_id(std::string_view base, std::int64_t index, std::size_t position) const override;
   bool expresses(DependencyKind kind) const override;
   MappedState map_state(const NativeStatus& s) const override;
+  // A held job: it stays in the queue until removed, and reaches the history only then.
+  bool ended_in_queue(const NativeStatus& s) const override { return s.raw_state == "5"; }
   bool transient_failure(int exit_code, std::string_view err) const override;
   std::string native_name(std::string_view uid, std::string_view job_name) const override;
   std::optional<std::string> uid_from_native_name(std::string_view native_name) const override;
