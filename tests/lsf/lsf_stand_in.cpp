@@ -1,6 +1,7 @@
 // The life-cycle suite (tests/lifecycle) on the LSF stand-in scheduler
 // (tests/stand-in-schedulers: no Debian package gives an LSF cluster; the stand-in keeps
 // a real queue, runs the jobs, and prints LSF 10.1's documented formats).
+#include "../lifecycle/direct_world.h"
 #include "../lifecycle/lifecycle_world.h"
 
 namespace yard::test {
@@ -53,6 +54,10 @@ const SchedulerUnderTest kLsf{
 INSTANTIATE_TEST_SUITE_P(LsfStandIn, LifeCycleWorld, ::testing::Values(&kLsf), scheduler_name);
 INSTANTIATE_TEST_SUITE_P(LsfStandIn, LifeCycleOutageWorld, ::testing::Values(&kLsf), scheduler_name);
 INSTANTIATE_TEST_SUITE_P(LsfStandIn, LifeCycleCrashWorld, ::testing::Values(&kLsf), scheduler_name);
+
+// Direct mode inside a job of its own (local/hostfile_steps.h).
+const DirectUnderTest kLsfDirect{"lsf-steps", "LSB_JOBID", "LSB_DJOB_HOSTFILE", "bsub -n 2 -R \"span[hosts=1]\" -o /dev/null < \"$1\""};
+INSTANTIATE_TEST_SUITE_P(LsfStandIn, LifeCycleDirectWorld, ::testing::Values(&kLsfDirect), direct_name);
 
 }  // namespace
 }  // namespace yard::test

@@ -1,6 +1,7 @@
 // The life-cycle suite (tests/lifecycle) on the PBS Pro stand-in scheduler
 // (tests/stand-in-schedulers: no Debian package gives a PBS server; the stand-in keeps a
 // real queue, runs the jobs, and prints PBS Pro's documented formats).
+#include "../lifecycle/direct_world.h"
 #include "../lifecycle/lifecycle_world.h"
 
 namespace yard::test {
@@ -50,6 +51,10 @@ const SchedulerUnderTest kPbs{
 INSTANTIATE_TEST_SUITE_P(PbsStandIn, LifeCycleWorld, ::testing::Values(&kPbs), scheduler_name);
 INSTANTIATE_TEST_SUITE_P(PbsStandIn, LifeCycleOutageWorld, ::testing::Values(&kPbs), scheduler_name);
 INSTANTIATE_TEST_SUITE_P(PbsStandIn, LifeCycleCrashWorld, ::testing::Values(&kPbs), scheduler_name);
+
+// Direct mode inside a job of its own (local/hostfile_steps.h).
+const DirectUnderTest kPbsDirect{"pbs-steps", "PBS_JOBID", "PBS_NODEFILE", "qsub -l select=1:ncpus=2:mpiprocs=2 -o /dev/null -e /dev/null \"$1\""};
+INSTANTIATE_TEST_SUITE_P(PbsStandIn, LifeCycleDirectWorld, ::testing::Values(&kPbsDirect), direct_name);
 
 }  // namespace
 }  // namespace yard::test

@@ -3,6 +3,7 @@
 // keeps a real queue, runs the jobs, and prints Torque 6's documented formats).
 #include <regex>
 
+#include "../lifecycle/direct_world.h"
 #include "../lifecycle/lifecycle_world.h"
 
 namespace yard::test {
@@ -51,6 +52,10 @@ const SchedulerUnderTest kTorque{
 INSTANTIATE_TEST_SUITE_P(TorqueStandIn, LifeCycleWorld, ::testing::Values(&kTorque), scheduler_name);
 INSTANTIATE_TEST_SUITE_P(TorqueStandIn, LifeCycleOutageWorld, ::testing::Values(&kTorque), scheduler_name);
 INSTANTIATE_TEST_SUITE_P(TorqueStandIn, LifeCycleCrashWorld, ::testing::Values(&kTorque), scheduler_name);
+
+// Direct mode inside a job of its own (local/hostfile_steps.h).
+const DirectUnderTest kTorqueDirect{"pbs-steps", "PBS_JOBID", "PBS_NODEFILE", "qsub -l nodes=1:ppn=2 -o /dev/null -e /dev/null \"$1\""};
+INSTANTIATE_TEST_SUITE_P(TorqueStandIn, LifeCycleDirectWorld, ::testing::Values(&kTorqueDirect), direct_name);
 
 }  // namespace
 }  // namespace yard::test

@@ -1,6 +1,7 @@
 #include "backends/lsf/lsf_entry.h"
 
 #include "backends/indirect_entry.h"
+#include "backends/local/hostfile_steps.h"
 #include "backends/lsf/lsf_dialect.h"
 
 namespace yard {
@@ -18,8 +19,21 @@ Result<std::unique_ptr<Backend>> open_lsf(const BackendContext& c) {
       std::make_unique<IndirectEntry>(c, std::make_unique<LsfDialect>(c.user, *settings), std::move(*config)));
 }
 
+// "lsf-steps": direct mode inside the LSF job the daemon runs in (local/hostfile_steps.h):
+// LSB_DJOB_HOSTFILE's hosts, blaunch onto the others and as mpirun's agent.
+const HostfileScheduler kLsfSteps{"lsf-steps", "an LSF job", "LSB_JOBID", "LSB_DJOB_HOSTFILE", {"blaunch"}, "blaunch"};
+
+Result<std::unique_ptr<Backend>> open_lsf_steps(const BackendContext& c) {
+  auto config = load_indirect_config(c.config_dir + "/lsf.yaml", {std::begin(kLsfSettingKeys), std::end(kLsfSettingKeys)});
+  if (!config) return Error{config.failure()};
+  return open_hostfile_steps(c, kLsfSteps, *config);
+}
+
 }  // namespace
 
-void register_lsf_backend(BackendRegistry& registry) { registry.add("lsf", open_lsf); }
+void register_lsf_backend(BackendRegistry& registry) {
+  registry.add("lsf", open_lsf);
+  registry.add(kLsfSteps.backend, open_lsf_steps);
+}
 
 }  // namespace yard

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "backends/command_runner.h"
+#include "backends/local/step_hosts.h"
 #include "backends/mpirun_argv.h"
 #include "backends/oar/oar_parse.h"
 #include "core/file_text.h"
@@ -23,41 +24,6 @@ std::string sh_word(std::string_view value) {
     else out += c;
   }
   return out + "'";
-}
-
-// The host of each of the job's tasks, in task order: task k holds cores
-// [k*cpus_per_task, (k+1)*cpus_per_task) of those it was given; the job's own tasks
-// first, then each component's (MPMD).
-std::vector<std::string> task_hosts(const LaunchPlan& plan, const JobSpec& spec, const OarAllocation& alloc) {
-  std::vector<std::string> hosts;
-  std::size_t next = 0;
-  auto host_of = [&](std::size_t core) {
-    const std::size_t k = std::min(core, plan.pus.empty() ? 0 : plan.pus.size() - 1);
-    const int slot = plan.pus.empty() ? 0 : plan.pus[k];
-    return alloc.slots.at(static_cast<std::size_t>(std::clamp(slot, 0, static_cast<int>(alloc.slots.size()) - 1)));
-  };
-  auto add = [&](const Resources& r) {
-    for (std::int64_t t = 0; t < r.ntasks; ++t) {
-      hosts.push_back(host_of(next));
-      next += static_cast<std::size_t>(std::max<std::int64_t>(1, r.cpus_per_task));
-    }
-  };
-  add(spec.res);
-  for (const auto& c : spec.components) add(c.res);
-  return hosts;
-}
-
-// mpirun's --host: each host once, with the number of the job's tasks on it, in order.
-std::string mpirun_hosts(const std::vector<std::string>& tasks) {
-  std::vector<std::pair<std::string, int>> counts;
-  for (const auto& h : tasks) {
-    auto it = std::find_if(counts.begin(), counts.end(), [&](auto& c) { return c.first == h; });
-    if (it == counts.end()) counts.emplace_back(h, 1);
-    else ++it->second;
-  }
-  std::string out;
-  for (auto& [h, n] : counts) out += (out.empty() ? "" : ",") + h + ":" + std::to_string(n);
-  return out;
 }
 
 // On the node: the job in a session and process group of its own (setsid: dash has no job
@@ -87,16 +53,10 @@ constexpr const char* kLocalScript =
     "d=$(mktemp -d) && mkfifo \"$d/in\" || exit 1; sleep 2147483647 > \"$d/in\" & keep=$!; "
     "oarsh \"$1\" \"$2\" < \"$d/in\"; rc=$?; kill $keep 2>/dev/null; rm -rf \"$d\"; exit $rc";
 
-void set_env(std::vector<std::string>& env, const std::string& key, const std::string& value) {
-  const std::string prefix = key + "=";
-  std::erase_if(env, [&](const std::string& e) { return starts_with(e, prefix); });
-  env.push_back(prefix + value);
-}
-
 }  // namespace
 
 void plan_oar_step(LaunchPlan& plan, const JobSpec& spec, const OarAllocation& alloc, bool as_root) {
-  const auto hosts = task_hosts(plan, spec, alloc);
+  const auto hosts = task_hosts(plan, spec, alloc.slots);
   if (spec.launcher == "mpirun") {
     plan.argv = mpirun_mpmd_argv(spec);
     plan.argv.insert(plan.argv.begin() + 1, {"--host", mpirun_hosts(hosts)});
@@ -107,9 +67,7 @@ void plan_oar_step(LaunchPlan& plan, const JobSpec& spec, const OarAllocation& a
     }
   } else {
     // Each of the job's cores once in its node file, as OAR_NODEFILE lists an OAR job's.
-    std::vector<std::string> cores;
-    for (int slot : plan.pus)
-      cores.push_back(alloc.slots.at(static_cast<std::size_t>(std::clamp(slot, 0, static_cast<int>(alloc.slots.size()) - 1))));
+    std::vector<std::string> cores = slot_hosts(plan, alloc.slots);
     if (cores.empty()) cores = hosts;
     const std::string remote = "exec sh -c " + sh_word(remote_script(plan, cores, alloc.job_id));
     plan.argv = {"sh", "-c", kLocalScript, "sh", hosts.empty() ? alloc.slots.front() : hosts.front(), remote};

@@ -1,6 +1,7 @@
 #include "backends/pbs/pbs_entry.h"
 
 #include "backends/indirect_entry.h"
+#include "backends/local/hostfile_steps.h"
 #include "backends/pbs/pbs_dialect.h"
 
 namespace yard {
@@ -18,8 +19,22 @@ Result<std::unique_ptr<Backend>> open_pbs(const BackendContext& c) {
       std::make_unique<IndirectEntry>(c, std::make_unique<PbsDialect>(std::move(*settings)), std::move(*config)));
 }
 
+// "pbs-steps": direct mode inside the PBS Pro, OpenPBS or Torque job the daemon runs in
+// (local/hostfile_steps.h): PBS_NODEFILE's hosts, pbsdsh onto the others, mpirun over
+// PBS's TM.
+const HostfileScheduler kPbsSteps{"pbs-steps", "a PBS job", "PBS_JOBID", "PBS_NODEFILE", {"pbsdsh", "-h"}, ""};
+
+Result<std::unique_ptr<Backend>> open_pbs_steps(const BackendContext& c) {
+  auto config = load_indirect_config(c.config_dir + "/pbs.yaml", {std::begin(kPbsSettingKeys), std::end(kPbsSettingKeys)});
+  if (!config) return Error{config.failure()};
+  return open_hostfile_steps(c, kPbsSteps, *config);
+}
+
 }  // namespace
 
-void register_pbs_backend(BackendRegistry& registry) { registry.add("pbs", open_pbs); }
+void register_pbs_backend(BackendRegistry& registry) {
+  registry.add("pbs", open_pbs);
+  registry.add(kPbsSteps.backend, open_pbs_steps);
+}
 
 }  // namespace yard
