@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "backends/script_testing.h"
+
 #include <algorithm>
 
 #include "backends/flux/flux_dialect.h"
@@ -14,22 +16,9 @@
 namespace yard {
 namespace {
 
-const char* kUid = "yd0123456789abcdef";
-
-JobSpec spec() {
-  JobSpec s;
-  s.name = "train";
-  s.argv = {"/bin/echo", "hi"};
-  s.workdir = "/tmp";
-  return s;
-}
-
-SubmitContext ctx() {
-  SubmitContext c;
-  c.uid = kUid;
-  c.stdout_path = "/tmp/out-%a.txt";
-  return c;
-}
+using script_testing::ctx;
+using script_testing::kUid;
+using script_testing::spec;
 
 bool has(const std::vector<std::string>& argv, const std::string& word) {
   return std::find(argv.begin(), argv.end(), word) != argv.end();

@@ -6,28 +6,17 @@
 
 #include <gtest/gtest.h>
 
+#include "backends/script_testing.h"
+
 #include "backends/htcondor/htcondor_dialect.h"
 #include "core/array_spec.h"
 
 namespace yard {
 namespace {
 
-const char* kUid = "yd0123456789abcdef";
-
-JobSpec spec() {
-  JobSpec s;
-  s.name = "train";
-  s.argv = {"/bin/echo", "hi"};
-  s.workdir = "/tmp";
-  return s;
-}
-
-SubmitContext ctx() {
-  SubmitContext c;
-  c.uid = kUid;
-  c.stdout_path = "/tmp/out-%a.txt";
-  return c;
-}
+using script_testing::ctx;
+using script_testing::kUid;
+using script_testing::spec;
 
 bool has(const std::string& text, const std::string& line) { return text.find(line + "\n") != std::string::npos; }
 

@@ -3,6 +3,8 @@
 #include "backends/oar/oar_script.h"
 
 #include <gtest/gtest.h>
+
+#include "backends/script_testing.h"
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,22 +16,9 @@
 namespace yard {
 namespace {
 
-const char* kUid = "yd0123456789abcdef";
-
-JobSpec spec() {
-  JobSpec s;
-  s.name = "train";
-  s.argv = {"/bin/echo", "hi"};
-  s.workdir = "/tmp";
-  return s;
-}
-
-SubmitContext ctx() {
-  SubmitContext c;
-  c.uid = kUid;
-  c.stdout_path = "/tmp/out-%a.txt";
-  return c;
-}
+using script_testing::ctx;
+using script_testing::kUid;
+using script_testing::spec;
 
 std::string script(const JobSpec& s, const OarSettings& settings = {}, const SubmitContext& c = ctx()) {
   auto r = oar_batch_script(s, c, settings);

@@ -4,25 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include "backends/script_testing.h"
+
 namespace yard {
 namespace {
 
-const char* kUid = "yd0123456789abcdef";
-
-JobSpec spec() {
-  JobSpec s;
-  s.name = "train";
-  s.argv = {"/bin/echo", "hi"};
-  s.workdir = "/tmp";
-  return s;
-}
-
-SubmitContext ctx() {
-  SubmitContext c;
-  c.uid = kUid;
-  c.stdout_path = "/tmp/out-%a.txt";
-  return c;
-}
+using script_testing::ctx;
+using script_testing::kUid;
+using script_testing::spec;
 
 std::string script(const JobSpec& s, const SubmitContext& c = ctx(), const TorqueSettings& settings = {}) {
   auto r = torque_batch_script(s, c, settings);
