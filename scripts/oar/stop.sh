@@ -7,7 +7,7 @@
 # are left alone. Idempotent. STATE_DIR (the database) is kept for the next start.
 #
 #   scripts/oar/stop.sh STATE_DIR
-set -euo pipefail
+set -Eeuo pipefail  # -E: a command failing in a function is reported by the ERR trap too
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/oar/common.sh
 . "$here/common.sh"

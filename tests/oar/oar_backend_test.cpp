@@ -1,37 +1,56 @@
 // `yard --backend oar` against a real OAR 2.5.9 (oar_world.h), submitting as an
-// unprivileged user: outcomes with exit codes, signals and walltimes, arrays with
-// indices of their own, dependencies (-a, and after-ok judged by yard), hostile values,
-// cancels, what OAR cannot express, a rejected submission, best-effort jobs preempted
-// (and submitted again when they ask), and crashes after oarsub.
+// unprivileged user: the life-cycle suite (tests/lifecycle: outcomes, arrays and
+// dependencies, hostile values, cancels, refusals, a crash after oarsub), then what is
+// OAR's own: arrays with indices of their own, a rejected submission, best-effort jobs
+// preempted (and submitted again when they ask), an array found after a crash. The
+// server outage runs as root, in oar_outage_test.cpp.
 #include <sys/stat.h>
 
+#include "../lifecycle/lifecycle_world.h"
 #include "oar_world.h"
 
 namespace yard::test {
 namespace {
 
-TEST_F(OarWorld, JobsReachTheirTrueOutcomeWithExitCodesSignalsAndOutput) {
-  long ok = oar_submit({"-J", "ok", "--", "sh", "-c", "echo out-$OAR_JOB_ID"});
-  long three = oar_submit({"--", "sh", "-c", "exit 3"});
-  long killed = oar_submit({"--", "sh", "-c", "kill -9 $$"});
-  long late = oar_submit({"-t", "0:03", "--", "sleep", "120"});  // walltime of 3 s
-  EXPECT_EQ(wait({ok, three, killed, late}), 1) << diag();
-  auto a = job(ok), b = job(three), c = job(killed), d = job(late);
-  EXPECT_EQ(a["state"], "COMPLETED") << a.dump();
-  EXPECT_EQ(a["exit_code"], 0);
-  ASSERT_TRUE(a["native_id"].is_string());
-  EXPECT_TRUE(a["start_time"].is_string());
-  EXPECT_TRUE(a["end_time"].is_string());
-  EXPECT_EQ(yard({"logs", std::to_string(ok)}).out, "out-" + a["native_id"].get<std::string>() + "\n");
-  EXPECT_EQ(b["state"], "FAILED") << b.dump();
-  EXPECT_EQ(b["exit_code"], 3);
-  EXPECT_EQ(c["state"], "FAILED") << c.dump();
-  EXPECT_EQ(c["signal"], 9);
-  EXPECT_EQ(d["state"], "TIMEOUT") << d.dump();
-  // The batch script is saved beside the job, with its directives.
-  auto script = read("state/switchyard/oar/" + d["uid"].get<std::string>() + ".sh");
-  EXPECT_NE(script.find("#OAR -l /host=1/core=1,walltime=0:00:03\n"), std::string::npos) << script;
-}
+const SchedulerUnderTest kOar{
+    .backend = "oar",
+    .submit_command = "oarsub",
+    .cancel_command = "oardel",
+    .jobid_variable = "OAR_JOB_ID",
+    .cpus = 4,
+    .yaml_extra = "",
+    .walltime_line = "#OAR -l /host=1/core=1,walltime=0:00:02",
+    .array = "1-4",  // OAR cannot limit how many elements run at once
+    .array_line = "#OAR --array 4",
+    // An OAR array has no id of its own: a dependency on it is one on each element.
+    .afterany_array_line = [](const std::string& first) { return "#OAR -a " + first; },
+    .unexpressible = {{"--gpus", "1", "--", "true"},
+                      {"--qos", "high", "--", "true"},
+                      {"-a", "1-4%2", "--", "true"},
+                      {"-N", "2", "-n", "3", "--", "true"},
+                      {"-p", "a q", "--", "true"}},
+    .unknown_queue_words = "ERROR : The queue nosuchq does not exist",
+    // OAR records no exit status for a job it deleted: its record says Error, with the
+    // FRAG_JOB_REQUEST event of the deletion, which counts here as status 1.
+    .exit_status = [](const std::string& native) -> std::optional<long> {
+      const std::string record = sh("oarstat -J -f -j " + native + " 2>&1");
+      if (record.find("FRAG_JOB_REQUEST") != std::string::npos && record.find("\"Error\"") != std::string::npos) return 1;
+      return std::nullopt;
+    },
+    .killed_statuses = {1},
+    .jobs_named = [](const std::string& uid) {
+      const std::string out = sh("oarstat -J --sql \"job_name LIKE '%" + uid + "%'\" 2>/dev/null");
+      if (out.find_first_not_of(" \n") == std::string::npos) return 0;
+      auto doc = nlohmann::json::parse(out, nullptr, false);
+      return doc.is_object() ? static_cast<int>(doc.size()) : -1;
+    },
+    .outage = nullptr,
+};
+
+// The server outage needs root, who alone may stop it: oar_outage_test.cpp, as root.
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(LifeCycleOutageWorld);
+INSTANTIATE_TEST_SUITE_P(OarCluster, LifeCycleWorld, ::testing::Values(&kOar), scheduler_name);
+INSTANTIATE_TEST_SUITE_P(OarCluster, LifeCycleCrashWorld, ::testing::Values(&kOar), scheduler_name);
 
 TEST_F(OarWorld, ADaemonStartedInADirectoryNoLongerEnterableDoesNotLeakItIntoJobs) {
   // The first `yard submit` ran in a directory that its user can enter no more (or that
@@ -81,54 +100,7 @@ TEST_F(OarWorld, ArraysWithTheirOwnIndicesAndDependenciesOfEveryKind) {
   EXPECT_EQ(yard({"logs", std::to_string(after_ok)}).out, "17\n");
 }
 
-TEST_F(OarWorld, HostileValuesReachTheJobByteForByteAndRunNothing) {
-  const std::vector<std::string> hostile = {"it's", "\"q\"", "$(touch pwned1)", "`touch pwned2`", "a;touch pwned3",
-                                            "line1\nline2", "", "$HOME", "\\", "%j %% %x", "#OAR -t besteffort"};
-  std::vector<std::string> args{"-J", "n'; $(touch pwned4) `x`", "-o", "out $x's %j.txt", "--", "sh", "-c",
-                                "printf '%s\\0' \"$@\" > args.bin; printf '%s' \"$HOSTILE\" > env.bin", "sh"};
-  args.insert(args.end(), hostile.begin(), hostile.end());
-  std::string value = "v'\"$(touch pwned5)`touch pwned6`;\nend";
-  ::setenv("HOSTILE", value.c_str(), 1);
-  long id = oar_submit(args);
-  ::unsetenv("HOSTILE");
-  ASSERT_EQ(wait({id}), 0) << job(id).dump() << diag();
-  std::string expect;
-  for (auto& h : hostile) expect += h + std::string(1, '\0');
-  EXPECT_EQ(read("args.bin"), expect);
-  EXPECT_EQ(read("env.bin"), value);
-  EXPECT_EQ(job(id)["name"], "n'; $(touch pwned4) `x`");
-  EXPECT_TRUE(fs::exists(dir_ + "/out $x's " + std::to_string(id) + ".txt"));
-  for (int i = 1; i <= 6; ++i) EXPECT_FALSE(fs::exists(dir_ + "/pwned" + std::to_string(i))) << i;
-}
-
-TEST_F(OarWorld, CancelEndsRunningAndPendingJobsAndOarAgrees) {
-  long big = oar_submit({"-n", "4", "--", "sleep", "300"});  // every core of the cluster
-  ASSERT_TRUE(wait_state(big, "RUNNING")) << diag();
-  long waiting = oar_submit({"--", "sleep", "300"});
-  ASSERT_TRUE(wait_until([&] { return job(waiting)["native_id"].is_string(); }, 30)) << diag();
-  const auto native = job(big)["native_id"].get<std::string>();
-  EXPECT_EQ(yard({"cancel", std::to_string(big), std::to_string(waiting)}).rc, 0);
-  ASSERT_TRUE(wait_state(big, "CANCELLED")) << job(big).dump() << diag();
-  ASSERT_TRUE(wait_state(waiting, "CANCELLED")) << job(waiting).dump();
-  // OAR's record says it was deleted.
-  const auto record = sh("oarstat -J -f -j " + native + " 2>&1");
-  EXPECT_NE(record.find("FRAG_JOB_REQUEST"), std::string::npos) << record;
-  EXPECT_NE(record.find("\"Error\""), std::string::npos) << record;
-}
-
-TEST_F(OarWorld, WhatOarCannotExpressIsRefusedWithExit2AndNothingStored) {
-  for (const auto& args : std::vector<std::vector<std::string>>{{"--backend", "oar", "--gpus", "1", "--", "true"},
-                                                                {"--backend", "oar", "--qos", "high", "--", "true"},
-                                                                {"--backend", "oar", "-a", "1-4%2", "--", "true"},
-                                                                {"--backend", "oar", "-N", "2", "-n", "3", "--", "true"},
-                                                                {"--backend", "oar", "-p", "a q", "--", "true"}}) {
-    std::vector<std::string> full{"submit"};
-    full.insert(full.end(), args.begin(), args.end());
-    auto r = yard(full);
-    EXPECT_EQ(r.rc, 2) << r.out << r.err;
-    EXPECT_NE(r.err.find("oar"), std::string::npos) << r.err;
-  }
-  EXPECT_EQ(status().size(), 0u);
+TEST_F(OarWorld, MoreCoresThanTheClusterHasIsRefusedByOarWithItsWords) {
   // More cores than the cluster has: refused by OAR's scheduler, with its words.
   long bad = oar_submit({"-n", "9", "--", "true"});
   EXPECT_EQ(wait({bad}), 1);
@@ -180,18 +152,6 @@ class OarCrashWorld : public OarWorld {
     if (wrapper > 0) ::kill(static_cast<pid_t>(-wrapper), SIGKILL);  // its process group, sleep and all
   }
 };
-
-TEST_F(OarCrashWorld, AJobStillQueuedIsFoundByItsUidNotSubmittedTwice) {
-  start_with_hanging_oarsub();
-  long id = oar_submit({"--", "sleep", "3"});
-  crash_once_submitted();
-  auto uid = stored_job(id)["uid"].get<std::string>();
-  EXPECT_TRUE(stored_job(id)["native_id"].is_null());  // the id never reached the store
-  ASSERT_EQ(yard({"server", "start"}).rc, 0);   // normal oarsub from now on
-  ASSERT_EQ(wait({id}), 0) << job(id).dump() << diag();
-  EXPECT_TRUE(job(id)["native_id"].is_string());
-  EXPECT_EQ(native_jobs_named(uid), 1);  // submitted once
-}
 
 TEST_F(OarCrashWorld, AnArrayThatEndedWhileYardWasDownIsFoundInOarsDatabase) {
   start_with_hanging_oarsub();
