@@ -1,32 +1,70 @@
-// `yard --backend slurm` against a real Slurm 22.05 cluster (slurm_world.h): outcomes,
-// scripts, arrays and dependencies, het jobs, cancels, LOST, crashes after sbatch, a
-// controller that goes down, the cap on background calls.
+// `yard --backend slurm` against a real Slurm 22.05 cluster (slurm_world.h): the
+// life-cycle suite (tests/lifecycle: outcomes, arrays and dependencies, hostile values,
+// cancel, a rejected partition, crashes after sbatch), then what is Slurm's own: scripts
+// with #SBATCH lines, after/aftercorr/'?', het jobs, LOST, a job the controller forgot
+// while yard was down, a controller that goes down, the cap on background calls.
+#include "../lifecycle/lifecycle_world.h"
 #include "slurm_world.h"
 
 namespace yard::test {
 namespace {
 
-TEST_F(SlurmWorld, JobsReachTheirTrueOutcomeWithExitCodesAndOutput) {
-  long ok = slurm_submit({"-J", "ok", "--", "sh", "-c", "echo out-$SLURM_JOB_ID"});
-  long three = slurm_submit({"--", "sh", "-c", "exit 3"});
-  long killed = slurm_submit({"--", "sh", "-c", "kill -9 $$"});
-  EXPECT_EQ(wait({ok, three, killed}), 1);  // not all COMPLETED
-  auto a = job(ok), b = job(three), c = job(killed);
-  EXPECT_EQ(a["state"], "COMPLETED");
-  EXPECT_EQ(a["exit_code"], 0);
-  ASSERT_TRUE(a["native_id"].is_string());
-  EXPECT_TRUE(a["start_time"].is_string());
-  EXPECT_TRUE(a["end_time"].is_string());
-  EXPECT_EQ(yard({"logs", std::to_string(ok)}).out, "out-" + a["native_id"].get<std::string>() + "\n");
-  EXPECT_EQ(b["state"], "FAILED");
-  EXPECT_EQ(b["exit_code"], 3);
-  EXPECT_EQ(c["state"], "FAILED");
-  EXPECT_EQ(c["signal"], 9);
-  // The same fields as any local job.
-  for (auto key : {"id", "name", "state", "exit_code", "submit_time", "start_time", "end_time", "cpus", "mem_bytes",
-                   "gpus", "max_rss_bytes", "cpu_seconds"})
-    EXPECT_TRUE(a.contains(key)) << key;
+// sacct's record of `native` once it has ended: the ExitCode of its batch step, where
+// the script ran ("0:15": killed by SIGTERM; the allocation's own line says 0:0 of a
+// cancelled job), as a signal number when there is one, else the exit status.
+std::optional<long> sacct_exit(const std::string& native) {
+  std::istringstream in(sh("sacct -n -P -o JobID,State,ExitCode -j " + native + " 2>/dev/null"));
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(native + ".batch|", 0) != 0) continue;
+    const auto bar = line.rfind('|'), colon = line.rfind(':');
+    const std::string state = line.substr(native.size() + 7, bar - native.size() - 7);
+    for (const char* live : {"PENDING", "RUNNING", "COMPLETING", "REQUEUED", "SUSPENDED"})
+      if (state.rfind(live, 0) == 0) return std::nullopt;
+    if (colon == std::string::npos || colon < bar) return std::nullopt;
+    const long status = std::atol(line.c_str() + bar + 1), signal = std::atol(line.c_str() + colon + 1);
+    return signal ? signal : status;
+  }
+  return std::nullopt;
 }
+
+// How many Slurm jobs carry `uid` in their name, by the accounting (which trails the
+// controller: at least one is waited for).
+int slurm_jobs_named(const std::string& uid) {
+  std::set<std::string> ids;
+  wait_until(
+      [&] {
+        std::istringstream in(sh("sacct -X -n -P -a -S now-3600 -o JobIDRaw,JobName 2>/dev/null"));
+        for (std::string line; std::getline(in, line);)
+          if (line.find(uid) != std::string::npos) ids.insert(line.substr(0, line.find('|')));
+        return !ids.empty();
+      },
+      30);
+  return static_cast<int>(ids.size());
+}
+
+const SchedulerUnderTest kSlurm{
+    .backend = "slurm",
+    .submit_command = "sbatch",
+    .cancel_command = "scancel",
+    .jobid_variable = "SLURM_JOB_ID",
+    .cpus = 16,  // a node of partition cpu
+    .yaml_extra = "",
+    .walltime_line = "#SBATCH --time=0-00:00:02",  // Slurm counts minutes: ended after one
+    .array = "1-4%2",
+    .array_line = "#SBATCH --array=1-4%2",
+    .afterany_array_line = [](const std::string& base) { return "#SBATCH --dependency=afterany:" + base; },
+    .unexpressible = {},  // sbatch says everything yard does
+    .unknown_queue_words = "sbatch: error: invalid partition specified: nosuchq",
+    .exit_status = sacct_exit,
+    .killed_statuses = {15, 9},
+    .jobs_named = slurm_jobs_named,
+    .outage = nullptr,
+};
+
+// The controller's outage is Slurm's own test below (100 jobs, 20 s).
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(LifeCycleOutageWorld);
+INSTANTIATE_TEST_SUITE_P(SlurmCluster, LifeCycleWorld, ::testing::Values(&kSlurm), scheduler_name);
+INSTANTIATE_TEST_SUITE_P(SlurmCluster, LifeCycleCrashWorld, ::testing::Values(&kSlurm), scheduler_name);
 
 TEST_F(SlurmWorld, BatchScriptsWithSbatchLinesAreHonouredAndSavedBesideTheJob) {
   write("job.sh",
@@ -42,22 +80,6 @@ TEST_F(SlurmWorld, BatchScriptsWithSbatchLinesAreHonouredAndSavedBesideTheJob) {
   std::ifstream f(script);
   std::string text((std::istreambuf_iterator<char>(f)), {});
   EXPECT_NE(text.find("#SBATCH --time="), std::string::npos) << text;
-}
-
-TEST_F(SlurmWorld, ArraysAndDependenciesBetweenYardJobsBecomeNativeOnes) {
-  long arr = slurm_submit({"-a", "1-4%2", "-o", "arr-%a.out", "--", "sh", "-c", "echo $SLURM_ARRAY_TASK_ID"});
-  long after = slurm_submit({"-d", "afterok:" + std::to_string(arr), "--", "sh", "-c", "ls arr-*.out | wc -l"});
-  ASSERT_EQ(wait({arr, after}), 0) << diag();
-  for (int i = 1; i <= 4; ++i) EXPECT_EQ(read("arr-" + std::to_string(i) + ".out"), std::to_string(i) + "\n");
-  EXPECT_EQ(yard({"logs", std::to_string(after)}).out, "4\n");  // ran after every element
-  auto elems = status({arr});
-  ASSERT_EQ(elems.size(), 4u);
-  auto base = elems[0]["native_id"].get<std::string>();
-  EXPECT_EQ(base.substr(base.find('_')), "_1");
-  auto script = dir_ + "/state/switchyard/slurm/" + elems[0]["uid"].get<std::string>() + ".sh";
-  std::ifstream f(script);
-  std::string text((std::istreambuf_iterator<char>(f)), {});
-  EXPECT_NE(text.find("#SBATCH --array=1-4%2"), std::string::npos) << text;
 }
 
 // after, aftercorr and '?' on the real Slurm: after and aftercorr are Slurm's own (the
@@ -89,47 +111,15 @@ TEST_F(SlurmWorld, AfterAftercorrAndAnyOneOfThemOnTheRealSlurm) {
       << text;
 }
 
-TEST_F(SlurmWorld, ADependencyThatCanNeverBeSatisfiedCancelsTheJob) {
-  long parent = slurm_submit({"--", "false"});
-  long child = slurm_submit({"-d", "afterok:" + std::to_string(parent), "--", "true"});
-  EXPECT_EQ(wait({parent, child}), 1);
-  EXPECT_EQ(job(parent)["state"], "FAILED");
-  auto c = job(child);
-  EXPECT_EQ(c["state"], "CANCELLED");
-  EXPECT_EQ(c["reason"], "DependencyNeverSatisfied");
-}
-
-TEST_F(SlurmWorld, HostileValuesReachTheJobByteForByteAndRunNothing) {
-  const std::vector<std::string> hostile = {"it's", "\"q\"", "$(touch pwned1)", "`touch pwned2`", "a;touch pwned3",
-                                            "line1\nline2", "", "$HOME", "\\", "%j %% %x"};
-  std::vector<std::string> args{"-J", "n'; $(touch pwned4) `x`", "--export", "ALL", "--", "sh", "-c",
-                                "printf '%s\\0' \"$@\" > args.bin; printf '%s' \"$HOSTILE\" > env.bin", "sh"};
-  args.insert(args.end(), hostile.begin(), hostile.end());
-  std::string value = "v'\"$(touch pwned5)`touch pwned6`;\nend";
-  ::setenv("HOSTILE", value.c_str(), 1);
-  long id = slurm_submit(args);
-  ::unsetenv("HOSTILE");
-  ASSERT_EQ(wait({id}), 0) << job(id).dump();
-  std::string expect;
-  for (auto& h : hostile) expect += h + std::string(1, '\0');
-  EXPECT_EQ(read("args.bin"), expect);
-  EXPECT_EQ(read("env.bin"), value);
-  EXPECT_EQ(job(id)["name"], "n'; $(touch pwned4) `x`");
-  for (int i = 1; i <= 6; ++i) EXPECT_FALSE(fs::exists(dir_ + "/pwned" + std::to_string(i))) << i;
-}
-
-TEST_F(SlurmWorld, ARejectedSubmissionFailsWithSlurmsMessage) {
-  long bad_partition = slurm_submit({"-p", "nosuch", "--", "true"});
+// (An unknown partition: the life-cycle suite.)
+TEST_F(SlurmWorld, MoreGpusThanANodeHasAreRejectedWithSlurmsMessage) {
   long too_many_gpus = slurm_submit({"-p", "gpu", "--gpus", "3", "--", "true"});
-  EXPECT_EQ(wait({bad_partition, too_many_gpus}), 1);
-  auto a = job(bad_partition), b = job(too_many_gpus);
-  EXPECT_EQ(a["state"], "FAILED");
-  EXPECT_NE(a["reason"].get<std::string>().find("Invalid partition name specified"), std::string::npos) << a["reason"];
+  EXPECT_EQ(wait({too_many_gpus}), 1);
+  auto b = job(too_many_gpus);
   EXPECT_EQ(b["state"], "FAILED");
   EXPECT_NE(b["reason"].get<std::string>().find("rejected by slurm"), std::string::npos) << b["reason"];
 }
 
-// DEEP-EST's co-scheduling across modules: one job, a component on each partition.
 TEST_F(SlurmWorld, AHetJobRunsItsComponentsTogetherOnTwoPartitions) {
   long id = slurm_submit({"-J", "het", "-p", "cpu", "-n", "2", ":", "-p", "gpu", "--gpus", "1", "--", "sh", "-c",
                           "echo size=$SLURM_HET_SIZE; srun --het-group=1 -n 1 sh -c 'echo gpus=$CUDA_VISIBLE_DEVICES'"});
@@ -177,16 +167,6 @@ TEST_F(SlurmWorld, AHetJobWhoseComponentCanNeverRunFailsWithSlurmsMessage) {
   EXPECT_NE(reason.find("Requested node configuration is not available"), std::string::npos) << reason;
 }
 
-TEST_F(SlurmWorld, CancelKillsARunningJobAndIsConfirmedByState) {
-  long id = slurm_submit({"--", "sleep", "300"});
-  ASSERT_TRUE(wait_state(id, "RUNNING"));
-  auto native = job(id)["native_id"].get<std::string>();
-  EXPECT_EQ(yard({"cancel", std::to_string(id)}).rc, 0);
-  ASSERT_TRUE(wait_state(id, "CANCELLED"));
-  // Slurm agrees.
-  EXPECT_TRUE(wait_until([&] { return sh("sacct -X -n -P -o State -j " + native).rfind("CANCELLED", 0) == 0; }, 30));
-}
-
 TEST_F(SlurmWorld, AJobThatVanishesFromQueueAndAccountingBecomesLost) {
   write("config/switchyard/slurm.yaml", "poll_interval: 0.5\ncalls_per_second: 4\nburst: 4\nlost_after: 3\n");
   long id = slurm_submit({"--", "sleep", "300"});
@@ -207,33 +187,8 @@ TEST_F(SlurmWorld, AJobThatVanishesFromQueueAndAccountingBecomesLost) {
   sh("scancel " + real);
 }
 
-TEST_F(SlurmWorld, CrashAfterSbatchFindsTheJobByUidNotResubmitted) {
-  // An sbatch that submits, then hangs before answering: the daemon is killed meanwhile.
-  fs::create_directories(dir_ + "/slowbin");
-  write("slowbin/sbatch", "#!/bin/sh\n/usr/bin/sbatch \"$@\"\nrc=$?\necho $$ > " + dir_ +
-                              "/sbatch-returned\nsleep 300\nexit $rc\n");
-  fs::permissions(dir_ + "/slowbin/sbatch", fs::perms::owner_all);
-  std::string path = std::string("PATH=") + dir_ + "/slowbin:" + std::getenv("PATH");
-  auto started = yard({"server", "start"}, {path});
-  ASSERT_EQ(started.rc, 0) << started.out << started.err << diag();
-  long pid = daemon_pid();
-  long id = slurm_submit({"--", "sleep", "3"});
-  ASSERT_TRUE(wait_until([&] { return fs::exists(dir_ + "/sbatch-returned"); }, 60));
-  ::kill(static_cast<pid_t>(pid), SIGKILL);
-  ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 30));
-  long wrapper = std::atol(read("sbatch-returned").c_str());
-  if (wrapper > 0) ::kill(static_cast<pid_t>(-wrapper), SIGKILL);  // its process group
-  auto uid = stored_job(id)["uid"].get<std::string>();
-  EXPECT_TRUE(stored_job(id)["native_id"].is_null());  // the id never reached the store
-  ASSERT_EQ(yard({"server", "start"}).rc, 0);  // normal sbatch from now on
-  ASSERT_EQ(wait({id}), 0) << job(id).dump();
-  EXPECT_TRUE(job(id)["native_id"].is_string());
-  EXPECT_TRUE(wait_until([&] { return native_jobs_named(uid) >= 1; }, 30));
-  EXPECT_EQ(native_jobs_named(uid), 1);  // submitted once
-}
-
-// The same crash, but the job runs and ends while yard is down, and the controller
-// forgets it (MinJobAge=60 in scripts/slurm/start.sh) before yard comes back: squeue no
+// The life-cycle suite's crash (the daemon killed between sbatch and storing the id), but
+// the job runs and ends while yard is down, and the controller forgets it (MinJobAge=60 in scripts/slurm/start.sh) before yard comes back: squeue no
 // longer shows it, the accounting does. Found by name there, it ends with its true
 // outcome, submitted once.
 TEST_F(SlurmWorld, CrashAfterSbatchFindsAJobThatAlreadyLeftTheQueueInTheAccounting) {

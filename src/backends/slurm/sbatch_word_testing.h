@@ -7,8 +7,10 @@
 
 namespace yard::testing {
 
-// sbatch's reading of an #SBATCH word (src/sbatch/opt.c): a backslash escapes the next
-// character even inside quotes, quotes group, an unquoted # ends the line.
+// sbatch's reading of an #SBATCH word, as Slurm 22.05's sbatch reads it (tried on the
+// test cluster): quotes group, and inside them a backslash escapes the next character;
+// outside them a blank ends the word even after a backslash (`--output=a\ b` is refused:
+// "Invalid directive found in batch script: b"), and an unquoted # ends the line.
 inline std::string sbatch_word(std::string_view s) {
   std::string out;
   bool esc = false;
@@ -17,7 +19,7 @@ inline std::string sbatch_word(std::string_view s) {
     if (esc) {
       out += c;
       esc = false;
-    } else if (c == '\\') {
+    } else if (quote && c == '\\') {
       esc = true;
     } else if (quote) {
       if (c == quote) quote = 0; else out += c;

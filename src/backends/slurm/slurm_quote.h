@@ -12,10 +12,12 @@
 namespace yard {
 
 // A value for an #SBATCH line, e.g. the X of --partition=X. sbatch splits directive
-// lines like a shell (quotes group, a backslash escapes the next character even inside
-// quotes, an unquoted # starts a comment, a newline ends the line), so every character
-// it treats specially is backslash-escaped rather than quoted. A line cannot carry a
-// newline or other control character at all: those values are refused, naming `what`.
+// lines with quotes that group (inside them a backslash escapes the next character; a
+// blank outside them ends the word even after a backslash), an unquoted # starting a
+// comment and a newline ending the line: a value of other than plain characters is
+// written in double quotes, its backslashes and double quotes escaped. A line cannot
+// carry a newline or other control character at all: those values are refused, naming
+// `what`.
 Result<std::string> directive_value(std::string_view value, std::string_view what);
 
 }  // namespace yard

@@ -226,6 +226,8 @@ Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext&
   WrapperStyle style;
   style.scheduler_variables = "SLURM_* | SLURMD_*";
   style.after_clear = "export SLURM_EXPORT_ENV=ALL\n";  // srun inside the job passes the job's environment on
+  // An element's index under yard's name too, as every backend gives it.
+  if (spec.array) style.after_clear += "export YARD_ARRAY_TASK_ID=\"$SLURM_ARRAY_TASK_ID\"\n";
   out += job_wrapper(spec, ctx.uid, style);
   return out;
 }

@@ -87,6 +87,8 @@ TEST(SlurmScript, Directives) {
   EXPECT_EQ(directive(t, "error"), "/o/100%%-%a_%A.err");
   EXPECT_EQ(directive(t, "chdir"), "/w");
   EXPECT_EQ(directive(t, "export"), "ALL");
+  // An element's index under yard's name, as on every backend.
+  EXPECT_NE(t.find("export YARD_ARRAY_TASK_ID=\"$SLURM_ARRAY_TASK_ID\"\n"), std::string::npos) << t;
 }
 
 TEST(SlurmScript, OptionalDirectives) {
