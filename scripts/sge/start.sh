@@ -114,9 +114,22 @@ else
   wait_for 30 execd_started || { log "sge_execd wrote no pid file"; exit 1; }
   cp "$(execd_pidfile)" "$state/execd.pid"
 fi
+# A run cut short (its cell stopped while a job started) leaves that job in the spool:
+# started again now, its lost shepherd puts the queue in error for good ("queue all.q
+# marked QERROR as result of job N's failure"). The cell is the tests' own: such jobs
+# are deleted, and an error state they left is cleared while the queue comes up.
+q qdel -f -u '*' >/dev/null 2>&1 || true
 # Ready when the queue instance is there and not in an error or unknown state.
 ready() { q qstat -f | awk -v h="all.q@$host" '$1 == h && $6 !~ /[uEe]/ { ok = 1 } END { exit !ok }'; }
-wait_for 60 ready || { log "the queue all.q@$host did not come up"; q qstat -f >&2; exit 1; }
+ready_or_cleared() {
+  ready && return 0
+  if q qstat -f | awk -v h="all.q@$host" '$1 == h && $6 ~ /E/ { found = 1 } END { exit !found }'; then
+    log "all.q@$host is in error (a job of an earlier run): clearing it"
+    q qmod -c "all.q@$host" >/dev/null 2>&1 || true
+  fi
+  return 1
+}
+wait_for 60 ready_or_cleared || { log "the queue all.q@$host did not come up"; q qstat -f >&2; exit 1; }
 cat > "$state/env.sh" <<EOF2
 export SGE_ROOT=$SGE_ROOT SGE_CELL=$SGE_CELL
 export PATH=$yard_sge_bin:\$PATH
