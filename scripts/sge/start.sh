@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Starts the single-host Grid Engine test cluster (scripts/sge/install.sh first):
 #
-#   scripts/sge/start.sh STATE_DIR
+#   scripts/sge/start.sh [--clean] STATE_DIR
+#
+# --clean (a test run's first start): jobs an earlier run left in the cell are deleted.
 #
 # Configures the cell for tests, idempotently: this host as admin, submit and execution
 # host (a host_aliases entry, since it resolves to 127.0.0.1, which reads back as
@@ -14,7 +16,9 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/sge/common.sh
 . "$here/common.sh"
-state=$(realpath -m -- "${1:?usage: start.sh STATE_DIR}")
+clean=0
+if [[ ${1:-} == --clean ]]; then clean=1; shift; fi
+state=$(realpath -m -- "${1:?usage: start.sh [--clean] STATE_DIR}")
 mkdir -p "$state"
 touch "$state/.yard-sge"
 log() { echo "sge/start: $*" >&2; }
@@ -116,9 +120,11 @@ else
 fi
 # A run cut short (its cell stopped while a job started) leaves that job in the spool:
 # started again now, its lost shepherd puts the queue in error for good ("queue all.q
-# marked QERROR as result of job N's failure"). The cell is the tests' own: such jobs
-# are deleted, and an error state they left is cleared while the queue comes up.
-q qdel -f -u '*' >/dev/null 2>&1 || true
+# marked QERROR as result of job N's failure"). The cell is the tests' own: at a run's
+# first start (--clean) such jobs are deleted, and an error state one left is cleared
+# while the queue comes up. (A start within a run, after a qmaster outage, keeps the
+# run's jobs.)
+((clean)) && { q qdel -f -u '*' >/dev/null 2>&1 || true; }
 # Ready when the queue instance is there and not in an error or unknown state.
 ready() { q qstat -f | awk -v h="all.q@$host" '$1 == h && $6 !~ /[uEe]/ { ok = 1 } END { exit !ok }'; }
 ready_or_cleared() {

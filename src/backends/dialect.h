@@ -188,6 +188,12 @@ class Dialect {
     (void)err;
     return false;
   }
+  // True if a refused submission's words (stderr) say that a dependency of the job can
+  // never be met: Flux refuses a job whose afterok parent has already failed.
+  virtual bool refused_for_a_dependency(std::string_view err) const {
+    (void)err;
+    return false;
+  }
   // True if a failed command (exit status, stderr) is worth retrying: the scheduler was
   // unreachable or busy, rather than refusing the request.
   virtual bool transient_failure(int exit_code, std::string_view err) const {

@@ -301,5 +301,21 @@ TEST_F(IndirectTest, BadInputIsRejectedAtSubmitAndNothingIsStored) {
   EXPECT_EQ(*store_->count_jobs(), 0);
 }
 
+// Flux refuses a job whose afterok parent has already failed: the job will never run,
+// as one yard held back would not; any other refusal is a failure.
+TEST_F(IndirectTest, ASubmissionRefusedForADependencyIsCancelledAsNeverSatisfied) {
+  for (bool refuses : {false, true}) {
+    dialect_.refuses_dependents = refuses;
+    const auto id = submit(spec());
+    step();
+    queue_.answer("", 1, "dependency: afterok: this job can never run\n");
+    step();
+    const auto j = job(id);
+    EXPECT_EQ(j.state, refuses ? JobState::Cancelled : JobState::Failed) << refuses;
+    EXPECT_EQ(j.reason.rfind("DependencyNeverSatisfied", 0) == 0, refuses) << j.reason;
+    queue_.posted.clear();
+  }
+}
+
 }  // namespace
 }  // namespace yard

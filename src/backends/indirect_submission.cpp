@@ -256,6 +256,18 @@ void IndirectBackend::apply_submit(Unit& u, const CommandResult& r, double now) 
     return;
   }
   std::string why = first_lines(r.err.empty() ? r.out : r.err);
+  if (dialect_.refused_for_a_dependency(r.err)) {
+    // Its parent ended as the dependency forbids between yard's look and the submission
+    // (Flux refuses such a job): it will never run, as a job yard holds back would not.
+    log(dialect_.name(), "job " + std::to_string(u.head) + ": " + why);
+    for (auto id : std::vector<std::int64_t>(u.members)) {
+      Transition t;
+      t.reason = "DependencyNeverSatisfied";
+      t.end_time = now;
+      finish(members_.at(id), JobState::Cancelled, t, now);
+    }
+    return;
+  }
   fail_unit(u, "rejected by " + std::string(dialect_.name()) + ": " + (why.empty() ? r.summary() : why), now);
 }
 

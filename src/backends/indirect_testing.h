@@ -141,6 +141,10 @@ class FakeDialect : public Dialect {
   std::string job_id(std::string_view base) const override {
     return described ? std::string(base) + ".0" : std::string(base);
   }
+  bool refuses_dependents = false;  // refuses a job whose parent already ended wrong, as Flux
+  bool refused_for_a_dependency(std::string_view err) const override {
+    return refuses_dependents && err.find("can never run") != std::string_view::npos;
+  }
   bool queue_is_final = false;  // an ended job's queue record is its last, as HTCondor's held jobs
   bool ended_in_queue(const NativeStatus&) const override { return queue_is_final; }
   bool partial_listings = false;  // a listing with unknown ids fails but lists the others, as PBS's qstat

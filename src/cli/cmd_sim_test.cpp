@@ -2,6 +2,7 @@
 #include "cli/cmd_sim.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -16,7 +17,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kDir = fs::temp_directory_path() / "yard_cmd_sim_test";
+// One directory per test process: ctest runs these tests side by side, and one test's
+// trace must not be rewritten under another's feet.
+const fs::path kDir = fs::temp_directory_path() / ("yard_cmd_sim_test-" + std::to_string(::getpid()));
+struct RemovedAtExit {
+  ~RemovedAtExit() {
+    std::error_code ec;
+    fs::remove_all(kDir, ec);
+  }
+} removed_at_exit;
 
 std::string write_trace(const std::string& name, const std::string& text) {
   fs::create_directories(kDir);

@@ -67,6 +67,8 @@ bool FluxDialect::transient_failure(int exit_code, std::string_view err) const {
   return flux_transient_failure(exit_code, err);
 }
 
+bool FluxDialect::refused_for_a_dependency(std::string_view err) const { return flux_refused_for_a_dependency(err); }
+
 std::string FluxDialect::native_name(std::string_view uid, std::string_view job_name) const {
   return native_job_name(uid, job_name);
 }

@@ -38,6 +38,7 @@ class FluxDialect : public Dialect {
   MappedState map_state(const NativeStatus& s) const override;
   bool usable_despite(int exit_code, std::string_view err) const override;
   bool transient_failure(int exit_code, std::string_view err) const override;
+  bool refused_for_a_dependency(std::string_view err) const override;
   std::string native_name(std::string_view uid, std::string_view job_name) const override;
   std::optional<std::string> uid_from_native_name(std::string_view native_name) const override;
 };

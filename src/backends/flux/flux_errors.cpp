@@ -26,4 +26,14 @@ bool flux_usable_despite(int exit_code, std::string_view err) {
   return any;
 }
 
+bool flux_refused_for_a_dependency(std::string_view err) {
+  for (std::string_view line : split(err, '\n')) {
+    line = trim(line);
+    if (line.find("dependency: ") == std::string_view::npos) continue;
+    if (line.ends_with(" failed or was canceled") || line.ends_with(" succeeded") || line.ends_with(" never started"))
+      return true;
+  }
+  return false;
+}
+
 }  // namespace yard

@@ -128,6 +128,9 @@ TEST(FluxErrors, UnknownIdsAreAUsableListingAnUnreachableBrokerIsTransient) {
   EXPECT_TRUE(flux_transient_failure(
       1, "flux-jobs: ERROR: Unable to connect to Flux: broker socket /run/flux/local was not found\n"));
   EXPECT_FALSE(flux_transient_failure(1, "flux-submit: ERROR: unsatisfiable request\n"));
+  EXPECT_TRUE(flux_refused_for_a_dependency("[Errno 22] dependency: afterok: job f3kTFArSj failed or was canceled\n"));
+  EXPECT_TRUE(flux_refused_for_a_dependency("flux-batch: ERROR: dependency: afternotok: job f21 succeeded\n"));
+  EXPECT_FALSE(flux_refused_for_a_dependency("[Errno 22] dependency: afterok: id f21: job not found\n"));
 }
 
 }  // namespace
