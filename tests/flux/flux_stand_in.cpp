@@ -41,11 +41,7 @@ const SchedulerUnderTest kFlux{
         if (r.value("name", std::string()).find(uid) != std::string::npos) ids.insert(r["id"].dump());
       return static_cast<int>(ids.size());
     },
-    .outage = [](bool on) {
-      int rc = 0;
-      sh(std::string("python3 " YARD_SOURCE_DIR "/tests/stand-in-schedulers/standin-ctl outage ") + (on ? "on" : "off"), &rc);
-      ASSERT_EQ(rc, 0);
-    },
+    .outage = stand_in_outage,
 };
 
 INSTANTIATE_TEST_SUITE_P(FluxStandIn, LifeCycleWorld, ::testing::Values(&kFlux), scheduler_name);

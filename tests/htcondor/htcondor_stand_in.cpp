@@ -48,11 +48,7 @@ const SchedulerUnderTest kHtcondor{
           ids.insert(std::to_string(ad.value("ClusterId", -1)) + "." + std::to_string(ad.value("ProcId", -1)));
       return static_cast<int>(ids.size());
     },
-    .outage = [](bool on) {
-      int rc = 0;
-      sh(std::string("python3 " YARD_SOURCE_DIR "/tests/stand-in-schedulers/standin-ctl outage ") + (on ? "on" : "off"), &rc);
-      ASSERT_EQ(rc, 0);
-    },
+    .outage = stand_in_outage,
 };
 
 INSTANTIATE_TEST_SUITE_P(HtcondorStandIn, LifeCycleWorld, ::testing::Values(&kHtcondor), scheduler_name);

@@ -57,6 +57,14 @@ struct SchedulerUnderTest {
   std::function<void(bool)> outage;
 };
 
+// A stand-in scheduler's server out of reach or back (standin-ctl outage on|off), for
+// SchedulerUnderTest::outage of the stand-ins' suites.
+inline void stand_in_outage(bool on) {
+  int rc = 0;
+  sh(std::string("python3 " YARD_SOURCE_DIR "/tests/stand-in-schedulers/standin-ctl outage ") + (on ? "on" : "off"), &rc);
+  ASSERT_EQ(rc, 0);
+}
+
 // Printed as its backend's name (the tests' listing carries it), not an address.
 inline void PrintTo(const SchedulerUnderTest* s, std::ostream* os) { *os << s->backend; }
 

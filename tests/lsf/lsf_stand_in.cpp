@@ -44,11 +44,7 @@ const SchedulerUnderTest kLsf{
         if (r.value("JOB_NAME", std::string()).find(uid) != std::string::npos) ids.insert(r.value("JOBID", std::string()));
       return static_cast<int>(ids.size());
     },
-    .outage = [](bool on) {
-      int rc = 0;
-      sh(std::string("python3 " YARD_SOURCE_DIR "/tests/stand-in-schedulers/standin-ctl outage ") + (on ? "on" : "off"), &rc);
-      ASSERT_EQ(rc, 0);
-    },
+    .outage = stand_in_outage,
 };
 
 INSTANTIATE_TEST_SUITE_P(LsfStandIn, LifeCycleWorld, ::testing::Values(&kLsf), scheduler_name);

@@ -41,11 +41,7 @@ const SchedulerUnderTest kPbs{
       for (auto& [id, rec] : root["Jobs"].items()) n += rec.value("Job_Name", std::string()).find(uid) != std::string::npos;
       return n;
     },
-    .outage = [](bool on) {
-      int rc = 0;
-      sh(std::string("python3 " YARD_SOURCE_DIR "/tests/stand-in-schedulers/standin-ctl outage ") + (on ? "on" : "off"), &rc);
-      ASSERT_EQ(rc, 0);
-    },
+    .outage = stand_in_outage,
 };
 
 INSTANTIATE_TEST_SUITE_P(PbsStandIn, LifeCycleWorld, ::testing::Values(&kPbs), scheduler_name);

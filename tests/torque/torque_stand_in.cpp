@@ -42,11 +42,7 @@ const SchedulerUnderTest kTorque{
       for (auto& name : values_of(sh("qstat -x 2>/dev/null"), "Job_Name")) n += name.find(uid) != std::string::npos;
       return n;
     },
-    .outage = [](bool on) {
-      int rc = 0;
-      sh(std::string("python3 " YARD_SOURCE_DIR "/tests/stand-in-schedulers/standin-ctl outage ") + (on ? "on" : "off"), &rc);
-      ASSERT_EQ(rc, 0);
-    },
+    .outage = stand_in_outage,
 };
 
 INSTANTIATE_TEST_SUITE_P(TorqueStandIn, LifeCycleWorld, ::testing::Values(&kTorque), scheduler_name);
