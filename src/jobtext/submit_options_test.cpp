@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "backends/all_languages.h"
@@ -11,13 +12,24 @@
 namespace yard {
 namespace {
 
+// A script file of this test's own, removed when the test ends (passed or not).
+struct ScriptFile {
+  explicit ScriptFile(const std::string& name)
+      : path(::testing::TempDir() + std::to_string(::getpid()) + "-" + name) {}
+  ~ScriptFile() { std::filesystem::remove(path); }
+  ScriptFile(const ScriptFile&) = delete;
+  ScriptFile& operator=(const ScriptFile&) = delete;
+  std::string path;
+};
+
 // yard submit's parsing with the build's script languages.
 Result<SubmitFlags> parse_submit_args_of(const std::vector<std::string>& args, bool& json, bool& help) {
   return parse_submit_args(args, all_script_languages(), json, help);
 }
 
 TEST(SubmitOptions, CommandLineWinsOverDirectives) {
-  std::string path = ::testing::TempDir() + std::to_string(::getpid()) + "-submit_options_test.sh";
+  ScriptFile script("submit_options_test.sh");
+  const std::string& path = script.path;
   std::ofstream(path) << "#!/bin/sh\n#SBATCH -n 4 -J fromscript --time=5\n#SBATCH --mem=1G\necho hi\n";
   bool json = false, help = false;
   auto f = parse_submit_args_of({"-J", "fromcli", path, "arg1"}, json, help);
@@ -49,7 +61,8 @@ TEST(SubmitOptions, BadValuesNameTheFlagAndValue) {
 
 // What real scripts taught (bench/sbatch_agreement): forms sbatch 22.05 accepts.
 TEST(SubmitOptions, FormsRealScriptsUseAreAcceptedAsSbatchAcceptsThem) {
-  std::string path = ::testing::TempDir() + std::to_string(::getpid()) + "-submit_options_real.sh";
+  ScriptFile script("submit_options_real.sh");
+  const std::string& path = script.path;
   std::ofstream(path) << "#!/bin/bash\n"
                          "#SBATCH -n 12 -N 1-12\n"
                          "#SBATCH --time=0-24:00:00 --exclusive --gres=nvme:1,gpu:v100:2\n"
@@ -88,7 +101,8 @@ TEST(SubmitOptions, FormsRealScriptsUseAreAcceptedAsSbatchAcceptsThem) {
 }
 
 TEST(SubmitOptions, AScriptWithSbatchLinesNeedsAnInterpreterLineAsInSbatch) {
-  std::string path = ::testing::TempDir() + std::to_string(::getpid()) + "-submit_options_no_shebang.sh";
+  ScriptFile script("submit_options_no_shebang.sh");
+  const std::string& path = script.path;
   std::ofstream(path) << "#SBATCH -n 2\necho hi\n";
   bool json = false, help = false;
   auto f = parse_submit_args_of({path}, json, help);
@@ -118,7 +132,8 @@ TEST(SubmitOptions, EmptyValuesAreErrorsNamingTheFlag) {
 }
 
 TEST(SubmitOptions, EachDirectiveLineIsParsedOnItsOwn) {
-  std::string path = ::testing::TempDir() + std::to_string(::getpid()) + "-submit_options_lines.sh";
+  ScriptFile script("submit_options_lines.sh");
+  const std::string& path = script.path;
   std::ofstream(path) << "#!/bin/sh\n#SBATCH --mem\n#SBATCH -J x\necho hi\n";
   bool json = false, help = false;
   auto f = parse_submit_args_of({path}, json, help);
@@ -233,7 +248,8 @@ TEST(SubmitOptions, BadComponentsAreClearErrors) {
 }
 
 TEST(SubmitOptions, HetjobDirectivesAndTheCommandLinePerComponent) {
-  std::string path = ::testing::TempDir() + std::to_string(::getpid()) + "-submit_options_het.sh";
+  ScriptFile script("submit_options_het.sh");
+  const std::string& path = script.path;
   std::ofstream(path) << "#!/bin/sh\n#SBATCH -J het -p cpu -n 2\n#SBATCH hetjob\n#SBATCH -p gpu --gres=gpu:1 -n 1\n"
                          "#SBATCH packjob\n#SBATCH -p cpu -c 4\necho hi\n";
   bool json = false, help = false;
