@@ -79,7 +79,7 @@ TEST(Writer, ALineEndingInABackslashIsALossWhereItWouldGoOn) {
   EXPECT_NE(std::find(lost.begin(), lost.end(), "0: accounting_group = group\\: HTCondor reads a line ending in a "
                                                 "backslash as going on into the next one; left out"),
             lost.end());
-  EXPECT_NE(write_slurm(j).text.find("#SBATCH --account='group\\'\n"), std::string::npos);
+  EXPECT_NE(write_slurm(j).text.find("#SBATCH --account=\"group\\\\\"\n"), std::string::npos);
 }
 
 }  // namespace

@@ -49,7 +49,7 @@ const SchedulerUnderTest kSlurm{
     .jobid_variable = "SLURM_JOB_ID",
     .cpus = 16,  // a node of partition cpu
     .yaml_extra = "",
-    .walltime_line = "#SBATCH --time=0-00:00:02",  // Slurm counts minutes: ended after one
+    .walltime_line = "#SBATCH --time=00:00:02",  // Slurm counts minutes: ended after one
     .array = "1-4%2",
     .array_line = "#SBATCH --array=1-4%2",
     .afterany_array_line = [](const std::string& base) { return "#SBATCH --dependency=afterany:" + base; },

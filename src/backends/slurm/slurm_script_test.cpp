@@ -101,7 +101,7 @@ TEST(SlurmScript, OptionalDirectives) {
   EXPECT_EQ(directive(*r, "mem-per-cpu"), "1M");
   EXPECT_EQ(directive(*r, "gres"), "gpu:1");
   s.res.mem_per_cpu_bytes = UINT64_MAX;  // rounded up to MiB without wrapping to 0
-  EXPECT_EQ(directive(*gen(s), "mem-per-cpu"), "17592186044416M");
+  EXPECT_EQ(directive(*gen(s), "mem-per-cpu"), "16777216T");
   for (auto o : {"mem", "gpus", "time", "partition", "account", "qos", "nice", "array", "dependency", "output", "error"})
     EXPECT_EQ(directive(*r, o), "<none>") << o;
   EXPECT_EQ(r->find("#SBATCH --priority"), std::string::npos);
@@ -153,7 +153,7 @@ TEST(SlurmScript, HeterogeneousComponentsAreSeparatedByHetjob) {
   EXPECT_TRUE(has(d->words, "--export=ALL"));
   EXPECT_TRUE(has(d->words, "--job-name=yard-" + kUid + "-job"));
   ASSERT_EQ(d->components.size(), 2u);
-  EXPECT_EQ(d->components[0], (Words{"--nodes=1", "--ntasks=1", "--cpus-per-task=1", "--mem=1024M", "--gres=gpu:1,nvme:1",
+  EXPECT_EQ(d->components[0], (Words{"--nodes=1", "--ntasks=1", "--cpus-per-task=1", "--mem=1G", "--gres=gpu:1,nvme:1",
                                      "--partition=gpu"}));
   // A component's own sbatch options follow its hetjob line, not component 0's.
   EXPECT_EQ(d->components[1], (Words{"--nodes=2-4", "--ntasks=1", "--cpus-per-task=3", "--ntasks-per-node=1", "--exclusive"}));
@@ -255,7 +255,8 @@ TEST(SlurmScript, Refusals) {
   refused(s, "NUL byte");
   s = basic();
   s.partition = "cpu\n#SBATCH --wrap=evil";
-  refused(s, "partition 'cpu\\n#SBATCH --wrap=evil' contains a control character");
+  refused(s, "--partition 'cpu\\n#SBATCH --wrap=evil': backend slurm cannot run this job: it contains a control "
+             "character");
   s = basic();
   s.workdir = "/w\nx";
   refused(s, "working directory");

@@ -26,15 +26,16 @@ TEST(SlurmWriter, AFullJobAndAnArray) {
       "#SBATCH --cpus-per-task=4\n"
       "#SBATCH --mem=8G\n"
       "#SBATCH --time=00:10:00\n"
-      "#SBATCH --output=out-%A_%a.out\n"
-      "#SBATCH --array=1-10%3\n",
+      "#SBATCH --array=1-10%3\n"
+      "#SBATCH --output=out-%A_%a.out\n",
       {});
 }
 
 TEST(SlurmWriter, AnyOneOfTheDependenciesAfterAndSingleton) {
   Job any = testing::full_job();
   any.spec.dependency_any = true;
-  EXPECT_NE(write_slurm(any).text.find("#SBATCH --dependency=afterok:42?afterany:43\n"), std::string::npos);
+  EXPECT_NE(write_slurm(any).text.find("#SBATCH --dependency=afterok:42?afterany:43\n"), std::string::npos)
+      << write_slurm(any).text;
   Job more = testing::array_job();
   more.spec.dependencies = {{DependencyKind::After, 5}, {DependencyKind::Singleton, 0}, {DependencyKind::AfterCorr, 6}};
   EXPECT_NE(write_slurm(more).text.find("#SBATCH --dependency=after:5,singleton,aftercorr:6\n"), std::string::npos);
@@ -60,18 +61,20 @@ TEST(SlurmWriter, QuotesOtherOptionsPriorityAndComponents) {
   j.spec.components.push_back(c);
   j.lines["job-type"] = 7;
   testing::expect_directives(write_slurm(j),
-      "#SBATCH --job-name='my job #1'\n"
+      "#SBATCH --job-name=\"my job #1\"\n"
       "#SBATCH --nodes=2-4\n"
       "#SBATCH --open-mode=append\n"
-      "#SBATCH --chdir=\"/scratch/it's here\"\n"
-      "#SBATCH --export=NONE,A=1\n"
       "#SBATCH --nice=100\n"
       "#SBATCH --no-requeue\n"
       "#SBATCH --exclusive\n"
       "#SBATCH --constraint=a&b\n"
       "#SBATCH --mail-type=END\n"
+      "#SBATCH --chdir=\"/scratch/it's here\"\n"
+      "#SBATCH --export=NONE,A=1\n"
       "#SBATCH hetjob\n"
+      "#SBATCH --nodes=1\n"
       "#SBATCH --ntasks=2\n"
+      "#SBATCH --cpus-per-task=1\n"
       "#SBATCH --gres=nvme:1\n"
       "#SBATCH --partition=gpu\n"
       "#SBATCH --constraint=v100\n",
@@ -83,7 +86,7 @@ TEST(SlurmWriter, QuotesOtherOptionsPriorityAndComponents) {
 TEST(SlurmWriter, AnEmptyValueOfAnOptionThatNeedsOne) {
   Job j;
   j.options = {{"mail-user", ""}, {"exclusive", ""}};
-  EXPECT_EQ(write_slurm(j).text, "#SBATCH --mail-user=''\n#SBATCH --exclusive\n");
+  EXPECT_EQ(write_slurm(j).text, "#SBATCH --mail-user=\"\"\n#SBATCH --exclusive\n");
 }
 
 }  // namespace
