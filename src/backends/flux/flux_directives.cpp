@@ -31,23 +31,32 @@ using directives::count;
 
 
 // Flux's options that take a value (flux batch's, and flux submit's names for the same).
-const std::set<std::string_view> kWithValue = {
+const std::set<std::string_view>& with_value() {  // built when first read, not at every start of yard
+  static const std::set<std::string_view> kSet = {
     "-N", "--nodes", "-n", "--nslots", "--ntasks", "-c", "--cores-per-slot", "--cores-per-task", "-g",
     "--gpus-per-slot", "--gpus-per-task", "--gpus-per-node", "--tasks-per-node", "--tasks-per-core", "--cores", "-t",
     "--time-limit", "--job-name", "--output", "--error", "--input", "-q", "--queue", "-B", "--bank", "--cwd",
     "--urgency", "--dependency", "-S", "--setattr", "-o", "--setopt", "--env", "--env-remove", "--env-file",
     "--signal", "--rlimit", "--flags", "--conf", "--broker-opts", "--dump", "--add-file", "--begin-time", "--cc",
     "--bcc", "--requires", "--log", "--log-stderr", "--taskmap"};
-const std::set<std::string_view> kWarned = {
+  return kSet;
+}
+const std::set<std::string_view>& warned() {  // built when first read, not at every start of yard
+  static const std::set<std::string_view> kSet = {
     "-S", "--setattr", "-o", "--setopt", "--env-remove", "--env-file", "--signal", "--rlimit", "--flags", "--conf",
     "--broker-opts", "--dump", "--requires", "--log", "--log-stderr", "--taskmap", "--tasks-per-core", "--cores",
     "-u", "--unbuffered", "-l", "--label-io", "--debug"};
-const std::map<std::string_view, std::string_view> kRefused = {
+  return kSet;
+}
+const std::map<std::string_view, std::string_view>& refused() {  // built when first read, not at every start of yard
+  static const std::map<std::string_view, std::string_view> kSet = {
     {"--input", "a job's standard input from a file is not supported"},
     {"--add-file", "files added to the job's directory are not supported"},
     {"--begin-time", "a job starting at a given time is not supported"},
     {"--wrap", "the script is the job; --wrap does not apply to it"},
     {"--dry-run", "a job that is not submitted: use yard submit --test-only"}};
+  return kSet;
+}
 
 // A Flux Standard Duration (RFC 23): a number and s, m, h or d; no unit: minutes.
 long long fsd_seconds(std::string_view v) {
@@ -76,11 +85,11 @@ class Translator {
       if (long_opt && opt.find('=') != std::string::npos) {
         value = opt.substr(opt.find('=') + 1);
         opt.resize(opt.find('='));
-        if (!kWithValue.count(opt)) return m_.fail(opt + " option takes no value");
-      } else if (!long_opt && opt.size() > 2 && kWithValue.count(opt.substr(0, 2))) {
+        if (!with_value().count(opt)) return m_.fail(opt + " option takes no value");
+      } else if (!long_opt && opt.size() > 2 && with_value().count(opt.substr(0, 2))) {
         value = opt.substr(2);  // -N4
         opt.resize(2);
-      } else if (kWithValue.count(opt)) {
+      } else if (with_value().count(opt)) {
         if (i + 1 >= words.size()) return m_.fail(opt + " option must have a value");
         value = words[++i];
       }
@@ -108,8 +117,8 @@ class Translator {
  private:
   Status option(const std::string& opt, const std::string& v, std::vector<std::string>& out) {
     const std::string at = opt + (v.empty() ? "" : (starts_with(opt, "--") ? "=" : " ") + v);
-    if (auto r = kRefused.find(opt); r != kRefused.end()) return m_.fail(opt + ": " + std::string(r->second));
-    if (kWarned.count(opt)) {
+    if (auto r = refused().find(opt); r != refused().end()) return m_.fail(opt + ": " + std::string(r->second));
+    if (warned().count(opt)) {
       m_.warn(at, "no equivalent in yard; ignored");
       return {};
     }

@@ -97,11 +97,20 @@ std::string sge_path(std::string_view v, bool array) {
 
 // Options that take no value, and those whose only effect yard has by default or that
 // change nothing in the job's result: read and dropped, some with a warning.
-const std::set<std::string_view> kNoValue{"-cwd", "-V", "-notify", "-soft", "-hard", "-clear"};
-const std::set<std::string_view> kSilent{"-cwd", "-V", "-S", "-b", "-shell", "-clear"};
-const std::set<std::string_view> kWarned{"-notify", "-now", "-R", "-js", "-w", "-soft", "-hard", "-binding",
+const std::set<std::string_view>& no_value() {  // built when first read, not at every start of yard
+  static const std::set<std::string_view> kSet{"-cwd", "-V", "-notify", "-soft", "-hard", "-clear"};
+  return kSet;
+}
+const std::set<std::string_view>& silent() {  // built when first read, not at every start of yard
+  static const std::set<std::string_view> kSet{"-cwd", "-V", "-S", "-b", "-shell", "-clear"};
+  return kSet;
+}
+const std::set<std::string_view>& warned() {  // built when first read, not at every start of yard
+  static const std::set<std::string_view> kSet{"-notify", "-now", "-R", "-js", "-w", "-soft", "-hard", "-binding",
                                          "-display", "-ckpt", "-c", "-dl", "-C", "-masterq", "-sync", "-A", "-r",
                                          "-m", "-M"};
+  return kSet;
+}
 
 std::string why_ignored(std::string_view opt) {
   if (opt == "-m" || opt == "-M") return "yard sends no mail; ignored";
@@ -121,9 +130,9 @@ class Translator {
     for (std::size_t i = 0; i < words.size(); ++i) {
       const std::string& opt = words[i];
       if (opt.empty() || opt[0] != '-') return fail("'" + opt + "' is not a Grid Engine option");
-      if (kNoValue.count(opt)) {
+      if (no_value().count(opt)) {
         all_ = all_ || opt == "-V";
-        if (!kSilent.count(opt)) warn(opt, why_ignored(opt));
+        if (!silent().count(opt)) warn(opt, why_ignored(opt));
         continue;
       }
       if (opt == "-h") return fail("-h: a job submitted on hold is not supported");
@@ -209,8 +218,8 @@ class Translator {
     if (opt == "-ar") return fail("-ar: advance reservations are not supported");
     if (opt == "-hold_jid_ad") return fail("-hold_jid_ad: dependencies between array elements are not supported");
     if (opt == "-i") return fail("-i: a job's standard input from a file is not supported");
-    if (kSilent.count(opt)) return {};
-    if (kWarned.count(opt)) {
+    if (silent().count(opt)) return {};
+    if (warned().count(opt)) {
       warn(opt, why_ignored(opt));
       return {};
     }
