@@ -72,6 +72,12 @@ void IndirectBackend::track(const JobRecord& r, std::optional<bool> may_retry) {
       may_retry = spec && spec->retry && spec->retry->times > 0;
     }
     u.may_retry = !u.is_array && may_retry.value_or(false);
+    // A try the daemon stopped during: its backoff and the nodes it keeps off go on.
+    if (u.may_retry) {
+      u.next_try = r.retry_not_before;
+      u.failed_on = failed_on_of(r.failed_on);
+      u.ended_try = r.ended_try;
+    }
   }
   if (r.id == m.head) u.uid = r.uid;
   u.members.push_back(r.id);

@@ -162,6 +162,7 @@ class IndirectBackend {
     // the nodes it failed on, by times, to keep its later tries off.
     bool may_retry = false;
     std::map<std::string, int> failed_on;
+    std::string ended_try;  // the scheduler's id of its last try that ended ("": none)
     double queue_looked_at = 0;  // when its look-up in the queue was planned
   };
   struct Member {

@@ -94,7 +94,7 @@ void IndirectBackend::apply_find(const std::vector<std::int64_t>& heads, const C
   for (auto h : heads) {
     auto u = units_.find(h);
     if (u == units_.end()) continue;
-    if (auto it = base_by_uid.find(u->second.uid); it != base_by_uid.end()) {
+    if (auto it = base_by_uid.find(u->second.uid); it != base_by_uid.end() && it->second != u->second.ended_try) {
       log(dialect_.name(), "job " + std::to_string(h) + " was submitted before the restart as " + it->second +
                                "; tracking it");
       set_native(u->second, it->second);
@@ -111,7 +111,8 @@ void IndirectBackend::apply_find_history(const std::vector<std::int64_t>& heads,
   for (auto h : heads) {
     auto u = units_.find(h);
     if (u == units_.end()) continue;
-    if (auto it = base_by_uid.find(u->second.uid); it != base_by_uid.end()) {
+    // Its last try that ended is not the next (a try found is the newest of its UID).
+    if (auto it = base_by_uid.find(u->second.uid); it != base_by_uid.end() && it->second != u->second.ended_try) {
       log(dialect_.name(), "job " + std::to_string(h) + " was submitted before the restart as " + it->second +
                                " and has left the queue; its record is in the history");
       set_native(u->second, it->second);

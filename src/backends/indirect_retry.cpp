@@ -5,6 +5,7 @@
 // each try asks for the memory and time the policy grows to, and a node the job failed
 // on twice is kept off where the scheduler can exclude nodes.
 #include <algorithm>
+#include <cstdlib>
 
 #include "backends/indirect_backend.h"
 #include "backends/indirect_shared.h"
@@ -80,12 +81,33 @@ bool IndirectBackend::try_again(Member& m, const NativeStatus& s, JobState to, c
   const auto avoid = avoided_nodes(u);
   for (std::size_t i = 0; i < avoid.size(); ++i) back.reason += (i == 0 ? ", not on " : ",") + avoid[i];
   if (policy.backoff_s > 0) back.reason += ", in " + format_walltime(static_cast<std::int64_t>(policy.backoff_s));
-  if (auto st = store_.count_retry(m.id, mem, time); !st) {
+  // The backoff's end and the nodes are stored: a daemon restarted meanwhile keeps both.
+  const double not_before = policy.backoff_s > 0 ? now + policy.backoff_s : 0;
+  const std::string failed_on = failed_on_text(u.failed_on), ended = native_base_of(m.native_id);
+  if (auto st = store_.count_retry(m.id, mem, time, {not_before, failed_on, ended}); !st) {
     log(dialect_.name(), "job " + std::to_string(m.id) + ": cannot try it again: " + st.error());
     return false;
   }
+  u.ended_try = ended;
   submit_again(m, back, now + policy.backoff_s, now);
   return true;
+}
+
+std::string indirect::failed_on_text(const std::map<std::string, int>& failed_on) {
+  std::string out;
+  for (auto& [node, times] : failed_on) out += (out.empty() ? "" : ",") + node + "=" + std::to_string(times);
+  return out;
+}
+
+std::map<std::string, int> indirect::failed_on_of(std::string_view text) {
+  std::map<std::string, int> out;
+  for (auto item : split(text, ',')) {
+    const auto eq = item.rfind('=');
+    if (eq == std::string_view::npos || eq == 0) continue;  // not written by failed_on_text
+    const int times = std::atoi(std::string(item.substr(eq + 1)).c_str());
+    if (times > 0) out[std::string(item.substr(0, eq))] = times;
+  }
+  return out;
 }
 
 std::vector<std::string> IndirectBackend::avoided_nodes(const Unit& u) {

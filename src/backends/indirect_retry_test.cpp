@@ -88,6 +88,50 @@ TEST_F(IndirectRetry, TriedAgainWithMoreMemoryAndTimeOffTheNodeItFailedOnTwice) 
   EXPECT_EQ(text.find("# after"), std::string::npos) << text;
 }
 
+// The daemon stops while a try waits out its backoff: the restarted one waits on, keeps
+// the job off the node it failed on twice, and does not take the ended try it finds again
+// by the job's UID for the next (nor count it again).
+TEST_F(IndirectRetry, ARestartKeepsTheBackoffAndTheNodesToAvoidAndJudgesNoTryTwice) {
+  auto s = spec("sim");
+  s.retry = policy(3, {JobState::Timeout});
+  s.retry->backoff_s = 600;
+  auto sim = submit(s);
+  step();
+  answer_to("fsub", "20\n");
+  step();
+  ends("20|TIMEOUT|0|x|n1\n");
+  EXPECT_EQ(posted("fsub"), 0);  // its backoff
+  now_ += 600;
+  step();
+  answer_to("fsub", "21\n");
+  step();
+  ends("21|TIMEOUT|0|x|n1\n");
+  ASSERT_EQ(job(sim).retries, 2);
+  EXPECT_EQ(job(sim).retry_not_before, now_ + 600);
+
+  queue_.posted.clear();
+  make_backend();
+  ASSERT_TRUE(backend_->recover(now_));
+  step();
+  answer_to("ffind", "");
+  step();
+  answer_to("ffindh", "21|TIMEOUT|0|yard-" + uid_of(sim) + "|n1\n20|TIMEOUT|0|yard-" + uid_of(sim) + "|n1\n");
+  for (int i = 0; i < 3; ++i) {
+    now_ += 100;
+    step();
+  }
+  EXPECT_EQ(posted("fsub"), 0);
+  EXPECT_EQ(job(sim).retries, 2);
+  EXPECT_EQ(job(sim).state, JobState::Pending);
+  now_ += 300;
+  step();
+  ASSERT_EQ(posted("fsub"), 1);
+  const std::string text = script_of(answer_to("fsub", "22\n"));
+  EXPECT_NE(text.find("# avoid n1\n"), std::string::npos) << text;
+  step();
+  EXPECT_EQ(job(sim).native_id, "22");
+}
+
 TEST_F(IndirectRetry, ACauseNotListedOrTriesUsedUpEndTheJobAndItsDependents) {
   auto s = spec("flaky");
   s.retry = policy(1, {JobState::Timeout}, {3});

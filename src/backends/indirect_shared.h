@@ -4,6 +4,7 @@
 #pragma once
 
 #include <iostream>
+#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -34,5 +35,10 @@ std::unordered_map<std::string, const NativeStatus*> by_native_id(const std::vec
 
 // At most `max_chars` of `text`, without trailing blank lines: a command's output in a reason.
 std::string first_lines(const std::string& text, std::size_t max_chars = 400);
+
+// The nodes a job's tries failed on, with the times each did, as the store keeps them
+// (JobRecord::failed_on: "node=2,other=1"), and back (indirect_retry.cpp).
+std::string failed_on_text(const std::map<std::string, int>& failed_on);
+std::map<std::string, int> failed_on_of(std::string_view text);
 
 }  // namespace yard::indirect

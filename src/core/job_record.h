@@ -37,8 +37,15 @@ struct JobRecord {
   // and whether a cancel was asked for.
   std::string native_id;
   int submit_attempts = 0;
-  // Times it was tried again for its retry policy (core/retry_policy.h).
+  // Times it was tried again for its retry policy (core/retry_policy.h); its next try not
+  // before `retry_not_before` (the policy's backoff: 0, none); the nodes its tries failed on
+  // with the times each did, "node=2,other=1" (those of two or more are kept off); and the
+  // scheduler's id of its last try that ended, which a restarted daemon finding it by the
+  // job's UID does not take for the next try.
   int retries = 0;
+  double retry_not_before = 0;
+  std::string failed_on;
+  std::string ended_try;
   bool cancel_requested = false;
 };
 

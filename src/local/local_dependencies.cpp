@@ -41,7 +41,8 @@ void LocalBackend::add_dependencies(std::int64_t id, const std::vector<std::pair
   for (const auto& [d, state] : parents)
     if (!is_terminal(state) && !pending_.count(d.job_id) && !running_.count(d.job_id)) watched_parents_.insert(d.job_id);
   auto v = deps_.add(id, parents, any);
-  for (auto r : v.ready) queue_.push(pending_[r]);
+  for (auto r : v.ready)
+    if (!retry_at_.count(r)) queue_.push(pending_[r]);  // else queued when its backoff ends
   for (auto d : v.doomed) {
     cancel_doomed(d);
     resolve_dependents(d, JobState::Cancelled);

@@ -148,6 +148,8 @@ Status LocalBackend::recover() {
   for (auto& r : *again) {
     if (r.state != JobState::Pending || !mine(r)) continue;
     if (!pending_.count(r.id)) enqueue_pending(r);
+    // A try waiting out its retry policy's backoff when the daemon stopped goes on waiting.
+    if (r.retry_not_before > clock_.wall()) retry_at_[r.id] = r.retry_not_before;
     auto spec = spec_for(r.spec_id);
     add_dependencies(r.id, for_element(deps[r.id], r.array_index, elements), spec && *spec && (*spec)->dependency_any);
   }

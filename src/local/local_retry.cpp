@@ -40,7 +40,9 @@ bool LocalBackend::try_again(std::int64_t id, const Running& run, bool release, 
   {
     auto tx = store_.transaction();
     auto s = store_.transition(id, JobState::Pending, back, clock_.wall());
-    if (s) s = store_.count_retry(id, static_cast<std::int64_t>(mem), time);
+    // The backoff's end is stored: a daemon restarted meanwhile waits for it too.
+    const double not_before = policy.backoff_s > 0 ? clock_.wall() + policy.backoff_s : 0;
+    if (s) s = store_.count_retry(id, static_cast<std::int64_t>(mem), time, {not_before, {}, {}});
     if (s) s = store_.add_usage(used);
     if (s) s = tx.commit();
     if (!s) {

@@ -10,7 +10,8 @@ namespace {
 enum Col : int {
   kId, kUid, kSpecId, kName, kBackend, kArrayJobId, kArrayIndex, kArrayMaxRunning, kPriority, kCpus, kMemBytes,
   kGpus, kWalltimeS, kState, kReason, kNativeState, kSubmitTime, kStartTime, kEndTime, kStdoutPath, kStderrPath,
-  kAlloc, kExitCode, kSignal, kCpuSeconds, kMaxRssBytes, kNativeId, kSubmitAttempts, kCancelRequested, kRetries, kColumns
+  kAlloc, kExitCode, kSignal, kCpuSeconds, kMaxRssBytes, kNativeId, kSubmitAttempts, kCancelRequested, kRetries,
+  kRetryNotBefore, kFailedOn, kEndedTry, kColumns
 };
 struct ColumnSql {
   Col col;
@@ -47,6 +48,9 @@ constexpr ColumnSql kJobColumnSql[] = {
     {kSubmitAttempts, "j.submit_attempts"},
     {kCancelRequested, "j.cancel_requested"},
     {kRetries, "j.retries"},
+    {kRetryNotBefore, "j.retry_not_before"},
+    {kFailedOn, "j.failed_on"},
+    {kEndedTry, "j.ended_try"},
 };
 constexpr bool columns_in_order() {
   if (std::size(kJobColumnSql) != kColumns) return false;
@@ -100,6 +104,9 @@ JobRecord read_job(const sql::Statement& s) {
   r.submit_attempts = static_cast<int>(s.i64(kSubmitAttempts));
   r.cancel_requested = s.i64(kCancelRequested) != 0;
   r.retries = static_cast<int>(s.i64(kRetries));
+  r.retry_not_before = s.opt_real(kRetryNotBefore).value_or(0);
+  r.failed_on = s.text(kFailedOn);
+  r.ended_try = s.text(kEndedTry);
   return r;
 }
 

@@ -142,6 +142,15 @@ CREATE TABLE file_digests(
     R"sql(
 ALTER TABLE flow_steps ADD COLUMN alone INTEGER NOT NULL DEFAULT 0;
 )sql",
+    // 7: a job's retry state that outlives the daemon: its next try's earliest time (the
+    // policy's backoff), the nodes its tries failed on ("node=2,other=1"), and the
+    // scheduler's id of its last try that ended (found again by the job's UID after a
+    // restart, it is not the next try).
+    R"sql(
+ALTER TABLE jobs ADD COLUMN retry_not_before REAL NOT NULL DEFAULT 0;
+ALTER TABLE jobs ADD COLUMN failed_on TEXT NOT NULL DEFAULT '';
+ALTER TABLE jobs ADD COLUMN ended_try TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 }  // namespace

@@ -182,7 +182,8 @@ Statement& Statement::bind(int i, double v) {
   return *this;
 }
 Statement& Statement::bind(int i, std::string_view v) {
-  sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+  // An empty view may have no data at all, which SQLite would bind as NULL: text is text.
+  sqlite3_bind_text(s_, i, v.data() ? v.data() : "", static_cast<int>(v.size()), SQLITE_TRANSIENT);
   return *this;
 }
 Statement& Statement::bind_null(int i) {

@@ -285,10 +285,13 @@ Status Store::note_submit_attempt(std::int64_t id) {
   return st->run();
 }
 
-Status Store::count_retry(std::int64_t id, std::int64_t mem_bytes, std::int64_t walltime_s) {
-  auto st = cached("count_retry", "UPDATE jobs SET mem_bytes = ?, walltime_s = ?, retries = retries + 1 WHERE id = ?");
+Status Store::count_retry(std::int64_t id, std::int64_t mem_bytes, std::int64_t walltime_s, const RetryState& after) {
+  auto st = cached("count_retry",
+                   "UPDATE jobs SET mem_bytes = ?, walltime_s = ?, retries = retries + 1, retry_not_before = ?, "
+                   "failed_on = ?, ended_try = ? WHERE id = ?");
   if (!st) return st.failure();
-  (*st)->bind(1, mem_bytes).bind(2, walltime_s).bind(3, id);
+  (*st)->bind(1, mem_bytes).bind(2, walltime_s).bind(3, after.not_before).bind(4, after.failed_on);
+  (*st)->bind(5, after.ended_try).bind(6, id);
   return (*st)->run();
 }
 

@@ -89,9 +89,15 @@ class Store {
   // keeps its reason.
   Status set_pending_reason(std::int64_t id, std::string_view reason);
   Status request_cancel(std::int64_t id);
-  // A job tried again for its retry policy: its memory and time for the next try, and
-  // one more retry counted (with its transition back to PENDING, in one Transaction).
-  Status count_retry(std::int64_t id, std::int64_t mem_bytes, std::int64_t walltime_s);
+  // A job tried again for its retry policy: its memory and time for the next try, and one
+  // more retry counted (with its transition back to PENDING, in one Transaction); `after`:
+  // the time before which it is not tried (its backoff), the nodes its tries failed on and
+  // the scheduler's id of the try that ended (JobRecord).
+  struct RetryState {
+    double not_before = 0;
+    std::string_view failed_on, ended_try;
+  };
+  Status count_retry(std::int64_t id, std::int64_t mem_bytes, std::int64_t walltime_s, const RetryState& after);
   Result<std::vector<JobEvent>> events(std::int64_t id);
   Result<std::vector<DependencyEdge>> dependencies_of_active();
   Result<JobSpec> spec(std::int64_t spec_id);

@@ -2,6 +2,10 @@
 // job ended with, as the local backend recorded it (its cgroup's out-of-memory kill, its
 // walltime), with more memory or time each try; an exit code only when listed; what
 // needs the step waits for its last try, under the same job id.
+#include <signal.h>
+
+#include <thread>
+
 #include "harness.h"
 
 namespace yard::test {
@@ -64,6 +68,35 @@ TEST_F(FlowRetry, ACauseNotListedEndsTheStepAndWhatNeedsItNeverRuns) {
   o = yard({"run", "bad.yaml"});
   EXPECT_EQ(o.rc, 2) << o.out << o.err;
   EXPECT_NE(o.err.find("bad.yaml:4: retry: unknown cause 'HUNGRY'"), std::string::npos) << o.err;
+}
+
+// The daemon stops while a step waits out its retry's backoff: the restarted daemon waits
+// on (the backoff's end is in the store), and does not run the step at once.
+TEST_F(FlowRetry, ARestartedDaemonWaitsOutTheBackoff) {
+  write("f.yaml",
+        "steps:\n"
+        "  - name: flaky\n"
+        "    command: echo try >> tries; exit 3\n"
+        "    retry: {times: 1, exit: [3], backoff: 1h}\n");
+  const std::string file = dir_ + "/f.yaml";
+  Output run;
+  std::thread follower([&] { run = yard({"run", file}, {}, 120); });
+  auto waiting = [&] {
+    auto jobs = status();
+    return !jobs.empty() && jobs[0]["name"] == "flaky" && jobs[0]["state"] == "PENDING" && jobs[0]["retries"] == 1;
+  };
+  ASSERT_TRUE(wait_until(waiting, 60)) << status().dump();
+  if (const long pid = pid_running({"run", file}); pid > 0) ::kill(static_cast<pid_t>(pid), SIGKILL);
+  follower.join();
+  ASSERT_EQ(yard({"server", "stop"}).rc, 0);
+  // The restarted daemon runs a job of its own to its end; the step is still waiting.
+  auto o = yard({"submit", "--wait", "-o", "/dev/null", "--", "true"});
+  ASSERT_EQ(o.rc, 0) << o.out << o.err;
+  EXPECT_TRUE(waiting()) << status().dump();
+  EXPECT_EQ(read("tries"), "try\n");
+  EXPECT_NE(status()[0]["reason"].get<std::string>().find("retry 1/1 after FAILED (exit 3), in 01:00:00"),
+            std::string::npos)
+      << status().dump();
 }
 
 }  // namespace
