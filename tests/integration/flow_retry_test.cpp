@@ -79,15 +79,24 @@ TEST_F(FlowRetry, ARestartedDaemonWaitsOutTheBackoff) {
         "    command: echo try >> tries; exit 3\n"
         "    retry: {times: 1, exit: [3], backoff: 1h}\n");
   const std::string file = dir_ + "/f.yaml";
-  Output run;
-  std::thread follower([&] { run = yard({"run", file}, {}, 120); });
   auto waiting = [&] {
     auto jobs = status();
     return !jobs.empty() && jobs[0]["name"] == "flaky" && jobs[0]["state"] == "PENDING" && jobs[0]["retries"] == 1;
   };
-  ASSERT_TRUE(wait_until(waiting, 60)) << status().dump();
-  if (const long pid = pid_running({"run", file}); pid > 0) ::kill(static_cast<pid_t>(pid), SIGKILL);
-  follower.join();
+  {
+    // `yard run` follows the flow meanwhile; stopped (and waited for) whatever happens.
+    Output run;
+    std::thread follower([&] { run = yard({"run", file}, {}, 120); });
+    struct Stop {
+      std::thread& t;
+      const std::string& file;
+      ~Stop() {
+        if (const long pid = pid_running({"run", file}); pid > 0) ::kill(static_cast<pid_t>(pid), SIGKILL);
+        t.join();
+      }
+    } stop{follower, file};
+    ASSERT_TRUE(wait_until(waiting, 60)) << status().dump();
+  }
   ASSERT_EQ(yard({"server", "stop"}).rc, 0);
   // The restarted daemon runs a job of its own to its end; the step is still waiting.
   auto o = yard({"submit", "--wait", "-o", "/dev/null", "--", "true"});
