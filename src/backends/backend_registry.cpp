@@ -1,5 +1,9 @@
 #include "backends/backend_registry.h"
 
+#include <iostream>
+#include <set>
+
+#include "routes/routes.h"
 #include "store/store.h"
 
 namespace yard {
@@ -15,6 +19,12 @@ Result<Backends> Backends::open(const BackendRegistry& registry, const BackendCo
     if (!opened) return Error{opened.failure()};
     if (*opened) b.all_.push_back(std::move(*opened));
   }
+  std::set<std::string> names;
+  for (const auto& backend : b.all_) names.insert(backend->name());
+  b.routes_ = std::make_unique<RoutesFile>(
+      routes_files(context.config_dir), [names](const std::string& n) { return names.count(n) > 0; },
+      [](const std::string& line) { std::cerr << "yard daemon: " << line << std::endl; });
+  b.routes_->current();  // read now: a bad file is said at the daemon's start
   return b;
 }
 
@@ -43,8 +53,10 @@ std::vector<std::string> warnings_of(const Backend& backend, const JobSpec& spec
 }  // namespace
 
 // The backend a submission goes to, its class resolved into `spec`.
-Result<Backend*> Backends::route(JobSpec& spec, const std::string& job_class) const {
-  if (!job_class.empty()) {
+Result<Backend*> Backends::route(JobSpec& spec, const std::string& job_class, std::string* why) const {
+  const Routes* routes = routes_ ? &routes_->current() : nullptr;
+  const bool size_class = routes && is_size_class(*routes, job_class);
+  if (!job_class.empty() && !size_class) {
     // A class names the backend (and defaults): resolved before anything is stored.
     // Every backend's settings file may define classes; the first definition of a name
     // wins (slurm.yaml's before sge.yaml's, in the registry's order).
@@ -53,6 +65,11 @@ Result<Backend*> Backends::route(JobSpec& spec, const std::string& job_class) co
       if (const JobClasses* own = b->job_classes())
         for (const auto& [name, c] : *own) classes.emplace(name, c);
     if (auto s = apply_job_class(spec, job_class, classes); !s) return Error{s.failure()};
+  }
+  if (routes && !routes->empty()) {
+    auto r = route_job(*routes, spec, size_class ? job_class : "");
+    if (!r) return err("routes.yaml: " + r.error());
+    if (why) *why = r->why;
   }
   Backend* target = find(spec.backend);
   if (!target && !job_class.empty())
@@ -70,16 +87,16 @@ Result<Backend*> Backends::route(JobSpec& spec, const std::string& job_class) co
 }
 
 Result<std::vector<std::int64_t>> Backends::submit(JobSpec spec, const std::string& job_class, double now,
-                                                   std::vector<std::string>* warnings) const {
-  auto target = route(spec, job_class);
+                                                   std::vector<std::string>* warnings, std::string* route_taken) const {
+  auto target = route(spec, job_class, route_taken);
   if (!target) return Error{target.failure()};
   if (warnings) *warnings = warnings_of(**target, spec);
   return (*target)->submit(std::move(spec), now);
 }
 
 Result<JobSpec> Backends::check(JobSpec spec, const std::string& job_class, double now,
-                                std::vector<std::string>* warnings) const {
-  auto target = route(spec, job_class);
+                                std::vector<std::string>* warnings, std::string* route_taken) const {
+  auto target = route(spec, job_class, route_taken);
   if (!target) return Error{target.failure()};
   spec.backend = (*target)->name();
   if (auto s = (*target)->check(spec, now); !s) return s.failure();

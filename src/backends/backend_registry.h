@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "routes/routes_file.h"
 
 namespace yard {
 
@@ -45,14 +46,17 @@ class Backends {
   // "local, slurm, slurm-steps": for messages.
   std::string names() const;
 
-  // `spec` (in `job_class`, if not empty) to the backend it names.
+  // `spec` (in `job_class`, if not empty) to the backend its routes (routes.yaml) or it
+  // names.
   // With `warnings`, what the chosen backend will not do for the job (Backend::warnings).
+  // With `route_taken`, how routes.yaml routed it ("" when it did not).
   Result<std::vector<std::int64_t>> submit(JobSpec spec, const std::string& job_class, double now,
-                                           std::vector<std::string>* warnings = nullptr) const;
+                                           std::vector<std::string>* warnings = nullptr,
+                                           std::string* route_taken = nullptr) const;
   // What submit() would do, storing nothing: the spec as it would be submitted (class
   // defaults applied, backend named), or why it would be refused.
   Result<JobSpec> check(JobSpec spec, const std::string& job_class, double now,
-                        std::vector<std::string>* warnings = nullptr) const;
+                        std::vector<std::string>* warnings = nullptr, std::string* route_taken = nullptr) const;
   // Checks that every id is a job (array ids included), then has every backend cancel
   // its own; the ids acted on.
   Result<std::vector<std::int64_t>> cancel(Store& store, const std::vector<std::int64_t>& ids, double now) const;
@@ -61,9 +65,13 @@ class Backends {
   std::size_t running() const;
 
  private:
-  Result<Backend*> route(JobSpec& spec, const std::string& job_class) const;
+  // `why` gets the route taken, when routes.yaml chose it.
+  Result<Backend*> route(JobSpec& spec, const std::string& job_class, std::string* why = nullptr) const;
 
   std::vector<std::unique_ptr<Backend>> all_;
+  // routes.yaml (routes/routes_file.h), read again when it changes: a wish to a backend,
+  // size classes to queues. Looked at on each submission, hence mutable.
+  std::unique_ptr<RoutesFile> routes_;
 };
 
 }  // namespace yard

@@ -18,11 +18,14 @@ int print_checked(const SubmitReply& reply, bool json) {
   }
   const nlohmann::json job = *reply.job;
   if (json) {
-    std::cout << nlohmann::json{{"accepted", true}, {"backend", reply.job->backend}, {"job", job}}.dump() << "\n";
+    nlohmann::json out{{"accepted", true}, {"backend", reply.job->backend}, {"job", job}};
+    if (!reply.route.empty()) out["route"] = reply.route;
+    std::cout << out.dump() << "\n";
     return 0;
   }
   std::cout << "yard submit: the job would be accepted by backend " << reply.job->backend
             << " (--test-only: nothing submitted)\n";
+  if (!reply.route.empty()) std::cout << "  route: " << reply.route << "\n";
   for (const auto& [key, value] : job.items()) {
     std::cout << "  " << key << ": ";
     if (key == "env")  // the whole environment the job gets: long, and in --json
@@ -63,9 +66,11 @@ int cmd_submit(const std::vector<std::string>& args, const std::vector<std::stri
   for (const auto& w : reply->warnings) std::cerr << "yard submit: warning: " << w << "\n";
   if (flags->test_only) return print_checked(*reply, json);
   const auto& ids = reply->ids;
-  if (json)
-    std::cout << nlohmann::json{{"id", ids.front()}, {"ids", ids}}.dump() << "\n";
-  else
+  if (json) {
+    nlohmann::json out{{"id", ids.front()}, {"ids", ids}};
+    if (!reply->route.empty()) out["route"] = reply->route;  // how routes.yaml routed it
+    std::cout << out.dump() << "\n";
+  } else
     std::cout << ids.front() << "\n";
   // -W/--wait, as sbatch: until the job ends; its outcome is the exit status.
   if (wait) {

@@ -166,6 +166,7 @@ std::string encode_reply(const SubmitReply& r) {
   nlohmann::json j{{"ok", true}, {"ids", r.ids}};
   if (r.job) j["job"] = *r.job;
   if (!r.warnings.empty()) j["warnings"] = r.warnings;
+  if (!r.route.empty()) j["route"] = r.route;
   return line_of(j);
 }
 std::string encode_reply(const SubmitManyReply& r) {
@@ -203,9 +204,10 @@ std::string encode_error(const Error& e) {
 
 Result<SubmitReply> decode_submit_reply(std::string_view line) {
   return decode_with<SubmitReply>(line, [](const nlohmann::json& j) {
-    SubmitReply r{j.at("ids").get<std::vector<std::int64_t>>(), std::nullopt, {}};
+    SubmitReply r{j.at("ids").get<std::vector<std::int64_t>>(), std::nullopt, {}, ""};
     if (auto job = j.find("job"); job != j.end()) r.job = job->get<JobSpec>();
     if (auto w = j.find("warnings"); w != j.end()) r.warnings = w->get<std::vector<std::string>>();
+    r.route = j.value("route", "");
     return r;
   });
 }

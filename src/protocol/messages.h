@@ -54,6 +54,8 @@ struct SubmitReply {
   // its backend named).
   std::optional<JobSpec> job;
   std::vector<std::string> warnings;  // what the backend will not do for the job
+  // How routes.yaml routed it ("wish lsf -> sge (routes.yaml:2); class small ..."; "": not).
+  std::string route;
 };
 
 // Many jobs in one request, stored together or not at all: a flow's steps (`yard run`).

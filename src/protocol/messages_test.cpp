@@ -42,7 +42,7 @@ TEST(Protocol, BadRequestsAreRefusedWithWhatWasWrong) {
 }
 
 TEST(Protocol, RepliesAndRefusalsKeepTheirKind) {
-  auto ids = decode_submit_reply(encode_reply(SubmitReply{{7, 8}, std::nullopt, {"no sendmail"}}));
+  auto ids = decode_submit_reply(encode_reply(SubmitReply{{7, 8}, std::nullopt, {"no sendmail"}, "wish a -> local"}));
   ASSERT_TRUE(ids);
   EXPECT_EQ(ids->ids, (std::vector<std::int64_t>{7, 8}));
   EXPECT_FALSE(ids->job);
@@ -57,7 +57,7 @@ TEST(Protocol, RepliesAndRefusalsKeepTheirKind) {
   auto back = decode_request(encode_request(req));
   ASSERT_TRUE(back);
   EXPECT_TRUE(std::get<SubmitRequest>(*back).test_only);
-  auto checked = decode_submit_reply(encode_reply(SubmitReply{{}, spec, {}}));
+  auto checked = decode_submit_reply(encode_reply(SubmitReply{{}, spec, {}, ""}));
   ASSERT_TRUE(checked);
   EXPECT_TRUE(checked->ids.empty());
   ASSERT_TRUE(checked->job);

@@ -31,21 +31,22 @@ Result<SubmitReply> handle(DaemonState& d, SubmitRequest r, double now) {
   if (!r.key.empty()) {
     auto earlier = d.store.submission(r.key);
     if (!earlier) return earlier.failure();
-    if (*earlier) return SubmitReply{**earlier, std::nullopt, {}};
+    if (*earlier) return SubmitReply{**earlier, std::nullopt, {}, ""};
   }
   if (d.draining) return Error{"the daemon is shutting down", ErrorKind::Unavailable};
   if (auto s = resolve_singleton(d.store, r.spec); !s) return s.failure();
   std::vector<std::string> warnings;
+  std::string route;
   if (r.test_only) {
-    auto job = d.backends.check(std::move(r.spec), r.job_class, now, &warnings);
+    auto job = d.backends.check(std::move(r.spec), r.job_class, now, &warnings, &route);
     if (!job) return job.failure();
-    return SubmitReply{{}, std::move(*job), std::move(warnings)};
+    return SubmitReply{{}, std::move(*job), std::move(warnings), std::move(route)};
   }
-  auto ids = d.backends.submit(std::move(r.spec), r.job_class, now, &warnings);
+  auto ids = d.backends.submit(std::move(r.spec), r.job_class, now, &warnings, &route);
   if (!ids) return ids.failure();
   if (!r.key.empty())
     if (auto s = d.store.record_submission(r.key, *ids, now); !s) return s.failure();
-  return SubmitReply{std::move(*ids), std::nullopt, std::move(warnings)};
+  return SubmitReply{std::move(*ids), std::nullopt, std::move(warnings), std::move(route)};
 }
 
 Result<CancelReply> handle(DaemonState& d, const CancelRequest& r, double now) {

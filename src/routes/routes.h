@@ -1,0 +1,77 @@
+// Routes (routes.yaml): a user's wish, a scheduler or a size class, mapped to a target by
+// one line of configuration, so that one line changed sends every job meant for LSF to
+// Grid Engine, and back. The site's file (/etc/switchyard/routes.yaml) is read first; the
+// user's (~/.config/switchyard/routes.yaml) adds to it and wins where both say a thing.
+//
+//   wishes:                       # a wish -> a backend, or another wish
+//     lsf: sge                    # every job wished for LSF goes to Grid Engine
+//     cluster: slurm
+//   classes:                      # size classes, smallest first: their limits
+//     small:  {time: 1:00:00, cpus: 4, mem: 8G}
+//     medium: {time: 1-00:00:00, cpus: 16, mem: 64G}
+//     large:  {time: 7-00:00:00}
+//   targets:                      # per backend: a class's queue, an account, a QOS
+//     sge: {queues: {small: 1H, medium: 1D, large: 1W}, account: proj}
+//
+// A job's wish is its --backend (none: the default backend); it follows the wishes to a
+// backend. Its class is its --class, or else the first class whose limits hold it; a job
+// too big for every class is refused, naming the largest and the limit it breaks. On the
+// target, the class's queue becomes the job's partition, and the target's account and QOS
+// its own, where the job did not choose them.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/job_spec.h"
+#include "core/result.h"
+
+namespace yard {
+
+struct SizeClass {
+  std::string name;
+  std::int64_t time_s = 0;  // 0: no limit (nor default)
+  std::int64_t cpus = 0;
+  std::uint64_t mem_bytes = 0;
+  std::string where;  // "routes.yaml:7", for messages
+};
+
+struct RouteTarget {
+  std::map<std::string, std::string> queues;  // class -> the target's queue
+  std::string account, qos;
+};
+
+struct Routes {
+  std::map<std::string, std::string> wishes;       // wish -> wish or backend
+  std::map<std::string, std::string> wish_where;   // wish -> "file:line"
+  std::vector<SizeClass> classes;                  // smallest first
+  std::map<std::string, RouteTarget> targets;      // backend -> its queues, account, QOS
+  bool empty() const { return wishes.empty() && classes.empty() && targets.empty(); }
+};
+
+// The routes of `files` in order (the site's, then the user's; a missing file is none),
+// every backend named checked with `is_backend`: an unknown one, a wish that leads to
+// itself, a class's queue on a target for an unknown class, a bad limit are
+// "file:line: what", and nothing of the files is taken.
+Result<Routes> load_routes(const std::vector<std::string>& files, const std::function<bool(const std::string&)>& is_backend);
+
+// Where a job goes: the backend its wish leads to, its size class ("" when there are
+// none), and how (for --test-only and the log).
+struct Route {
+  std::string wish, backend, size_class, queue;
+  std::string why;  // "wish lsf -> sge (routes.yaml:3); class small (routes.yaml:7): queue 1H"
+};
+
+// The route of `spec` (its backend the wish, `job_class` its --class when it is one of
+// the routes' classes), and `spec` put on it: backend, partition, account, QOS where it
+// did not choose them, and the class's time as its limit when it gave none. A job that
+// no class holds, or that breaks the limits of the class it named, is refused.
+Result<Route> route_job(const Routes& routes, JobSpec& spec, const std::string& job_class);
+
+// Whether `name` is one of the routes' size classes.
+bool is_size_class(const Routes& routes, const std::string& name);
+
+}  // namespace yard

@@ -1,0 +1,61 @@
+// Routes (routes.yaml) through the daemon: a wish routed by one line of the user's file
+// over the site's, a size class chosen from the job's request, a job too big for every
+// class refused, a file changed read again, and a bad one refused whole with the last
+// good routes kept.
+#include <filesystem>
+
+#include "harness.h"
+
+namespace yard::test {
+namespace {
+
+class Routes : public YardWorld {
+ protected:
+  Output yard_here(std::vector<std::string> args) { return yard(args, {"YARD_SITE_CONFIG_DIR=" + dir_ + "/site"}); }
+  nlohmann::json checked(const std::string& cpus) {
+    Output o = yard_here({"submit", "--test-only", "--json", "--backend", "cluster", "-n", cpus, "--", "true"});
+    EXPECT_EQ(o.rc, 0) << o.out << o.err;
+    return o.rc == 0 ? nlohmann::json::parse(o.out) : nlohmann::json{};
+  }
+};
+
+TEST_F(Routes, AWishIsRoutedByOneLineAndABadFileKeepsTheRoutesInForce) {
+  std::filesystem::create_directories(dir_ + "/site");
+  write("site/routes.yaml", "classes:\n  small: {time: 1:00:00, cpus: 1}\n  big: {cpus: 2}\n");
+  write("config/switchyard/routes.yaml", "wishes:\n  cluster: local\n");
+  const std::string site = dir_ + "/site/routes.yaml", user = dir_ + "/config/switchyard/routes.yaml";
+  auto j = checked("2");
+  EXPECT_EQ(j["backend"], "local");
+  EXPECT_EQ(j["route"], "wish cluster -> local (" + user + ":2); class big (" + site + ":3)");
+  j = checked("1");
+  EXPECT_EQ(j["route"], "wish cluster -> local (" + user + ":2); class small (" + site + ":2)");
+  EXPECT_EQ(j["job"]["walltime_s"], 3600) << j.dump();  // the class's time
+  Output too_big = yard_here({"submit", "--backend", "cluster", "-n", "4", "--", "true"});
+  EXPECT_EQ(too_big.rc, 2);
+  EXPECT_NE(too_big.err.find("routes.yaml: no class holds this job: the largest, big (" + site +
+                             ":3): the job's 4 CPUs are above its 2"),
+            std::string::npos)
+      << too_big.err;
+
+  // One line changed: every new job wished for the cluster goes to Slurm.
+  write("config/switchyard/routes.yaml", "wishes:\n  cluster: slurm\n");
+  EXPECT_EQ(checked("1")["backend"], "slurm");
+  // A bad line: refused whole, said in the log, the routes before stay in force.
+  write("config/switchyard/routes.yaml", "wishes:\n  cluster: nowhere\n");
+  EXPECT_EQ(checked("1")["backend"], "slurm");
+  EXPECT_NE(read("state/switchyard/daemon.log")
+                .find(user + ":2: wishes: 'nowhere' is neither a backend nor a wish; the routes read before stay in force"),
+            std::string::npos)
+      << read("state/switchyard/daemon.log");
+  // Rolled back by the same line: the job runs here.
+  write("config/switchyard/routes.yaml", "wishes:\n  cluster: local\n");
+  Output o = yard_here({"submit", "--json", "--backend", "cluster", "-o", "/dev/null", "--", "true"});
+  ASSERT_EQ(o.rc, 0) << o.err;
+  const long id = nlohmann::json::parse(o.out)["id"];
+  EXPECT_EQ(wait({id}), 0);
+  EXPECT_EQ(job(id)["backend"], "local");
+  EXPECT_EQ(job(id)["state"], "COMPLETED");
+}
+
+}  // namespace
+}  // namespace yard::test
