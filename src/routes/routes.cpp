@@ -80,6 +80,7 @@ Status read_targets(const Reader& r, const YAML::Node& n, Routes& out, const std
     if (!backend) return backend.failure();
     if (!is_backend(*backend)) return err(r.at(it.first) + "targets: unknown backend '" + *backend + "'");
     RouteTarget& t = out.targets[*backend];
+    t.where = yaml_where(r.file, it.first);
     if (!it.second.IsMap()) return err(r.at(it.second) + "targets: " + *backend + ": expected {queues: ..., account: ..., qos: ...}");
     for (auto kv : it.second) {
       const std::string key = kv.first.as<std::string>();
@@ -91,12 +92,24 @@ Status read_targets(const Reader& r, const YAML::Node& n, Routes& out, const std
           if (!queue) return queue.failure();
           t.queues[*cls] = *queue;
         }
+      } else if (key == "drain") {
+        auto v = r.scalar(kv.second, "targets: " + *backend + ": drain");
+        if (!v) return v.failure();
+        if (*v != "true" && *v != "false")
+          return err(r.at(kv.second) + "targets: " + *backend + ": drain: expected true or false, got '" + *v + "'");
+        t.drain = *v == "true";
+      } else if (key == "fallback") {
+        auto v = r.scalar(kv.second, "targets: " + *backend + ": fallback");
+        if (!v) return v.failure();
+        if (!is_backend(*v)) return err(r.at(kv.second) + "targets: " + *backend + ": fallback: unknown backend '" + *v + "'");
+        t.fallback = *v;
       } else if (key == "account" || key == "qos") {
         auto v = r.scalar(kv.second, "targets: " + *backend + ": " + key);
         if (!v) return v.failure();
         (key == "account" ? t.account : t.qos) = *v;
       } else {
-        return err(r.at(kv.first) + "targets: " + *backend + ": unknown key '" + key + "' (queues, account, qos)");
+        return err(r.at(kv.first) + "targets: " + *backend + ": unknown key '" + key +
+                   "' (queues, account, qos, drain, fallback)");
       }
     }
   }
@@ -147,6 +160,26 @@ Result<std::string> follow(const Routes& routes, const std::string& wish, const 
   return at;
 }
 
+// Where a job for `backend` goes: it, or the fallback of a drained target (and on).
+Result<std::string> undrained(const Routes& routes, const std::string& backend) {
+  std::string at = backend;
+  std::vector<std::string> path{backend};
+  for (;;) {
+    auto t = routes.targets.find(at);
+    if (t == routes.targets.end() || !t->second.drain) return at;
+    if (t->second.fallback.empty())
+      return err("backend " + at + " is drained (" + t->second.where + ") and has no fallback: no new job goes there");
+    for (auto& seen : path)
+      if (seen == t->second.fallback) {
+        std::string loop;
+        for (auto& p : path) loop += p + " -> ";
+        return err(t->second.where + ": targets: the fallbacks of drained backends " + loop + seen + " are a cycle");
+      }
+    at = t->second.fallback;
+    path.push_back(at);
+  }
+}
+
 }  // namespace
 
 Result<Routes> load_routes(const std::vector<std::string>& files, const std::function<bool(const std::string&)>& is_backend) {
@@ -158,6 +191,8 @@ Result<Routes> load_routes(const std::vector<std::string>& files, const std::fun
   }
   for (auto& [wish, to] : out.wishes)
     if (auto b = follow(out, wish, is_backend); !b) return b.failure();
+  for (auto& [backend, t] : out.targets)
+    if (auto b = undrained(out, backend); !b && b.error().find("are a cycle") != std::string::npos) return b.failure();
   for (auto& [backend, t] : out.targets)
     for (auto& [cls, queue] : t.queues)
       if (!is_size_class(out, cls))
@@ -197,6 +232,13 @@ Result<Route> route_job(const Routes& routes, JobSpec& spec, const std::string& 
   if (!backend) return backend.failure();
   r.backend = *backend;
   if (r.backend != r.wish) r.why = "wish " + r.wish + " -> " + r.backend + " (" + routes.wish_where.at(r.wish) + ")";
+  if (auto open = undrained(routes, r.backend); !open) {
+    return open.failure();
+  } else if (*open != r.backend) {
+    r.why += std::string(r.why.empty() ? "" : "; ") + r.backend + " drained (" + routes.targets.at(r.backend).where +
+             ") -> " + *open;
+    r.backend = *open;
+  }
   const SizeClass* cls = nullptr;
   if (!job_class.empty()) {
     for (auto& c : routes.classes)

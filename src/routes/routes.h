@@ -12,6 +12,7 @@
 //     large:  {time: 7-00:00:00}
 //   targets:                      # per backend: a class's queue, an account, a QOS
 //     sge: {queues: {small: 1H, medium: 1D, large: 1W}, account: proj}
+//     lsf: {drain: true, fallback: sge}   # no new jobs: they go to sge
 //
 // A job's wish is its --backend (none: the default backend); it follows the wishes to a
 // backend. Its class is its --class, or else the first class whose limits hold it; a job
@@ -42,6 +43,11 @@ struct SizeClass {
 struct RouteTarget {
   std::map<std::string, std::string> queues;  // class -> the target's queue
   std::string account, qos;
+  // Drained: it takes no new job; they go to `fallback` (a backend), or are refused when
+  // it has none. Its jobs already there finish there.
+  bool drain = false;
+  std::string fallback;
+  std::string where;  // "routes.yaml:9", for messages
 };
 
 struct Routes {

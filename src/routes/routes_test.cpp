@@ -101,6 +101,36 @@ TEST_F(RoutesTest, AJobNoClassHoldsIsRefusedNamingTheLargestAndTheLimit) {
   EXPECT_EQ(spec.backend, "local");
 }
 
+// A drained target takes no new job: they go to its fallback, on that backend's queue
+// for their class; one without a fallback refuses them, saying so.
+TEST_F(RoutesTest, ADrainedTargetSendsNewJobsToItsFallback) {
+  const std::string site = write("site.yaml", kSite);
+  const std::string user = write("user.yaml", "targets:\n  lsf: {drain: true, fallback: sge}\n");
+  auto routes = load({site, user});
+  ASSERT_TRUE(routes) << routes.error();
+  JobSpec spec;
+  spec.backend = "lsf";
+  spec.res.walltime_s = 600;
+  auto r = route_job(*routes, spec, "");
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(spec.backend, "sge");
+  EXPECT_EQ(spec.partition, "1H");
+  EXPECT_EQ(r->why, "lsf drained (" + user + ":2) -> sge; class small (" + site + ":5): queue 1H");
+  write("user.yaml", "targets:\n  lsf: {drain: true}\n");
+  routes = load({site, user});
+  ASSERT_TRUE(routes) << routes.error();
+  spec = {};
+  spec.backend = "lsf";
+  r = route_job(*routes, spec, "");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error(), "backend lsf is drained (" + user + ":2) and has no fallback: no new job goes there");
+  write("user.yaml", "targets:\n  lsf: {drain: true, fallback: sge}\n  sge: {drain: true, fallback: lsf}\n");
+  auto cycle = load({user});
+  ASSERT_FALSE(cycle);
+  EXPECT_NE(cycle.error().find("the fallbacks of drained backends lsf -> sge -> lsf are a cycle"), std::string::npos)
+      << cycle.error();
+}
+
 TEST_F(RoutesTest, BadFilesAreRefusedNamingTheirLine) {
   auto refused = [&](const std::string& text, const std::string& needle) {
     const std::string f = write("bad.yaml", text);
@@ -114,6 +144,8 @@ TEST_F(RoutesTest, BadFilesAreRefusedNamingTheirLine) {
   refused("classes:\n  small: {time: soon}\n", "bad.yaml:2: classes: small: time: ");
   refused("classes:\n  small: {gpus: 1}\n", "bad.yaml:2: classes: small: unknown limit 'gpus' (time, cpus, mem)");
   refused("targets:\n  sge: {queues: {huge: 1W}}\n", "targets: sge: queues: unknown class 'huge' (classes: none)");
+  refused("targets:\n  sge: {drain: yes please}\n", "bad.yaml:2: targets: sge: drain: expected true or false");
+  refused("targets:\n  sge: {drain: true, fallback: pbs}\n", "bad.yaml:2: targets: sge: fallback: unknown backend 'pbs'");
   refused("routes: []\n", "bad.yaml:1: unknown key 'routes' (wishes, classes, targets)");
   refused("wishes: [\n", "bad.yaml:");
 }
