@@ -94,6 +94,13 @@ Result<std::vector<std::int64_t>> Backends::submit(JobSpec spec, const std::stri
   return (*target)->submit(std::move(spec), now);
 }
 
+nlohmann::json Backends::routes_json() const {
+  nlohmann::json j = routes_ ? yard::routes_json(routes_->current()) : nlohmann::json::object();
+  j["files"] = routes_ ? routes_->files() : std::vector<std::string>{};
+  j["problem"] = routes_ ? routes_->problem() : "";
+  return j;
+}
+
 Result<JobSpec> Backends::check(JobSpec spec, const std::string& job_class, double now,
                                 std::vector<std::string>* warnings, std::string* route_taken) const {
   auto target = route(spec, job_class, route_taken);

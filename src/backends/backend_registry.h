@@ -60,6 +60,9 @@ class Backends {
   // Checks that every id is a job (array ids included), then has every backend cancel
   // its own; the ids acted on.
   Result<std::vector<std::int64_t>> cancel(Store& store, const std::vector<std::int64_t>& ids, double now) const;
+  // The routes in force (routes_json) with the files, why the last reading was refused
+  // ("problem"), and each backend's jobs queued and running ("jobs").
+  nlohmann::json routes_json() const;
   // Every backend's describe(), merged.
   nlohmann::json describe() const;
   std::size_t running() const;

@@ -31,6 +31,7 @@ std::unique_ptr<CliTree> make_cli_tree() {
   add_flow_command(app, t->rc);
   add_translate_command(app, t->rc);
   add_accounts_command(app, t->rc);
+  add_routes_command(app, t->rc);
   add_watch_command(app, t->rc);
   add_sim_command(app);
   add_completion_command(app, *t);

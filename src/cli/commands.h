@@ -45,6 +45,7 @@ void add_flow_command(CLI::App& app, int& rc);  // yard flow check|graph, and:
 void add_flows_commands(CLI::App& flow, int& rc);  // yard flow list|status|cancel|follow|report
 void add_flow_why_command(CLI::App& flow, int& rc);  // yard flow why
 void add_accounts_command(CLI::App& app, int& rc);
+void add_routes_command(CLI::App& app, int& rc);  // yard routes: routes.yaml as the daemon read it
 void add_watch_command(CLI::App& app, int& rc);  // yard watch: the event stream
 struct CliTree;
 // yard completion bash|zsh (and the build's hidden yard __man DIR).

@@ -40,6 +40,8 @@ class DaemonClient {
   Result<JobReply> job(std::int64_t id);
   Result<LogsReply> logs(const LogsRequest& request);
   Result<AccountsReply> accounts();
+  // The routes in force (routes.yaml), as the daemon read them.
+  Result<RoutesReply> routes();
   // Until every job named ends (the daemon tells: no polling); nullopt after `timeout_s`
   // (0: for ever). A daemon that restarts meanwhile is asked again (started if gone).
   Result<std::optional<WaitReply>> wait(const WaitRequest& request, double timeout_s);

@@ -52,6 +52,12 @@ Result<AccountsReply> DaemonClient::accounts() {
   return decode_accounts_reply(*line);
 }
 
+Result<RoutesReply> DaemonClient::routes() {
+  auto line = ask(encode_request(RoutesRequest{}), kReadTimeoutMs, false);
+  if (!line) return line.failure();
+  return decode_routes_reply(*line);
+}
+
 Result<LineStream> DaemonClient::open_stream(const std::string& line) {
   const double start = monotonic_now();
   auto delay = std::chrono::milliseconds(2);

@@ -30,6 +30,7 @@ nlohmann::json query_request_json(const LogsRequest& r) {
           {"limit", r.limit}};
 }
 nlohmann::json query_request_json(const AccountsRequest&) { return {{"op", "accounts"}}; }
+nlohmann::json query_request_json(const RoutesRequest&) { return {{"op", "routes"}}; }
 nlohmann::json query_request_json(const WaitRequest& r) { return {{"op", "wait"}, {"ids", r.ids}}; }
 nlohmann::json query_request_json(const WatchRequest& r) {
   nlohmann::json j{{"op", "watch"}, {"since", r.since}, {"follow", r.follow}};
@@ -54,6 +55,7 @@ std::optional<Result<Request>> decode_query_request(const std::string& op, const
       return Result<Request>(Request{r});
     }
     if (op == "accounts") return Result<Request>(Request{AccountsRequest{}});
+    if (op == "routes") return Result<Request>(Request{RoutesRequest{}});
     if (op == "wait") {
       WaitRequest r;
       r.ids = wire_integers(j.at("ids"), "ids");
@@ -108,6 +110,8 @@ std::string encode_reply(const AccountsReply& r) {
   return line_of({{"ok", true}, {"accounts", a}});
 }
 
+std::string encode_reply(const RoutesReply& r) { return line_of({{"ok", true}, {"routes", r.routes}}); }
+
 std::string encode_reply(const WaitReply& r) {
   return "{\"jobs\":" + jobs_to_wire_table(r.jobs) + ",\"ok\":true}";
 }
@@ -136,6 +140,10 @@ Result<LogsReply> decode_logs_reply(std::string_view line) {
     return LogsReply{bytes_from_json(j.at("path")), bytes_from_json(j.at("data")), j.at("offset").get<std::int64_t>(),
                      j.at("size").get<std::int64_t>(), j.at("ended").get<bool>()};
   });
+}
+
+Result<RoutesReply> decode_routes_reply(std::string_view line) {
+  return decode_with<RoutesReply>(line, [](const nlohmann::json& j) { return RoutesReply{j.at("routes")}; });
 }
 
 Result<AccountsReply> decode_accounts_reply(std::string_view line) {

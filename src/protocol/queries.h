@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/job_record.h"
 #include "core/job_spec.h"
 
@@ -66,6 +68,13 @@ struct AccountRow {
 };
 struct AccountsReply {
   std::vector<AccountRow> accounts;
+};
+
+// The routes in force (routes/routes.h) as the daemon read them: the files, their
+// wishes, classes and targets, and why the last reading was refused ("problem").
+struct RoutesRequest {};
+struct RoutesReply {
+  nlohmann::json routes;
 };
 
 struct WaitRequest {

@@ -204,6 +204,29 @@ Result<Routes> load_routes(const std::vector<std::string>& files, const std::fun
   return out;
 }
 
+nlohmann::json routes_json(const Routes& routes) {
+  nlohmann::json j{{"wishes", nlohmann::json::array()}, {"classes", nlohmann::json::array()},
+                   {"targets", nlohmann::json::array()}};
+  for (const auto& [wish, to] : routes.wishes) {
+    auto b = follow(routes, wish, [](const std::string&) { return true; });
+    std::string backend = b ? *b : to;
+    if (auto open = undrained(routes, backend); open) backend = *open;
+    j["wishes"].push_back({{"wish", wish}, {"to", to}, {"backend", backend}, {"where", routes.wish_where.at(wish)}});
+  }
+  for (const auto& c : routes.classes)
+    j["classes"].push_back(
+        {{"name", c.name}, {"time_s", c.time_s}, {"cpus", c.cpus}, {"mem_bytes", c.mem_bytes}, {"where", c.where}});
+  for (const auto& [backend, t] : routes.targets)
+    j["targets"].push_back({{"backend", backend},
+                            {"queues", t.queues},
+                            {"account", t.account},
+                            {"qos", t.qos},
+                            {"drain", t.drain},
+                            {"fallback", t.fallback},
+                            {"where", t.where}});
+  return j;
+}
+
 bool is_size_class(const Routes& routes, const std::string& name) {
   for (auto& c : routes.classes)
     if (c.name == name) return true;

@@ -27,6 +27,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/job_spec.h"
 #include "core/result.h"
 
@@ -76,6 +78,11 @@ struct Route {
 // did not choose them, and the class's time as its limit when it gave none. A job that
 // no class holds, or that breaks the limits of the class it named, is refused.
 Result<Route> route_job(const Routes& routes, JobSpec& spec, const std::string& job_class);
+
+// The routes as JSON: {"wishes": [{"wish", "backend", "where"}], "classes": [{"name",
+// "time_s", "cpus", "mem_bytes", "where"}], "targets": [{"backend", "queues", "account",
+// "qos", "drain", "fallback", "where"}]}; each wish with the backend it leads to now.
+nlohmann::json routes_json(const Routes& routes);
 
 // Whether `name` is one of the routes' size classes.
 bool is_size_class(const Routes& routes, const std::string& name);

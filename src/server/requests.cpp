@@ -93,6 +93,7 @@ Answer answer(DaemonState& d, std::string_view line, double now) {
     if (auto* j = std::get_if<JobRequest>(&*request)) return reply(handle(d.store, *j));
     if (auto* l = std::get_if<LogsRequest>(&*request)) return reply(handle(d.store, *l));
     if (auto* a = std::get_if<AccountsRequest>(&*request)) return reply(handle(d.store, d.paths, *a, now));
+    if (std::get_if<RoutesRequest>(&*request)) return said(encode_reply(RoutesReply{d.backends.routes_json()}));
     if (auto* f = std::get_if<FlowsRequest>(&*request)) return reply(handle(d.store, *f));
     if (auto* f = std::get_if<FlowRequest>(&*request)) return reply(handle(d.store, *f));
     if (auto* g = std::get_if<DigestsRequest>(&*request)) return reply(handle(d.store, *g));

@@ -43,6 +43,19 @@ TEST_F(Routes, AWishIsRoutedByOneLineAndABadFileKeepsTheRoutesInForce) {
   // A bad line: refused whole, said in the log, the routes before stay in force.
   write("config/switchyard/routes.yaml", "wishes:\n  cluster: nowhere\n");
   EXPECT_EQ(checked("1")["backend"], "slurm");
+  // `yard routes` shows the routes in force, and why the new file was refused.
+  Output shown = yard_here({"routes", "--json"});
+  ASSERT_EQ(shown.rc, 0) << shown.err;
+  auto routes = nlohmann::json::parse(shown.out);
+  ASSERT_EQ(routes["wishes"].size(), 1u) << shown.out;
+  EXPECT_EQ(routes["wishes"][0]["backend"], "slurm");
+  EXPECT_EQ(routes["classes"].size(), 2u);
+  EXPECT_EQ(routes["files"][1], user);
+  EXPECT_NE(routes["problem"].get<std::string>().find("'nowhere' is neither a backend nor a wish"), std::string::npos);
+  Output table = yard_here({"routes"});
+  ASSERT_EQ(table.rc, 0) << table.err;
+  EXPECT_NE(table.out.find("refused (the routes before stay in force): " + user + ":2:"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("cluster"), std::string::npos) << table.out;
   EXPECT_NE(read("state/switchyard/daemon.log")
                 .find(user + ":2: wishes: 'nowhere' is neither a backend nor a wish; the routes read before stay in force"),
             std::string::npos)
