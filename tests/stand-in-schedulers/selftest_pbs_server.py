@@ -179,7 +179,7 @@ class SettingsAndStopTest(unittest.TestCase):
     """cjson printer, old walltime exit, short history; stop.sh leaves nothing behind."""
 
     def test_settings_and_stop(self):
-        si = PbsInstance("printer=cjson", "walltime_exit=old", "job_history_duration=2",
+        si = PbsInstance("printer=cjson", "walltime_exit=old", "job_history_duration=5",
                       "kill_grace=1")
         self.addCleanup(shutil.rmtree, si.root, True)
         try:
@@ -191,7 +191,8 @@ class SettingsAndStopTest(unittest.TestCase):
             r = si.run("qstat", "-x", "-f", "-F", "json", jid)
             self.assertIn('\t"timestamp":\t', r.stdout)
             self.assertIn('\t\t\t"Exit_status":\t271,\n', r.stdout)
-            # History is kept job_history_duration seconds, then forgotten.
+            # History is kept job_history_duration seconds (long enough for a loaded
+            # machine to see it first), then forgotten.
             wait_for(lambda: si.run("qstat", "-x", jid).returncode == 153, timeout=20,
                      what="the job to leave the history")
             # A running job, and one that left a process of its own behind it.
