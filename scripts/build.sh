@@ -22,6 +22,9 @@ case "$kind" in
   *) echo "build.sh: unknown build kind '$kind' (accepted: release, asan, clang)" >&2; exit 2 ;;
 esac
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+# Room for the four builds' objects (release, sanitizers, clang, fuzz: ~7 GB): at ccache's
+# default 5 GB each run evicted what the next one needed.
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-12G}
 # Paths relative to the checkout, so another clone of the project hits the same cache.
 export CCACHE_BASEDIR=$PWD
 # Nor the build directory's path in the hash (debug builds put it in their debug info):
