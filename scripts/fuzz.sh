@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-20}
-export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache} CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache} CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-12G}
 if [ ! -f build-fuzz/build.ninja ] || ! grep -q '^YARD_WERROR:BOOL=ON' build-fuzz/CMakeCache.txt; then
   CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DYARD_FUZZ=ON -DYARD_BENCH=OFF -DYARD_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 fi
