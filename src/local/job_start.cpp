@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,6 +24,7 @@ struct Prepared {
   std::string stdout_planted_error, stderr_planted_error;
   cpu_set_t cpus;
   bool pin = false;
+  pid_t host = 0;  // the process starting the job
 };
 
 // The child reports a failure as "<what>: <strerror>" on `err_fd`, then exits 127.
@@ -37,6 +39,12 @@ struct Prepared {
 
 [[noreturn]] void child(const LaunchPlan& p, Prepared& x, int err_fd, const JobGroups& groups, const rlimit* nofile) {
   ::setpgid(0, 0);
+  // A job whose host dies goes with it, even before the host could record its pid (the
+  // record is how the daemon finds what is left of a LOST job): the host is stopped only
+  // until the exec, and may be killed in the moment after it. Checked once more in case
+  // it died before this line.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != x.host) ::_exit(127);
   if (nofile) ::setrlimit(RLIMIT_NOFILE, nofile);
   sigset_t none;
   sigemptyset(&none);
@@ -141,6 +149,7 @@ StartedJob start_job(const LaunchPlan& p, const JobGroups& groups, const rlimit*
   x.stderr_planted_error = "error file " + p.stderr_path + planted;
   x.cgroup_error = "cannot join the job's memory cgroup";
   x.exec_error = "cannot run '" + p.argv[0] + "'";
+  x.host = ::getpid();
   CPU_ZERO(&x.cpus);
   for (int pu : p.pus)
     if (pu >= 0 && pu < CPU_SETSIZE) {

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <thread>
@@ -61,9 +62,22 @@ TEST_F(FlowResume, YardRunKilledLeavesTheFlowRunningAndARunAgainSubmitsNothing) 
   const std::string file = dir_ + "/chain.yaml";
   Output first;
   std::thread run([&] { first = yard({"run", file}); });
+  // Whatever fails below, the run is let end and joined: a thread left joinable would
+  // abort the test program and hide the failure.
+  struct Joined {
+    std::function<void()> end;
+    ~Joined() { end(); }
+  } joined{[&] {
+    write("go", "");
+    if (run.joinable()) run.join();
+  }};
   ASSERT_TRUE(wait_until([&] { return runs()["a"] == 1; }, 30));
-  const long pid = pid_running({"run", file});
-  ASSERT_GT(pid, 0);
+  long pid = 0;
+  ASSERT_TRUE(wait_until([&] { return (pid = pid_running({"run", file})) > 0; }, 10))
+      << "no yard run process; it printed: " << [&] {
+           joined.end();
+           return first.out + first.err;
+         }();
   ASSERT_EQ(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
   run.join();
   EXPECT_EQ(first.rc, 137);
