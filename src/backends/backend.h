@@ -29,6 +29,7 @@
 
 #include "backends/job_classes.h"
 #include "core/clock.h"
+#include "core/job_record.h"
 #include "core/job_spec.h"
 #include "core/result.h"
 
@@ -110,6 +111,22 @@ class Backend {
   // Jobs it runs now, and stopping them all (shutdown --kill-jobs).
   virtual std::size_t running() const { return 0; }
   virtual void cancel_all_running() {}
+  // `yard routes move` (backend_moves.cpp): gives up its PENDING job `id` when nothing of
+  // it reached a scheduler yet: "" when it did (or, `dry_run`, would), else why the job
+  // stays. The caller then moves the job's record, and the backend it goes to adopt()s it.
+  virtual std::string release(std::int64_t id, bool dry_run) {
+    (void)id;
+    (void)dry_run;
+    return "backend " + name() + " keeps its jobs";
+  }
+  // Takes a stored PENDING job moved here from another backend as its own.
+  virtual Status adopt(const JobRecord& job, double now) {
+    (void)now;
+    return err("backend " + name() + " takes no job moved from another (job " + std::to_string(job.id) + ")");
+  }
+  // Why its scheduler is down now (its commands failing), or "" while it answers: routes
+  // send its new jobs to their fallback meanwhile (routes/routes.h).
+  virtual std::string down() const { return {}; }
   // Its part of `yard server status --json`: keys merged into the daemon's reply.
   virtual nlohmann::json describe() const { return nlohmann::json::object(); }
   // The daemon stops (the Slurm pilot's allocation ends with it).

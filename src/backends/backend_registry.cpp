@@ -67,7 +67,10 @@ Result<Backend*> Backends::route(JobSpec& spec, const std::string& job_class, st
     if (auto s = apply_job_class(spec, job_class, classes); !s) return Error{s.failure()};
   }
   if (routes && !routes->empty()) {
-    auto r = route_job(*routes, spec, size_class ? job_class : "");
+    auto r = route_job(*routes, spec, size_class ? job_class : "", [this](const std::string& name) {
+      const Backend* b = find(name);
+      return b ? b->down() : std::string();
+    });
     if (!r) return err("routes.yaml: " + r.error());
     if (why) *why = r->why;
   }
@@ -94,10 +97,20 @@ Result<std::vector<std::int64_t>> Backends::submit(JobSpec spec, const std::stri
   return (*target)->submit(std::move(spec), now);
 }
 
-nlohmann::json Backends::routes_json() const {
+nlohmann::json Backends::routes_json(Store& store) const {
   nlohmann::json j = routes_ ? yard::routes_json(routes_->current()) : nlohmann::json::object();
   j["files"] = routes_ ? routes_->files() : std::vector<std::string>{};
   j["problem"] = routes_ ? routes_->problem() : "";
+  std::vector<ActiveCount> counts;
+  if (auto c = store.active_counts()) counts = std::move(*c);  // unreadable: shown as none, the health still
+  j["backends"] = nlohmann::json::array();
+  for (const auto& b : all_) {
+    ActiveCount n{b->name(), 0, 0, 0};
+    for (auto& c : counts)
+      if (c.backend == b->name()) n = c;
+    j["backends"].push_back({{"backend", b->name()}, {"down", b->down()}, {"pending", n.pending},
+                             {"running", n.running}, {"unknown", n.unknown}});
+  }
   return j;
 }
 

@@ -61,8 +61,20 @@ class Backends {
   // its own; the ids acted on.
   Result<std::vector<std::int64_t>> cancel(Store& store, const std::vector<std::int64_t>& ids, double now) const;
   // The routes in force (routes_json) with the files, why the last reading was refused
-  // ("problem"), and each backend's jobs queued and running ("jobs").
-  nlohmann::json routes_json() const;
+  // ("problem"), and each backend's health and jobs in `store` ("backends": [{"backend",
+  // "down" (why, "" when up), "pending", "running", "unknown"}]).
+  nlohmann::json routes_json(Store& store) const;
+  // `yard routes move FROM TO` (backend_moves.cpp): FROM's pending jobs that nothing of
+  // reached a scheduler go to TO, keeping their ids, events and dependencies: each one
+  // given up by FROM, its record moved (on TO's queue for its class, with TO's account
+  // and QOS where it had FROM's), taken by TO. Every pending job of FROM, with why it
+  // stays ("" when it moved; with `dry_run`, would move).
+  struct JobMove {
+    std::int64_t id = 0;
+    std::string why_not;
+  };
+  Result<std::vector<JobMove>> move(Store& store, const std::string& from, const std::string& to, bool dry_run,
+                                    double now) const;
   // Every backend's describe(), merged.
   nlohmann::json describe() const;
   std::size_t running() const;

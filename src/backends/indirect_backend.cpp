@@ -171,6 +171,7 @@ void IndirectBackend::plan(Kind kind, std::vector<std::string> argv, InFlight wh
     case Kind::Find: ++stats_.find_calls; break;
     case Kind::FindHistory: ++stats_.find_calls; break;
     case Kind::Cancel: ++stats_.cancel_calls; break;
+    case Kind::Probe: ++stats_.probe_calls; break;
   }
 }
 
@@ -188,6 +189,7 @@ void IndirectBackend::finish(Member& m, JobState to, Transition t, double now) {
   changed_ = true;
   if (m.never_satisfied && to == JobState::Cancelled) t.reason = "DependencyNeverSatisfied";
   if (auto s = store_.transition(m.id, to, t, now); !s) log(dialect_.name(), "job " + std::to_string(m.id) + ": " + s.error());
+  else charge(m.id);
   const std::int64_t id = m.id, head = m.head;
   by_native_.erase(m.native_id);
   to_confirm_.erase(id);
@@ -303,6 +305,7 @@ void IndirectBackend::step(double now) {
       plan(Kind::Poll, dialect_.poll_argv(ids), {});
     }
   }
+  plan_probe(now);
 
   for (auto it = units_.begin(); it != units_.end();)
     it = it->second.members.empty() && !it->second.busy() ? units_.erase(it) : std::next(it);
@@ -327,6 +330,7 @@ double IndirectBackend::next_wakeup_s(double now) const {
       wake = std::min(wake, std::max(0.1, u.queue_looked_at + dialect_.history_lag_s() - now));
   }
   if (history_due_ && !to_confirm_.empty()) wake = std::min(wake, 0.1);
+  if (!health_.down_why.empty() && !health_.probe_in_flight) wake = std::min(wake, std::max(0.0, health_.next_probe - now));
   // Token bucket: never wake before a token is there for a background call.
   if (wake < kIdleWakeup && wake < 1 / std::max(config_.calls_per_second, 1e-3))
     wake = std::max(wake, const_cast<RateLimiter&>(background_).wait_s(now));
@@ -351,6 +355,13 @@ void IndirectBackend::apply(const CompletedCommand& done, double now) {
     ++stats_.failed_calls;
     log(dialect_.name(), done.command.argv[0] + " failed (" + r.summary() + ")");
   }
+  if (what.kind != Kind::Cancel) {  // a cancel's exit code says nothing (below)
+    // A submission the scheduler refused was answered: only one that could not reach it failed.
+    const bool failed = r.timed_out || r.not_started ||
+                        (!r.ok() && (what.kind != Kind::Submit || dialect_.transient_failure(r.exit_code, r.err)));
+    const std::string said = first_lines(r.err.empty() ? r.out : r.err, 200), program = done.command.argv[0];
+    note_health(failed, said.rfind(program + ":", 0) == 0 ? said : program + ": " + (said.empty() ? r.summary() : said), now);
+  }
   switch (what.kind) {
     case Kind::Submit:
       if (auto u = units_.find(what.head); u != units_.end()) apply_submit(u->second, r, now);
@@ -370,6 +381,9 @@ void IndirectBackend::apply(const CompletedCommand& done, double now) {
     case Kind::FindHistory:
       find_history_in_flight_ = false;
       apply_find_history(what.heads, r);
+      break;
+    case Kind::Probe:
+      health_.probe_in_flight = false;  // note_health() took its answer
       break;
     case Kind::Cancel:
       break;  // exit codes of cancel commands lie (Slurm: 0 for an unknown id); the state tells

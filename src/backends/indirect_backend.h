@@ -45,6 +45,9 @@ namespace yard {
 //   retry_max: 60           # longest pause between retries, seconds (backoff doubles from 1)
 //   lost_after: 60          # seconds absent from queue and history before a job is LOST
 //   cancel_resend: 30       # seconds before an unconfirmed cancel is sent again
+//   down_after_failures: 3  # the scheduler is down after this many failed calls in a
+//   down_after: 60          # row, or calls failing for this many seconds (routes.yaml
+//                           # then sends new jobs to its fallback); probed until it answers
 //   max_queued: 500         # at most this many jobs in the scheduler's queue at once
 //                           # (Nextflow's queueSize); the others wait, held by yard
 //   submit_rate: 10/min     # at most this many submissions per second, minute or hour
@@ -64,6 +67,8 @@ struct IndirectConfig {
   double retry_max_s = 60;
   double lost_after_s = 60;
   double cancel_resend_s = 30;
+  double down_after_failures = 3;
+  double down_after_s = 60;
   // Throttles, shared by every client and flow of the daemon's user: 0 for none.
   int max_queued = 0;
   double submits_per_second = 0;
@@ -92,7 +97,7 @@ std::string format_rate(double per_second);
 // What the engine did, for benchmarks and tests.
 struct IndirectStats {
   std::uint64_t submit_calls = 0, poll_calls = 0, history_calls = 0, find_calls = 0, cancel_calls = 0;
-  std::uint64_t failed_calls = 0;
+  std::uint64_t failed_calls = 0, probe_calls = 0;
   double last_poll_parse_s = 0;  // time to parse and apply one status cycle
 };
 
@@ -116,6 +121,12 @@ class IndirectBackend {
   // Notes a cancel request for those of `ids` that are this backend's and active.
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids);
 
+  // `yard routes move` (indirect_moves.cpp): gives up job `id` while yard holds it (not
+  // submitted, no submission that may have gone through, not an array): "" when it did
+  // (or, `dry_run`, would), else why it stays. adopt() takes a job moved here.
+  std::string release(std::int64_t id, bool dry_run);
+  Status adopt(const JobRecord& job);
+
   // Applies finished commands' results and plans the next commands.
   void step(double now);
   // Posts what step() planned; call once the store transaction is committed.
@@ -124,6 +135,11 @@ class IndirectBackend {
   double next_wakeup_s(double now) const;
 
   std::size_t active() const { return members_.size(); }
+  // Why the scheduler is down ("3 failed calls in a row since 12:00:03: squeue: ..."), or
+  // "" while it answers. Down after down_after_failures failed calls in a row, or calls
+  // failing for down_after seconds; up at its first answer. While down it is probed (a
+  // status call) even when no job of ours is there to ask about.
+  const std::string& down_reason() const { return health_.down_why; }
   const IndirectStats& stats() const { return stats_; }
 
  private:
@@ -178,7 +194,7 @@ class IndirectBackend {
     // planned before that (commands run side by side) cannot show the job yet.
     std::uint64_t known_from_tag = 0;
   };
-  enum class Kind { Submit, Poll, History, Find, FindHistory, Cancel };
+  enum class Kind { Submit, Poll, History, Find, FindHistory, Cancel, Probe };
   struct InFlight {
     Kind kind = Kind::Poll;
     std::int64_t head = 0;                // Submit
@@ -206,6 +222,9 @@ class IndirectBackend {
   // requeued, or finished.
   void conclude(Member& m, const NativeStatus& s, MappedState mapped, bool cancelled, double now);
   void finish(Member& m, JobState to, Transition t, double now);
+  // The usage of an ended job (its run time x CPUs) charged to its account, for
+  // `yard accounts --by target` (indirect_tracking.cpp).
+  void charge(std::int64_t id);
   // A preempted job whose spec asks for it (--requeue) goes back to PENDING and is
   // submitted again under the same UID; true if it did. Single jobs only: an array is
   // one submission, and its other elements run on.
@@ -227,6 +246,11 @@ class IndirectBackend {
   // it reads on its stdin ("": none).
   void plan(Kind kind, std::vector<std::string> argv, InFlight what, std::string cwd = "", std::string stdin_path = "");
   void retry_later(Unit& u, double now);
+  // Whether the scheduler answered a call (`failed`: it did not: timed out, could not be
+  // reached, a transient error), and so whether it is down (down_reason()).
+  void note_health(bool failed, const std::string& what, double now);
+  // A status call to learn whether a down scheduler answers again, when no poll is due.
+  void plan_probe(double now);
   // The context for submitting `u`; or why it waits (`wait`), or why it can never run (`doomed`).
   Result<SubmitContext> context_for(const Unit& u, const JobSpec& spec, std::string& wait, std::string& doomed);
   Result<SubmitContext> any_dependency(const JobSpec& spec, SubmitContext ctx, std::string& wait, std::string& doomed);
@@ -255,6 +279,13 @@ class IndirectBackend {
   bool history_due_ = false;           // the last status cycle left some to confirm
   bool changed_ = false;               // a job was submitted, changed state or ended
   std::size_t queued_ = 0;             // jobs submitted (or being) and not ended
+  struct Health {
+    int failures_in_row = 0;
+    double failing_since = 0;  // the first of those failures
+    std::string down_why;      // "" while up
+    bool probe_in_flight = false;
+    double next_probe = 0, probe_backoff = 0;
+  } health_;
   RateLimiter submits_;
   IndirectStats stats_;
 };

@@ -234,13 +234,15 @@ Result<IndirectConfig> load_indirect_config(const std::string& path, const std::
                      : key == "retry_max"        ? &c.retry_max_s
                      : key == "lost_after"       ? &c.lost_after_s
                      : key == "cancel_resend"    ? &c.cancel_resend_s
+                     : key == "down_after_failures" ? &c.down_after_failures
+                     : key == "down_after"       ? &c.down_after_s
                                                  : nullptr;
       if (!slot) {
         std::string known;
         for (auto& k : scheduler_keys) known += ", " + k;
         return err(yaml_where(path, it.first) + ": unknown setting '" + key +
                    "' (known: poll_interval, calls_per_second, burst, command_timeout, retry_max, "
-                   "lost_after, cancel_resend, max_queued, submit_rate, allocation, pilot, job_limit, classes" + known +
+                   "lost_after, cancel_resend, down_after_failures, down_after, max_queued, submit_rate, allocation, pilot, job_limit, classes" + known +
                    ")");
       }
       double v = 0;

@@ -8,12 +8,20 @@ IndirectEntry::IndirectEntry(const BackendContext& c, std::unique_ptr<Dialect> d
       dialect_(std::move(dialect)),
       engine_(c.store, *dialect_, commands_, std::move(config), c.state_dir, c.user) {}
 
+std::string IndirectEntry::announce() const {
+  if (config_.classes.empty()) return {};
+  return name_ + ".yaml: classes: size classes, and each one's queue on every scheduler, are now routes.yaml's "
+                 "(docs/ROUTES.md); the classes here still work";
+}
+
 nlohmann::json IndirectEntry::describe() const {
   const auto& s = engine_.stats();
   return {{name_ + "_active", engine_.active()},
+          {name_ + "_down", engine_.down_reason()},
           {name_ + "_calls",
            {{"submit", s.submit_calls}, {"poll", s.poll_calls}, {"history", s.history_calls},
-            {"find", s.find_calls}, {"cancel", s.cancel_calls}, {"failed", s.failed_calls}}}};
+            {"find", s.find_calls}, {"cancel", s.cancel_calls}, {"probe", s.probe_calls},
+            {"failed", s.failed_calls}}}};
 }
 
 }  // namespace yard

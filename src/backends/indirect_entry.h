@@ -32,12 +32,17 @@ class IndirectEntry final : public Backend {
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids, double) override {
     return engine_.cancel(ids);
   }
+  std::string release(std::int64_t id, bool dry_run) override { return engine_.release(id, dry_run); }
+  Status adopt(const JobRecord& job, double) override { return engine_.adopt(job); }
   const JobClasses* job_classes() const override { return &config_.classes; }
   std::vector<int> watched_fds() const override { return {commands_.event_fd()}; }  // results taken by step()
   void step(double now, bool) override { engine_.step(now); }
   void after_commit() override { engine_.dispatch(); }
   double next_wakeup_s(double now) const override { return engine_.next_wakeup_s(now); }
-  // "<name>_active": jobs tracked; "<name>_calls": scheduler commands run, by kind.
+  std::string down() const override { return engine_.down_reason(); }
+  // Where classes moved, when its settings file still has some (they keep working).
+  std::string announce() const override;
+  // "<name>_active": jobs tracked; "<name>_down": why it is down ("" when up); "<name>_calls": scheduler commands run, by kind.
   nlohmann::json describe() const override;
 
  private:

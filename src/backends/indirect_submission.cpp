@@ -205,6 +205,10 @@ void IndirectBackend::hold(Unit& u, const std::string& why, double until) {
 
 std::string IndirectBackend::throttled(const Unit& u, double now) {
   const std::string name(dialect_.name());
+  // Nothing sent to a scheduler that does not answer (the probes tell when it does); the
+  // text stays the same while it is down, so that it is written once.
+  if (!health_.down_why.empty())
+    return "held by yard: " + name + " is down (its calls fail; `yard routes` says why); submitted once it answers again";
   // A unit bigger than the limit (an array) goes alone when nothing else is queued.
   if (config_.max_queued > 0 && queued_ > 0 &&
       queued_ + u.members.size() > static_cast<std::size_t>(config_.max_queued))

@@ -163,4 +163,15 @@ void IndirectBackend::conclude(Member& m, const NativeStatus& s, MappedState map
   finish(m, mapped.state, t, now);
 }
 
+void IndirectBackend::charge(std::int64_t id) {
+  auto job = store_.job(id);
+  if (!job || !*job) return;
+  const JobRecord& j = **job;
+  if (!j.start_time || !j.end_time) return;  // it never ran: nothing used
+  auto spec = store_.spec(j.spec_id);
+  const double seconds = std::max(0.0, *j.end_time - *j.start_time);
+  if (auto s = store_.add_usage({id, spec ? spec->account : "", *j.end_time, seconds * j.cpus}); !s)
+    log(dialect_.name(), "job " + std::to_string(id) + ": its usage: " + s.error());
+}
+
 }  // namespace yard

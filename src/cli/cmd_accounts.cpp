@@ -1,6 +1,7 @@
 // yard accounts: the scheduling policy's accounts with their tier, share, fair-share factor,
 // usage, allocation and what remains of it, as the daemon computes them from its policy
-// and every charge it recorded when a job ended or was preempted.
+// and every charge it recorded when a job ended or was preempted; with --by target, the
+// usage of every backend (route target) by account.
 #include <cstdio>
 #include <iostream>
 
@@ -20,18 +21,43 @@ std::string hours(double core_seconds) {
   return buf;
 }
 
+// Usage by account and target: each row's jobs charged and core-hours.
+void print_by_target(const std::vector<AccountTargetRow>& rows, bool json) {
+  if (json) {
+    auto arr = nlohmann::json::array();
+    for (auto& r : rows)
+      arr.push_back({{"account", r.account}, {"target", r.target}, {"jobs", r.jobs}, {"usage_core_hours", r.core_seconds / 3600}});
+    std::cout << dump_json(arr, 2) << "\n";
+    return;
+  }
+  std::cout << terminal_cell("ACCOUNT", 16) << " " << terminal_cell("TARGET", 16) << " " << pad_left("JOBS", 8) << " "
+            << pad_left("USAGE(c-h)", 12) << "\n";
+  for (auto& r : rows)
+    std::cout << terminal_cell(r.account.empty() ? "-" : r.account, 16) << " " << terminal_cell(r.target, 16) << " "
+              << pad_left(std::to_string(r.jobs), 8) << " " << pad_left(hours(r.core_seconds), 12) << "\n";
+}
+
 }  // namespace
 
 void add_accounts_command(CLI::App& app, int& rc) {
   auto* cmd = app.add_subcommand(
       "accounts", "Show the scheduling policy's accounts: tier, share, fair-share, usage and allocation (core-hours)");
   static bool json = false;
+  static std::string by;
   cmd->add_flag("--json", json, "Print a JSON array of account objects");
+  cmd->add_option("--by", by,
+                  "'target': the usage by account and by the backend (route target, routes.yaml) its jobs ran on, "
+                  "every backend's")
+      ->check(CLI::IsMember({"target"}));
   cmd->callback([&rc] {
     auto reply = cli_client("accounts").accounts();
     if (!reply) {
       std::cerr << "yard accounts: " << reply.error() << "\n";
       rc = 1;
+      return;
+    }
+    if (by == "target") {
+      print_by_target(reply->by_target, json);
       return;
     }
     const auto& rows = reply->accounts;

@@ -1,7 +1,10 @@
 // yard routes: the routes in force (routes.yaml, docs/ROUTES.md) as the daemon read them:
 // each wish and the backend it leads to now, the size classes and their limits, each
-// target's queues, account, QOS and drain, and why the last reading was refused.
+// target's queues, account, QOS and drain, why the last reading was refused, and each
+// backend's health (down: why) and jobs not ended.
 #include <iostream>
+#include <map>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +20,20 @@ namespace {
 
 std::string text_of(const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
+// Each backend: up or down (and why), its jobs pending, running and of unknown state.
+void print_backends(const nlohmann::json& r) {
+  if (!r.contains("backends")) return;
+  std::cout << "\nBACKEND              STATE    PENDING  RUNNING  UNKNOWN  WHY DOWN\n";
+  for (const auto& b : r["backends"]) {
+    const std::string down = b["down"].get<std::string>();
+    std::cout << pad_right(escape_for_terminal(b["backend"].get<std::string>()), 20) << " "
+              << pad_right(down.empty() ? "up" : "down", 8) << " " << pad_right(std::to_string(b["pending"].get<std::int64_t>()), 8)
+              << " " << pad_right(std::to_string(b["running"].get<std::int64_t>()), 8) << " "
+              << pad_right(std::to_string(b["unknown"].get<std::int64_t>()), 8) << " "
+              << (down.empty() ? "" : escape_for_terminal(down)) << "\n";
+  }
+}
+
 void print_table(const nlohmann::json& r) {
   for (const auto& f : r["files"]) std::cout << "file: " << escape_for_terminal(text_of(f)) << "\n";
   if (!r["problem"].get<std::string>().empty())
@@ -24,6 +41,7 @@ void print_table(const nlohmann::json& r) {
               << "\n";
   if (r["wishes"].empty() && r["classes"].empty() && r["targets"].empty()) {
     std::cout << "no routes: each job goes to the backend it names\n";
+    print_backends(r);
     return;
   }
   std::cout << "\nWISH                 GOES TO              WHERE\n";
@@ -47,14 +65,62 @@ void print_table(const nlohmann::json& r) {
     std::string queues;
     for (const auto& [cls, q] : t["queues"].items()) queues += (queues.empty() ? "" : ",") + cls + "=" + q.get<std::string>();
     std::string drain = t["drain"].get<bool>() ? "yes" : "no";
-    if (t["drain"].get<bool>() && !t["fallback"].get<std::string>().empty())
-      drain += ", new jobs to " + t["fallback"].get<std::string>();
+    if (!t["fallback"].get<std::string>().empty())
+      drain += (t["drain"].get<bool>() ? ", new jobs to " : ", when down new jobs to ") + t["fallback"].get<std::string>();
     std::cout << pad_right(escape_for_terminal(t["backend"].get<std::string>()), 20) << " "
               << pad_right(escape_for_terminal(queues.empty() ? "-" : queues), 30) << " "
               << pad_right(escape_for_terminal(t["account"].get<std::string>().empty() ? "-" : t["account"].get<std::string>()), 8)
               << " " << pad_right(escape_for_terminal(t["qos"].get<std::string>().empty() ? "-" : t["qos"].get<std::string>()), 8)
               << " " << drain << "\n";
   }
+  print_backends(r);
+}
+
+// `yard routes move FROM TO`: what moved and, grouped by why, what stays.
+void print_moves(const RoutesMoveReply& r, const std::string& from, const std::string& to, bool dry_run) {
+  std::cout << (dry_run ? "would move " : "moved ") << r.moved.size() << " job" << (r.moved.size() == 1 ? "" : "s")
+            << " from " << escape_for_terminal(from) << " to " << escape_for_terminal(to);
+  if (dry_run) std::cout << " (--dry-run: nothing moved)";
+  std::cout << (r.moved.empty() ? "\n" : ":");
+  for (std::size_t i = 0; i < r.moved.size(); ++i) std::cout << (i ? ", " : " ") << r.moved[i];
+  if (!r.moved.empty()) std::cout << "\n";
+  std::map<std::string, std::vector<std::int64_t>> by_why;
+  for (const auto& s : r.stay) by_why[s.why].push_back(s.id);
+  for (const auto& [why, ids] : by_why) {
+    std::cout << "stay" << (dry_run ? "" : "ed") << " in " << escape_for_terminal(from) << ", " << escape_for_terminal(why)
+              << ":";
+    for (std::size_t i = 0; i < ids.size() && i < 20; ++i) std::cout << (i ? ", " : " ") << ids[i];
+    if (ids.size() > 20) std::cout << " and " << ids.size() - 20 << " more";
+    std::cout << "\n";
+  }
+}
+
+void add_move_command(CLI::App& routes, int& rc) {
+  auto* cmd = routes.add_subcommand(
+      "move",
+      "Move the jobs of backend FROM that are still held by yard (pending, not yet in a scheduler's queue) to backend "
+      "TO, keeping their ids, history and dependencies; on TO's queue for their class, with TO's account and QOS");
+  static std::string from, to;
+  static bool dry_run = false, json = false;
+  cmd->add_option("from", from, "The backend the jobs are on")->required();
+  cmd->add_option("to", to, "The backend they go to")->required();
+  cmd->add_flag("--dry-run", dry_run, "List what would move and what would stay, and why; move nothing");
+  cmd->add_flag("--json", json, "Print {\"moved\": [ids], \"stay\": [{\"id\", \"why\"}]}");
+  cmd->callback([&rc] {
+    auto reply = cli_client("routes move").move_jobs(RoutesMoveRequest{from, to, dry_run});
+    if (!reply) {
+      std::cerr << "yard routes move: " << reply.error() << "\n";
+      rc = reply.kind() == ErrorKind::Invalid ? 2 : 1;
+      return;
+    }
+    if (json) {
+      nlohmann::json stay = nlohmann::json::array();
+      for (const auto& s : reply->stay) stay.push_back({{"id", s.id}, {"why", s.why}});
+      std::cout << dump_json({{"moved", reply->moved}, {"stay", stay}, {"dry_run", dry_run}}, 2) << "\n";
+      return;
+    }
+    print_moves(*reply, from, to, dry_run);
+  });
 }
 
 }  // namespace
@@ -62,10 +128,14 @@ void print_table(const nlohmann::json& r) {
 void add_routes_command(CLI::App& app, int& rc) {
   auto* cmd = app.add_subcommand("routes",
                                  "Show the routes in force (routes.yaml: wishes to backends, size classes, each "
-                                 "target's queues, account, QOS and drain) as the daemon read them");
+                                 "target's queues, account, QOS and drain) as the daemon read them, and each "
+                                 "backend's health and jobs not ended");
   static bool json = false;
   cmd->add_flag("--json", json, "Print the routes as one JSON object");
-  cmd->callback([&rc] {
+  cmd->require_subcommand(0, 1);
+  add_move_command(*cmd, rc);
+  cmd->callback([&rc, cmd] {
+    if (!cmd->get_subcommands().empty()) return;  // `yard routes move` said its own
     auto reply = cli_client("routes").routes();
     if (!reply) {
       std::cerr << "yard routes: " << reply.error() << "\n";

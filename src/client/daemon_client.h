@@ -42,6 +42,7 @@ class DaemonClient {
   Result<AccountsReply> accounts();
   // The routes in force (routes.yaml), as the daemon read them.
   Result<RoutesReply> routes();
+  Result<RoutesMoveReply> move_jobs(const RoutesMoveRequest& request);
   // Until every job named ends (the daemon tells: no polling); nullopt after `timeout_s`
   // (0: for ever). A daemon that restarts meanwhile is asked again (started if gone).
   Result<std::optional<WaitReply>> wait(const WaitRequest& request, double timeout_s);

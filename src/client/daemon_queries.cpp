@@ -58,6 +58,12 @@ Result<RoutesReply> DaemonClient::routes() {
   return decode_routes_reply(*line);
 }
 
+Result<RoutesMoveReply> DaemonClient::move_jobs(const RoutesMoveRequest& request) {
+  auto line = ask(encode_request(request), kReadTimeoutMs, !request.dry_run);  // a move done twice moves nothing more
+  if (!line) return line.failure();
+  return decode_routes_move_reply(*line);
+}
+
 Result<LineStream> DaemonClient::open_stream(const std::string& line) {
   const double start = monotonic_now();
   auto delay = std::chrono::milliseconds(2);

@@ -92,6 +92,12 @@ class LocalBackend {
   // Returns the ids it acted on.
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids);
 
+  // `yard routes move` (local_moves.cpp): gives up pending job `id`, not started and not
+  // an array's element: "" when it did (or, `dry_run`, would), else why it stays. Its
+  // record is the caller's to move; adopt() takes one moved here.
+  std::string release(std::int64_t id, bool dry_run);
+  Status adopt(const JobRecord& job);
+
   // The host reported a job's end: records its outcome. False if the job is not ours.
   bool job_ended(const Ended& report);
   // The host died: every job it had is finalized from its record (LOST, unless its

@@ -88,8 +88,9 @@ Status LocalBackend::adopt(const JobRecord& r, std::unordered_map<std::int64_t, 
 }
 
 Status LocalBackend::recover() {
-  // The ledger: the policy's accounts plus every charge recorded so far.
-  auto usage = store_.usage();
+  // The ledger: the policy's accounts plus every charge of this machine's jobs so far
+  // (those of batch schedulers are theirs to share out: `yard accounts --by target`).
+  auto usage = store_.usage(name_);
   if (!usage) return usage.failure();
   scheduler_.accounts() = sched::Accounts::from_config(scheduler_.config());
   for (auto& c : *usage)

@@ -38,6 +38,7 @@ nlohmann::json query_request_json(const JobRequest& r);
 nlohmann::json query_request_json(const LogsRequest& r);
 nlohmann::json query_request_json(const AccountsRequest& r);
 nlohmann::json query_request_json(const RoutesRequest& r);
+nlohmann::json query_request_json(const RoutesMoveRequest& r);
 nlohmann::json query_request_json(const WaitRequest& r);
 nlohmann::json query_request_json(const WatchRequest& r);
 // A read-side request of operation `op`, or nullopt if `op` is none of them; a

@@ -123,7 +123,7 @@ struct ShutdownRequest {
 struct ShutdownReply {};
 
 using Request = std::variant<SubmitRequest, SubmitManyRequest, CancelRequest, PingRequest, ShutdownRequest, JobsRequest, JobRequest,
-                             LogsRequest, AccountsRequest, RoutesRequest, WaitRequest, WatchRequest, FlowsRequest, FlowRequest,
+                             LogsRequest, AccountsRequest, RoutesRequest, RoutesMoveRequest, WaitRequest, WatchRequest, FlowsRequest, FlowRequest,
                              DigestsRequest>;
 
 // One line each way, without its '\n'.
@@ -140,6 +140,7 @@ std::string encode_reply(const JobReply& r);
 std::string encode_reply(const LogsReply& r);
 std::string encode_reply(const AccountsReply& r);
 std::string encode_reply(const RoutesReply& r);
+std::string encode_reply(const RoutesMoveReply& r);
 std::string encode_reply(const WaitReply& r);
 std::string encode_reply(const WatchLine& r);
 std::string encode_reply(const FlowsReply& r);
@@ -159,6 +160,7 @@ Result<JobReply> decode_job_reply(std::string_view line);
 Result<LogsReply> decode_logs_reply(std::string_view line);
 Result<AccountsReply> decode_accounts_reply(std::string_view line);
 Result<RoutesReply> decode_routes_reply(std::string_view line);
+Result<RoutesMoveReply> decode_routes_move_reply(std::string_view line);
 Result<WaitReply> decode_wait_reply(std::string_view line);
 Result<WatchLine> decode_watch_line(std::string_view line);
 Result<FlowsReply> decode_flows_reply(std::string_view line);

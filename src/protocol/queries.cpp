@@ -31,6 +31,9 @@ nlohmann::json query_request_json(const LogsRequest& r) {
 }
 nlohmann::json query_request_json(const AccountsRequest&) { return {{"op", "accounts"}}; }
 nlohmann::json query_request_json(const RoutesRequest&) { return {{"op", "routes"}}; }
+nlohmann::json query_request_json(const RoutesMoveRequest& r) {
+  return {{"op", "routes_move"}, {"from", r.from}, {"to", r.to}, {"dry_run", r.dry_run}};
+}
 nlohmann::json query_request_json(const WaitRequest& r) { return {{"op", "wait"}, {"ids", r.ids}}; }
 nlohmann::json query_request_json(const WatchRequest& r) {
   nlohmann::json j{{"op", "watch"}, {"since", r.since}, {"follow", r.follow}};
@@ -56,6 +59,11 @@ std::optional<Result<Request>> decode_query_request(const std::string& op, const
     }
     if (op == "accounts") return Result<Request>(Request{AccountsRequest{}});
     if (op == "routes") return Result<Request>(Request{RoutesRequest{}});
+    if (op == "routes_move") {
+      RoutesMoveRequest r{j.at("from").get<std::string>(), j.at("to").get<std::string>(), j.value("dry_run", false)};
+      if (r.from.empty() || r.to.empty()) return Result<Request>(err("malformed routes_move request: an empty backend"));
+      return Result<Request>(Request{std::move(r)});
+    }
     if (op == "wait") {
       WaitRequest r;
       r.ids = wire_integers(j.at("ids"), "ids");
@@ -107,10 +115,22 @@ std::string encode_reply(const AccountsReply& r) {
                  {"decayed_usage_core_seconds", x.decayed_usage_core_seconds},
                  {"allocation_core_seconds", x.allocation_core_seconds},
                  {"remaining_core_seconds", x.remaining_core_seconds}});
-  return line_of({{"ok", true}, {"accounts", a}});
+  auto t = nlohmann::json::array();
+  for (const auto& x : r.by_target)
+    t.push_back({{"account", bytes_to_json(x.account)},
+                 {"target", x.target},
+                 {"core_seconds", x.core_seconds},
+                 {"jobs", x.jobs}});
+  return line_of({{"ok", true}, {"accounts", a}, {"by_target", t}});
 }
 
 std::string encode_reply(const RoutesReply& r) { return line_of({{"ok", true}, {"routes", r.routes}}); }
+
+std::string encode_reply(const RoutesMoveReply& r) {
+  auto stay = nlohmann::json::array();
+  for (const auto& s : r.stay) stay.push_back({{"id", s.id}, {"why", s.why}});
+  return line_of({{"ok", true}, {"moved", r.moved}, {"stay", stay}});
+}
 
 std::string encode_reply(const WaitReply& r) {
   return "{\"jobs\":" + jobs_to_wire_table(r.jobs) + ",\"ok\":true}";
@@ -146,6 +166,14 @@ Result<RoutesReply> decode_routes_reply(std::string_view line) {
   return decode_with<RoutesReply>(line, [](const nlohmann::json& j) { return RoutesReply{j.at("routes")}; });
 }
 
+Result<RoutesMoveReply> decode_routes_move_reply(std::string_view line) {
+  return decode_with<RoutesMoveReply>(line, [](const nlohmann::json& j) {
+    RoutesMoveReply r{j.at("moved").get<std::vector<std::int64_t>>(), {}};
+    for (const auto& s : j.at("stay")) r.stay.push_back({s.at("id").get<std::int64_t>(), s.value("why", "")});
+    return r;
+  });
+}
+
 Result<AccountsReply> decode_accounts_reply(std::string_view line) {
   return decode_with<AccountsReply>(line, [](const nlohmann::json& j) {
     AccountsReply r;
@@ -154,6 +182,10 @@ Result<AccountsReply> decode_accounts_reply(std::string_view line) {
                             x.value("share", 0.0), x.value("fairshare", 0.0), x.value("used_core_seconds", 0.0),
                             x.value("decayed_usage_core_seconds", 0.0), x.value("allocation_core_seconds", 0.0),
                             x.value("remaining_core_seconds", 0.0)});
+    if (auto t = j.find("by_target"); t != j.end())
+      for (const auto& x : *t)
+        r.by_target.push_back({bytes_from_json(x.at("account")), x.value("target", ""), x.value("core_seconds", 0.0),
+                               x.value("jobs", std::int64_t{0})});
     return r;
   });
 }

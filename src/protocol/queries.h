@@ -6,7 +6,7 @@
 //   {"op":"job","id":N}                    -> {"ok":true,"job":{...},"spec":{...},"events":[...]}
 //   {"op":"logs","id":N,"stream":"stdout|stderr","offset":N,"limit":N}
 //                                          -> {"ok":true,"path":...,"data":...,"offset":N,"size":N,"ended":bool}
-//   {"op":"accounts"}                      -> {"ok":true,"accounts":[...]}
+//   {"op":"accounts"}                      -> {"ok":true,"accounts":[...],"by_target":[...]}
 //   {"op":"wait","ids":[...]}              -> {"ok":true,"jobs":[...]} once every job has ended
 //   {"op":"watch","since":ID,"follow":bool, filter fields}
 //                                          -> {"ok":true,"event":{...}} per event, in log order;
@@ -66,8 +66,16 @@ struct AccountRow {
   double used_core_seconds = 0, decayed_usage_core_seconds = 0;
   double allocation_core_seconds = 0, remaining_core_seconds = 0;  // 0 allocation: none
 };
+// Usage by account and by the backend (route target) its jobs ran on: every backend's,
+// where `accounts` is the local scheduler's fair-share ledger.
+struct AccountTargetRow {
+  std::string account, target;
+  double core_seconds = 0;
+  std::int64_t jobs = 0;
+};
 struct AccountsReply {
   std::vector<AccountRow> accounts;
+  std::vector<AccountTargetRow> by_target;
 };
 
 // The routes in force (routes/routes.h) as the daemon read them: the files, their
@@ -75,6 +83,23 @@ struct AccountsReply {
 struct RoutesRequest {};
 struct RoutesReply {
   nlohmann::json routes;
+};
+
+// `yard routes move FROM TO`: FROM's pending jobs that nothing of reached a scheduler
+// go to TO (Backends::move); `dry_run`: what would move, nothing done.
+//   {"op":"routes_move","from":B,"to":B,"dry_run":bool}
+//                                          -> {"ok":true,"moved":[ids],"stay":[{"id":N,"why":...}]}
+struct RoutesMoveRequest {
+  std::string from, to;
+  bool dry_run = false;
+};
+struct JobStays {
+  std::int64_t id = 0;
+  std::string why;
+};
+struct RoutesMoveReply {
+  std::vector<std::int64_t> moved;  // with dry_run: would move
+  std::vector<JobStays> stay;
 };
 
 struct WaitRequest {

@@ -160,24 +160,58 @@ Result<std::string> follow(const Routes& routes, const std::string& wish, const 
   return at;
 }
 
-// Where a job for `backend` goes: it, or the fallback of a drained target (and on).
-Result<std::string> undrained(const Routes& routes, const std::string& backend) {
-  std::string at = backend;
+// The fallbacks from `backend` on, as far as they go; a cycle among them is refused
+// whatever is drained or down now, since any target may go down.
+Result<std::vector<std::string>> fallback_chain(const Routes& routes, const std::string& backend) {
   std::vector<std::string> path{backend};
   for (;;) {
-    auto t = routes.targets.find(at);
-    if (t == routes.targets.end() || !t->second.drain) return at;
-    if (t->second.fallback.empty())
-      return err("backend " + at + " is drained (" + t->second.where + ") and has no fallback: no new job goes there");
+    auto t = routes.targets.find(path.back());
+    if (t == routes.targets.end() || t->second.fallback.empty()) return path;
     for (auto& seen : path)
       if (seen == t->second.fallback) {
         std::string loop;
         for (auto& p : path) loop += p + " -> ";
-        return err(t->second.where + ": targets: the fallbacks of drained backends " + loop + seen + " are a cycle");
+        return err(t->second.where + ": targets: the fallbacks " + loop + seen + " are a cycle");
       }
-    at = t->second.fallback;
-    path.push_back(at);
+    path.push_back(t->second.fallback);
   }
+}
+
+// Where a job for `backend` goes: it, or the fallback of a drained or down target (and
+// on). A drained target without a fallback takes nothing; a down one keeps its jobs,
+// which wait for it. `why` gets each step taken.
+Result<std::string> open_target(const Routes& routes, const std::string& backend, const DownReason& down,
+                                std::string* why = nullptr) {
+  auto chain = fallback_chain(routes, backend);
+  if (!chain) return chain.failure();
+  for (const auto& at : *chain) {
+    auto t = routes.targets.find(at);
+    const bool drained = t != routes.targets.end() && t->second.drain;
+    const std::string is_down = down ? down(at) : std::string();
+    if (!drained && is_down.empty()) return at;
+    const bool last = at == chain->back();
+    if (drained && last)
+      return err("backend " + at + " is drained (" + t->second.where + ") and has no fallback: no new job goes there");
+    if (last) {
+      if (why) *why += std::string(why->empty() ? "" : "; ") + at + " is down (" + is_down + "), no fallback: the job waits for it";
+      return at;
+    }
+    if (why)
+      *why += std::string(why->empty() ? "" : "; ") + at + (drained ? " drained (" + t->second.where + ")" : " down (" + is_down + ")") +
+              " -> " + t->second.fallback;
+  }
+  return backend;  // not reached: the chain's last target returns
+}
+
+// The first limit of `c` the job breaks ("time 2:00:00 > 1:00:00"), or "".
+std::string broken(const SizeClass& c, const JobSpec& spec) {
+  const std::int64_t cpus = spec.res.total_cpus();
+  const std::uint64_t mem = spec.res.total_mem_bytes();
+  if (c.time_s && spec.res.walltime_s > c.time_s)
+    return "time " + format_walltime(spec.res.walltime_s) + " is above its " + format_walltime(c.time_s);
+  if (c.cpus && cpus > c.cpus) return std::to_string(cpus) + " CPUs are above its " + std::to_string(c.cpus);
+  if (c.mem_bytes && mem > c.mem_bytes) return "memory " + format_bytes(mem) + " is above its " + format_bytes(c.mem_bytes);
+  return "";
 }
 
 }  // namespace
@@ -192,7 +226,7 @@ Result<Routes> load_routes(const std::vector<std::string>& files, const std::fun
   for (auto& [wish, to] : out.wishes)
     if (auto b = follow(out, wish, is_backend); !b) return b.failure();
   for (auto& [backend, t] : out.targets)
-    if (auto b = undrained(out, backend); !b && b.error().find("are a cycle") != std::string::npos) return b.failure();
+    if (auto chain = fallback_chain(out, backend); !chain) return chain.failure();
   for (auto& [backend, t] : out.targets)
     for (auto& [cls, queue] : t.queues)
       if (!is_size_class(out, cls))
@@ -204,13 +238,40 @@ Result<Routes> load_routes(const std::vector<std::string>& files, const std::fun
   return out;
 }
 
+void retarget(const Routes& routes, JobSpec& spec, const std::string& from, const std::string& to) {
+  static const RouteTarget kNone;
+  auto f = routes.targets.find(from), t = routes.targets.find(to);
+  const RouteTarget& was = f != routes.targets.end() ? f->second : kNone;
+  const RouteTarget& goes = t != routes.targets.end() ? t->second : kNone;
+  std::string cls;
+  bool routed_queue = spec.partition.empty();
+  for (const auto& [c, queue] : was.queues)
+    if (!spec.partition.empty() && queue == spec.partition) {
+      cls = c;
+      routed_queue = true;
+      break;
+    }
+  if (routed_queue) {
+    if (cls.empty())
+      for (const auto& c : routes.classes)
+        if (broken(c, spec).empty()) {
+          cls = c.name;
+          break;
+        }
+    auto q = goes.queues.find(cls);
+    spec.partition = q != goes.queues.end() ? q->second : "";
+  }
+  if (spec.account.empty() || (!was.account.empty() && spec.account == was.account)) spec.account = goes.account;
+  if (spec.qos.empty() || (!was.qos.empty() && spec.qos == was.qos)) spec.qos = goes.qos;
+}
+
 nlohmann::json routes_json(const Routes& routes) {
   nlohmann::json j{{"wishes", nlohmann::json::array()}, {"classes", nlohmann::json::array()},
                    {"targets", nlohmann::json::array()}};
   for (const auto& [wish, to] : routes.wishes) {
     auto b = follow(routes, wish, [](const std::string&) { return true; });
     std::string backend = b ? *b : to;
-    if (auto open = undrained(routes, backend); open) backend = *open;
+    if (auto open = open_target(routes, backend, nullptr); open) backend = *open;
     j["wishes"].push_back({{"wish", wish}, {"to", to}, {"backend", backend}, {"where", routes.wish_where.at(wish)}});
   }
   for (const auto& c : routes.classes)
@@ -233,35 +294,16 @@ bool is_size_class(const Routes& routes, const std::string& name) {
   return false;
 }
 
-namespace {
-
-// The first limit of `c` the job breaks ("time 2:00:00 > 1:00:00"), or "".
-std::string broken(const SizeClass& c, const JobSpec& spec) {
-  const std::int64_t cpus = spec.res.total_cpus();
-  const std::uint64_t mem = spec.res.total_mem_bytes();
-  if (c.time_s && spec.res.walltime_s > c.time_s)
-    return "time " + format_walltime(spec.res.walltime_s) + " is above its " + format_walltime(c.time_s);
-  if (c.cpus && cpus > c.cpus) return std::to_string(cpus) + " CPUs are above its " + std::to_string(c.cpus);
-  if (c.mem_bytes && mem > c.mem_bytes) return "memory " + format_bytes(mem) + " is above its " + format_bytes(c.mem_bytes);
-  return "";
-}
-
-}  // namespace
-
-Result<Route> route_job(const Routes& routes, JobSpec& spec, const std::string& job_class) {
+Result<Route> route_job(const Routes& routes, JobSpec& spec, const std::string& job_class, const DownReason& down) {
   Route r;
   r.wish = spec.backend.empty() ? std::string(kDefaultBackend) : spec.backend;
   auto backend = follow(routes, r.wish, [](const std::string&) { return true; });
   if (!backend) return backend.failure();
   r.backend = *backend;
   if (r.backend != r.wish) r.why = "wish " + r.wish + " -> " + r.backend + " (" + routes.wish_where.at(r.wish) + ")";
-  if (auto open = undrained(routes, r.backend); !open) {
-    return open.failure();
-  } else if (*open != r.backend) {
-    r.why += std::string(r.why.empty() ? "" : "; ") + r.backend + " drained (" + routes.targets.at(r.backend).where +
-             ") -> " + *open;
-    r.backend = *open;
-  }
+  auto open = open_target(routes, r.backend, down, &r.why);
+  if (!open) return open.failure();
+  r.backend = *open;
   const SizeClass* cls = nullptr;
   if (!job_class.empty()) {
     for (auto& c : routes.classes)

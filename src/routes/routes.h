@@ -73,11 +73,23 @@ struct Route {
   std::string why;  // "wish lsf -> sge (routes.yaml:3); class small (routes.yaml:7): queue 1H"
 };
 
+// Why a backend is down now (its scheduler's commands failing: Backend::down()), or "".
+using DownReason = std::function<std::string(const std::string& backend)>;
+
 // The route of `spec` (its backend the wish, `job_class` its --class when it is one of
 // the routes' classes), and `spec` put on it: backend, partition, account, QOS where it
 // did not choose them, and the class's time as its limit when it gave none. A job that
-// no class holds, or that breaks the limits of the class it named, is refused.
-Result<Route> route_job(const Routes& routes, JobSpec& spec, const std::string& job_class);
+// no class holds, or that breaks the limits of the class it named, is refused. A target
+// drained, or `down`, sends the job to its fallback (and on); a drained one without a
+// fallback refuses it, a down one without keeps it (it is submitted once the scheduler
+// answers again).
+Result<Route> route_job(const Routes& routes, JobSpec& spec, const std::string& job_class,
+                        const DownReason& down = nullptr);
+
+// A job moved from backend `from` to `to` (`yard routes move`): what the routes put on it
+// for `from` (its class's queue there, `from`'s account and QOS) becomes what they give it
+// on `to`; what the job chose itself stays.
+void retarget(const Routes& routes, JobSpec& spec, const std::string& from, const std::string& to);
 
 // The routes as JSON: {"wishes": [{"wish", "backend", "where"}], "classes": [{"name",
 // "time_s", "cpus", "mem_bytes", "where"}], "targets": [{"backend", "queues", "account",

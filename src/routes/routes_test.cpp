@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "routes/routes_file.h"
 
@@ -127,7 +128,50 @@ TEST_F(RoutesTest, ADrainedTargetSendsNewJobsToItsFallback) {
   write("user.yaml", "targets:\n  lsf: {drain: true, fallback: sge}\n  sge: {drain: true, fallback: lsf}\n");
   auto cycle = load({user});
   ASSERT_FALSE(cycle);
-  EXPECT_NE(cycle.error().find("the fallbacks of drained backends lsf -> sge -> lsf are a cycle"), std::string::npos)
+  EXPECT_NE(cycle.error().find("the fallbacks lsf -> sge -> lsf are a cycle"), std::string::npos)
+      << cycle.error();
+}
+
+// A target down (its scheduler not answering) sends new jobs to its fallback and on, past
+// other targets down; one without a fallback keeps them (they wait for it). Fallbacks
+// that loop are refused whatever is drained, since any target may go down.
+TEST_F(RoutesTest, ADownTargetSendsNewJobsToItsFallbackAndOneWithoutKeepsThem) {
+  const std::string site = write("site.yaml", kSite);
+  const std::string user = write("user.yaml", "targets:\n  lsf: {fallback: sge}\n  sge: {fallback: local}\n");
+  auto routes = load({site, user});
+  ASSERT_TRUE(routes) << routes.error();
+  std::set<std::string> down{"lsf"};
+  auto why_down = [&](const std::string& b) { return down.count(b) ? "3 failed calls in a row" : ""; };
+  JobSpec spec;
+  spec.backend = "lsf";
+  spec.res.walltime_s = 600;
+  auto r = route_job(*routes, spec, "", why_down);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(spec.backend, "sge");
+  EXPECT_EQ(spec.partition, "1H");  // the fallback's queue for the job's class
+  EXPECT_EQ(r->why, "lsf down (3 failed calls in a row) -> sge; class small (" + site + ":5): queue 1H");
+  down = {"lsf", "sge"};
+  spec = {};
+  spec.backend = "lsf";
+  r = route_job(*routes, spec, "", why_down);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(spec.backend, "local");
+  down = {"local"};
+  spec = {};
+  r = route_job(*routes, spec, "", why_down);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(spec.backend, "local");
+  EXPECT_NE(r->why.find("local is down (3 failed calls in a row), no fallback: the job waits for it"), std::string::npos)
+      << r->why;
+  down.clear();
+  spec = {};
+  spec.backend = "lsf";
+  ASSERT_TRUE(route_job(*routes, spec, "", why_down));
+  EXPECT_EQ(spec.backend, "lsf");  // back once it answers
+  write("user.yaml", "targets:\n  lsf: {fallback: sge}\n  sge: {fallback: lsf}\n");
+  auto cycle = load({user});
+  ASSERT_FALSE(cycle);
+  EXPECT_NE(cycle.error().find(user + ":3: targets: the fallbacks lsf -> sge -> lsf are a cycle"), std::string::npos)
       << cycle.error();
 }
 

@@ -93,8 +93,10 @@ Result<AccountsReply> handle(Store& store, const Paths& paths, const AccountsReq
   auto config = load_local_policy(paths.policy);
   if (!config) return config.failure();
   sched::Accounts ledger = sched::Accounts::from_config(*config);
-  auto usage = store.usage();
+  auto usage = store.usage(kDefaultBackend);  // the local policy's ledger, as the local scheduler keeps it
   if (!usage) return Error{"cannot read the accounts' usage from " + paths.store + ": " + usage.error()};
+  auto by_target = store.usage_by_target();
+  if (!by_target) return Error{"cannot read the accounts' usage from " + paths.store + ": " + by_target.error()};
   for (auto& c : *usage) ledger.charge(c.account, c.core_seconds, static_cast<sched::Time>(c.time));
   const sched::PolicyEngine engine(*config, {1});
   AccountsReply reply;
@@ -113,6 +115,7 @@ Result<AccountsReply> handle(Store& store, const Paths& paths, const AccountsReq
     row.remaining_core_seconds = s.remaining_core_seconds;
     reply.accounts.push_back(std::move(row));
   }
+  for (auto& t : *by_target) reply.by_target.push_back({t.account, t.backend, t.core_seconds, t.jobs});
   return reply;
 }
 

@@ -55,6 +55,17 @@ Result<CancelReply> handle(DaemonState& d, const CancelRequest& r, double now) {
   return CancelReply{std::move(*acted)};
 }
 
+Result<RoutesMoveReply> handle(DaemonState& d, const RoutesMoveRequest& r, double now) {
+  auto moves = d.backends.move(d.store, r.from, r.to, r.dry_run, now);
+  if (!moves) return moves.failure();
+  RoutesMoveReply reply;
+  for (auto& m : *moves) {
+    if (m.why_not.empty()) reply.moved.push_back(m.id);
+    else reply.stay.push_back({m.id, std::move(m.why_not)});
+  }
+  return reply;
+}
+
 PingReply handle(DaemonState& d, const PingRequest&) {
   auto last = d.store.last_event_id();
   return PingReply{::getpid(), d.paths.socket, d.paths.store, d.backends.describe(), last ? *last : 0};
@@ -93,7 +104,8 @@ Answer answer(DaemonState& d, std::string_view line, double now) {
     if (auto* j = std::get_if<JobRequest>(&*request)) return reply(handle(d.store, *j));
     if (auto* l = std::get_if<LogsRequest>(&*request)) return reply(handle(d.store, *l));
     if (auto* a = std::get_if<AccountsRequest>(&*request)) return reply(handle(d.store, d.paths, *a, now));
-    if (std::get_if<RoutesRequest>(&*request)) return said(encode_reply(RoutesReply{d.backends.routes_json()}));
+    if (std::get_if<RoutesRequest>(&*request)) return said(encode_reply(RoutesReply{d.backends.routes_json(d.store)}));
+    if (auto* m = std::get_if<RoutesMoveRequest>(&*request)) return reply(handle(d, *m, now), !m->dry_run);
     if (auto* f = std::get_if<FlowsRequest>(&*request)) return reply(handle(d.store, *f));
     if (auto* f = std::get_if<FlowRequest>(&*request)) return reply(handle(d.store, *f));
     if (auto* g = std::get_if<DigestsRequest>(&*request)) return reply(handle(d.store, *g));

@@ -277,6 +277,22 @@ Status Store::set_pending_reason(std::int64_t id, std::string_view reason) {
   return st->run();
 }
 
+Status Store::move_job(std::int64_t id, const JobSpec& spec, std::string_view detail, double now) {
+  auto spec_id = insert_spec(spec);
+  if (!spec_id) return spec_id.failure();
+  auto upd = cached("move_job",
+                    "UPDATE jobs SET backend = ?, spec_id = ?, native_id = '', submit_attempts = 0, failed_on = '', "
+                    "ended_try = '', reason = ? WHERE id = ? AND state = 'PENDING'");
+  if (!upd) return upd.failure();
+  (*upd)->bind(1, spec.backend).bind(2, *spec_id).bind(3, excerpt_reason(detail)).bind(4, id);
+  if (auto s = (*upd)->run(); !s) return s;
+  if (db_.changes() != 1) return err("job " + std::to_string(id) + " is no longer pending");
+  auto ev = cached("ins_event", "INSERT INTO events(job_id, time, state, detail) VALUES (?,?,?,?)");
+  if (!ev) return ev.failure();
+  (*ev)->bind(1, id).bind(2, now).bind(3, "PENDING").bind(4, excerpt_reason(detail));
+  return (*ev)->run();
+}
+
 Status Store::note_submit_attempt(std::int64_t id) {
   auto st_prepared = cached("submit_attempt", "UPDATE jobs SET submit_attempts = submit_attempts + 1 WHERE id = ?");
   if (!st_prepared) return st_prepared.failure();
@@ -324,27 +340,6 @@ Result<std::int64_t> Store::count_jobs() {
   auto row = st->step();
   if (!row) return row.failure();
   return st->i64(0);
-}
-
-Status Store::add_usage(const UsageCharge& c) {
-  auto st_prepared = cached("add_usage", "INSERT INTO usage(job_id, account, time, core_seconds) VALUES (?,?,?,?)");
-  if (!st_prepared) return st_prepared.failure();
-  sql::Statement* st = *st_prepared;
-  st->bind(1, c.job_id).bind(2, c.account).bind(3, c.time).bind(4, c.core_seconds);
-  return st->run();
-}
-
-Result<std::vector<UsageCharge>> Store::usage() {
-  auto st = db_.prepare("SELECT job_id, account, time, core_seconds FROM usage ORDER BY time, id");
-  if (!st) return st.failure();
-  std::vector<UsageCharge> out;
-  for (;;) {
-    auto row = st->step();
-    if (!row) return row.failure();
-    if (!*row) break;
-    out.push_back({st->i64(0), st->text(1), st->real(2), st->real(3)});
-  }
-  return out;
 }
 
 }  // namespace yard

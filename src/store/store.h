@@ -44,6 +44,19 @@ struct UsageCharge {
   double core_seconds = 0;
 };
 
+// A backend's jobs not ended (Store::active_counts).
+struct ActiveCount {
+  std::string backend;
+  std::int64_t pending = 0, running = 0, unknown = 0;
+};
+
+// Usage charged to an account on one backend (the route target its jobs went to).
+struct TargetUsage {
+  std::string account, backend;
+  double core_seconds = 0;
+  std::int64_t jobs = 0;
+};
+
 struct DependencyEdge {
   std::int64_t job_id, parent_id;
   DependencyKind kind;
@@ -82,6 +95,8 @@ class Store {
   Result<std::int64_t> last_event_id();
   Result<std::vector<JobRecord>> active_jobs();  // PENDING, RUNNING, UNKNOWN
   Result<std::vector<JobRecord>> active_jobs_of(std::string_view backend);
+  // Each backend's jobs pending, running and unknown, by backend name (one statement).
+  Result<std::vector<ActiveCount>> active_counts();
   // Indirect backends' bookkeeping (each one statement; group them with a Transaction).
   Status set_native_id(std::int64_t id, std::string_view native_id);
   Status note_submit_attempt(std::int64_t id);
@@ -89,6 +104,12 @@ class Store {
   // keeps its reason.
   Status set_pending_reason(std::int64_t id, std::string_view reason);
   Status request_cancel(std::int64_t id);
+  // A PENDING job moved to another backend (`yard routes move`): its spec becomes `spec`
+  // (its backend, queue, account and QOS there), what it had of the old backend goes (its
+  // native id, its submission attempts, the nodes it failed on), and an event says
+  // `detail`. Refused when the job is no longer PENDING. One statement each; group them
+  // with a Transaction.
+  Status move_job(std::int64_t id, const JobSpec& spec, std::string_view detail, double now);
   // A job tried again for its retry policy: its memory and time for the next try, and one
   // more retry counted (with its transition back to PENDING, in one Transaction); `after`:
   // the time before which it is not tried (its backoff), the nodes its tries failed on and
@@ -104,7 +125,10 @@ class Store {
   Result<std::int64_t> count_jobs();
   // Accounts' usage (one statement; group it with the job's transition in a Transaction).
   Status add_usage(const UsageCharge& c);
-  Result<std::vector<UsageCharge>> usage();  // every charge, oldest first
+  // Every charge, oldest first; with `backend`, of that backend's jobs only.
+  Result<std::vector<UsageCharge>> usage(std::string_view backend = {});
+  // The charges summed by account and by the backend of the jobs charged.
+  Result<std::vector<TargetUsage>> usage_by_target();
 
   // Submissions by the client's key (a retry after a broken connection gets the same
   // ids; see migration 4). Record one in the transaction that stored its jobs.

@@ -70,5 +70,42 @@ TEST_F(Routes, AWishIsRoutedByOneLineAndABadFileKeepsTheRoutesInForce) {
   EXPECT_EQ(job(id)["state"], "COMPLETED");
 }
 
+// `yard routes` tells each backend's health and its jobs not ended; `yard accounts --by
+// target` the usage charged by account and by the backend the jobs ran on.
+TEST_F(Routes, EachBackendsHealthAndJobsAreShownAndUsageChargedByTarget) {
+  const long held = submit({"--account", "proj", "--", "sh", "-c", "while [ ! -e go ]; do sleep 0.05; done"});
+  ASSERT_TRUE(wait_until([&] { return job(held)["state"] == "RUNNING"; }, 20));
+  auto routes = nlohmann::json::parse(yard_here({"routes", "--json"}).out);
+  nlohmann::json local;
+  for (auto& b : routes["backends"])
+    if (b["backend"] == "local") local = b;
+  ASSERT_FALSE(local.is_null()) << routes.dump();
+  EXPECT_EQ(local["down"], "");
+  EXPECT_EQ(local["running"], 1) << local.dump();
+  EXPECT_EQ(local["pending"], 0) << local.dump();
+  Output table = yard_here({"routes"});
+  EXPECT_NE(table.out.find("BACKEND              STATE    PENDING  RUNNING  UNKNOWN  WHY DOWN\nlocal                up       0        1  "),
+            std::string::npos)
+      << table.out;
+  write("go", "");
+  EXPECT_EQ(wait({held}), 0);
+  const long other = submit({"--account", "other", "--", "true"});
+  EXPECT_EQ(wait({other}), 0);
+  Output charged = yard_here({"accounts", "--by", "target", "--json"});
+  ASSERT_EQ(charged.rc, 0) << charged.err;
+  auto rows = nlohmann::json::parse(charged.out);
+  ASSERT_EQ(rows.size(), 2u) << charged.out;
+  EXPECT_EQ(rows[1]["account"], "proj");
+  EXPECT_EQ(rows[1]["target"], "local");
+  EXPECT_EQ(rows[1]["jobs"], 1);
+  EXPECT_GT(rows[1]["usage_core_hours"].get<double>(), 0);
+  EXPECT_EQ(rows[0]["account"], "other");
+  Output text = yard_here({"accounts", "--by", "target"});
+  EXPECT_NE(text.out.find("proj             local                   1"), std::string::npos) << text.out;
+  Output bad = yard_here({"accounts", "--by", "queue"});
+  EXPECT_NE(bad.rc, 0);
+  EXPECT_NE(bad.err.find("--by"), std::string::npos) << bad.err;
+}
+
 }  // namespace
 }  // namespace yard::test

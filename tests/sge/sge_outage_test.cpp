@@ -1,6 +1,8 @@
 // The qmaster going away in the middle of a workload (run as root: only root stops and
 // starts the cluster's daemons): no job lost, none submitted twice, all end with their
 // true states once it is back.
+#include <map>
+
 #include "sge_world.h"
 
 namespace yard::test {
@@ -45,6 +47,73 @@ TEST_F(SgeWorld, QmasterDownWith30JobsNoneLostNoneTwice) {
   for (long id : {ids[0], ids[15], ids[34]}) EXPECT_EQ(native_jobs_named(job(id)["uid"]), 1) << id;
   auto server = nlohmann::json::parse(yard({"server", "status", "--json"}).out);
   EXPECT_GT(server["sge_calls"]["failed"].get<int>(), 0) << server.dump();  // the outage was seen, and survived
+}
+
+// Failover (routes.yaml): with the qmaster gone, Grid Engine is marked down after its
+// calls fail, new jobs wished for it go to its fallback (the local machine) and run
+// there, the jobs already in Grid Engine stay there, none is submitted twice, and once
+// the qmaster answers again new jobs go back to Grid Engine.
+TEST_F(SgeWorld, QmasterDownSendsNewJobsToTheFallbackAndBackOnceItAnswers) {
+  const char* state = std::getenv("YARD_SGE_STATE");
+  ASSERT_NE(state, nullptr) << "run through ctest: the fixture names the cluster's state directory";
+  write("config/switchyard/sge.yaml",
+        "poll_interval: 0.5\ncalls_per_second: 4\nburst: 4\nlost_after: 30\naccounting_lag: 3\n"
+        "retry_max: 2\ndown_after_failures: 2\n");
+  write("config/switchyard/routes.yaml", "targets:\n  sge: {fallback: local}\n");
+  auto sge_health = [&] {
+    auto routes = nlohmann::json::parse(yard({"routes", "--json"}).out);
+    for (auto& b : routes["backends"])
+      if (b["backend"] == "sge") return b;
+    return nlohmann::json{};
+  };
+  std::vector<long> before;
+  for (int i = 0; i < 3; ++i)
+    before.push_back(sge_submit({"-o", "/dev/null", "--", "sh", "-c", "while [ ! -e go ]; do sleep 0.2; done"}));
+  ASSERT_TRUE(wait_until([&] { return job(before[0])["state"] == "RUNNING"; }, 120)) << diag();
+  EXPECT_EQ(sge_health()["down"], "");
+  const long qmaster = std::stol(sh(std::string("cat ") + state + "/qmaster.pid"));
+  ASSERT_EQ(::kill(static_cast<pid_t>(qmaster), SIGTERM), 0);
+  ASSERT_TRUE(wait_until([&] { return !process_alive(qmaster); }, 60));
+  ASSERT_TRUE(wait_until([&] { return sge_health()["down"] != ""; }, 60)) << diag();
+  auto health = sge_health();
+  EXPECT_NE(health["down"].get<std::string>().find("failed calls in a row"), std::string::npos) << health.dump();
+  EXPECT_EQ(health["pending"].get<int>() + health["running"].get<int>(), 3) << health.dump();  // still its own
+
+  // New jobs wished for Grid Engine run on the fallback meanwhile.
+  Output o = yard({"submit", "--json", "--backend", "sge", "--", "true"});
+  ASSERT_EQ(o.rc, 0) << o.err;
+  auto reply = nlohmann::json::parse(o.out);
+  EXPECT_NE(reply["route"].get<std::string>().find("sge down ("), std::string::npos) << o.out;
+  EXPECT_NE(reply["route"].get<std::string>().find(") -> local"), std::string::npos) << o.out;
+  const long rerouted = reply["ids"][0].get<long>();
+  EXPECT_EQ(wait({rerouted}), 0);
+  EXPECT_EQ(job(rerouted)["backend"], "local");
+  EXPECT_EQ(job(rerouted)["state"], "COMPLETED");
+  Output table = yard({"routes"});
+  EXPECT_NE(table.out.find("when down new jobs to local"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("down     "), std::string::npos) << table.out;
+
+  int rc = 0;
+  sh(std::string("bash " YARD_SOURCE_DIR "/scripts/sge/start.sh ") + state + " >/dev/null 2>&1", &rc);
+  ASSERT_EQ(rc, 0) << "the qmaster did not come back";
+  ASSERT_TRUE(wait_until([&] { return sge_health()["down"] == ""; }, 120)) << diag();
+  const long back = sge_submit({"-o", "/dev/null", "--", "true"});
+  EXPECT_EQ(job(back)["backend"], "sge");
+  write("go", "");
+  ASSERT_TRUE(all_ended(300)) << diag();
+  for (long id : {before[0], before[1], before[2], back}) {
+    auto j = job(id);
+    EXPECT_EQ(j["state"], "COMPLETED") << j.dump();
+    EXPECT_EQ(j["backend"], "sge") << j.dump();
+    EXPECT_EQ(native_jobs_named(j["uid"]), 1) << j.dump();  // none submitted twice
+  }
+  // Charged where they ran: Grid Engine's four and the fallback's one.
+  Output charged = yard({"accounts", "--by", "target", "--json"});
+  ASSERT_EQ(charged.rc, 0) << charged.err;
+  std::map<std::string, long> jobs_by_target;
+  for (auto& row : nlohmann::json::parse(charged.out)) jobs_by_target[row["target"]] += row["jobs"].get<long>();
+  EXPECT_EQ(jobs_by_target["sge"], 4) << charged.out;
+  EXPECT_EQ(jobs_by_target["local"], 1) << charged.out;
 }
 
 }  // namespace

@@ -98,6 +98,10 @@ TEST_F(SlurmWorld, ClassesChooseIndirectOrDirectPerJob) {
             std::string::npos)
       << clash.err;
   EXPECT_EQ(status().size(), before);
+  // The classes still work, and the daemon's log says where size classes moved.
+  EXPECT_NE(read("state/switchyard/daemon.log").find("slurm.yaml: classes: size classes, and each one's queue on every "
+                                                     "scheduler, are now routes.yaml's (docs/ROUTES.md)"),
+            std::string::npos);
   sh("scancel " + pilot);
 }
 
