@@ -36,7 +36,7 @@ time_to_fallback() {
   t0=$(now)
   "$yard" submit --backend slurm -o /dev/null -- true >/dev/null
   for ((i = 0; i < 6000; i++)); do
-    if "$yard" submit --test-only --json --backend slurm -- true 2>/dev/null | grep -q '"backend": "local"'; then
+    if "$yard" submit --test-only --json --backend slurm -- true 2>/dev/null | grep -q '"backend":"local"'; then
       t1=$(now)
       "$yard" server stop --kill-jobs >/dev/null
       awk -v d=$((t1 - t0)) 'BEGIN { printf "%.2f", d / 1e6 }'

@@ -276,7 +276,8 @@ void IndirectBackend::step(double now) {
       submitting += u.phase == Unit::Phase::Submitting;
     }
   }
-  plan_lookups(lookups, now);
+  // Not while the scheduler is down: its probe (plan_probe) tells when to look again.
+  if (health_.down_why.empty()) plan_lookups(lookups, now);
 
   // The history of jobs that left the live queue, then the next status cycle.
   if (history_due_ && !to_confirm_.empty() && !history_in_flight_ && !poll_in_flight_ &&
@@ -325,8 +326,9 @@ double IndirectBackend::next_wakeup_s(double now) const {
       wake = std::min(wake, std::max(0.0, u.next_try - now));
     if (u.cancel_requested && u.cancel_sent > 0)
       wake = std::min(wake, std::max(0.0, u.cancel_sent + config_.cancel_resend_s - now));
-    if (u.phase == Unit::Phase::ToFind) wake = std::min(wake, 0.1);
-    if (u.phase == Unit::Phase::ToFindInHistory)
+    const bool down = !health_.down_why.empty();  // look-ups wait for the probe
+    if (u.phase == Unit::Phase::ToFind && !down) wake = std::min(wake, 0.1);
+    if (u.phase == Unit::Phase::ToFindInHistory && !down)
       wake = std::min(wake, std::max(0.1, u.queue_looked_at + dialect_.history_lag_s() - now));
   }
   if (history_due_ && !to_confirm_.empty()) wake = std::min(wake, 0.1);

@@ -44,14 +44,14 @@ void print_table(const nlohmann::json& r) {
     print_backends(r);
     return;
   }
-  std::cout << "\nWISH                 GOES TO              WHERE\n";
+  if (!r["wishes"].empty()) std::cout << "\nWISH                 GOES TO              WHERE\n";
   for (const auto& w : r["wishes"]) {
     std::string to = w["backend"];
     if (w["to"] != w["backend"]) to += " (via " + w["to"].get<std::string>() + ")";
     std::cout << pad_right(escape_for_terminal(w["wish"].get<std::string>()), 20) << " "
               << pad_right(escape_for_terminal(to), 20) << " " << escape_for_terminal(w["where"].get<std::string>()) << "\n";
   }
-  std::cout << "\nCLASS                TIME         CPUS     MEMORY   WHERE\n";
+  if (!r["classes"].empty()) std::cout << "\nCLASS                TIME         CPUS     MEMORY   WHERE\n";
   for (const auto& c : r["classes"]) {
     const auto t = c["time_s"].get<std::int64_t>(), n = c["cpus"].get<std::int64_t>();
     const auto m = c["mem_bytes"].get<std::uint64_t>();
@@ -60,7 +60,7 @@ void print_table(const nlohmann::json& r) {
               << pad_right(m ? format_bytes(m) : "-", 8) << " " << escape_for_terminal(c["where"].get<std::string>())
               << "\n";
   }
-  std::cout << "\nTARGET               QUEUES (CLASS=QUEUE)           ACCOUNT  QOS      DRAIN\n";
+  if (!r["targets"].empty()) std::cout << "\nTARGET               QUEUES (CLASS=QUEUE)           ACCOUNT  QOS      DRAIN\n";
   for (const auto& t : r["targets"]) {
     std::string queues;
     for (const auto& [cls, q] : t["queues"].items()) queues += (queues.empty() ? "" : ",") + cls + "=" + q.get<std::string>();
