@@ -4,7 +4,9 @@
 # routed to its fallback (routes.yaml: slurm: {fallback: local}), with the default
 # down_after_failures (3) and with 1. The clock starts at the first job submitted to the
 # down scheduler, whose failing calls are the first the daemon makes; the job that lands
-# is a `yard submit --test-only`, asked every 20 ms.
+# is a `yard submit --test-only`, asked every 20 ms. The commands fail at once, or after 2 s
+# (as a real client that tries the controller for a while before it gives up): what yard
+# adds is the first; the second is mostly the commands' own time.
 #   bash bench/routes/failover.sh   (needs a release build: scripts/build.sh release)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -19,7 +21,7 @@ cleanup() {
 trap cleanup EXIT
 mkdir -p "$work/bin"
 for c in sbatch squeue sacct scancel scontrol; do
-  printf '#!/bin/sh\necho "%s: error: Unable to contact slurm controller (connect failure)" >&2\nexit 1\n' "$c" > "$work/bin/$c"
+  printf '#!/bin/sh\nsleep "${FAIL_AFTER:-0}"\necho "%s: error: Unable to contact slurm controller (connect failure)" >&2\nexit 1\n' "$c" > "$work/bin/$c"
   chmod +x "$work/bin/$c"
 done
 now() { echo "${EPOCHREALTIME/./}"; }
@@ -52,3 +54,5 @@ printf '%-64s %10s\n' "failover: Slurm's controller unreachable, fallback local"
 printf '%-64s %10s\n' "to the fallback, defaults (down after 3 failed calls)" "$(time_to_fallback '')"
 printf '%-64s %10s\n' "to the fallback, down_after_failures: 1" "$(time_to_fallback 'down_after_failures: 1
 ')"
+export FAIL_AFTER=2
+printf '%-64s %10s\n' "to the fallback, defaults, each command failing after 2 s" "$(time_to_fallback '')"
