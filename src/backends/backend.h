@@ -49,6 +49,13 @@ struct BackendContext {
   const Clock& clock = system_clock();  // every time a backend records or plans with
 };
 
+// What became of a job asked to move to another backend (Backend::release).
+struct Release {
+  enum Outcome { Given, Leaving, Stays };
+  Outcome outcome = Stays;
+  std::string why;  // Stays: why
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -111,14 +118,20 @@ class Backend {
   // Jobs it runs now, and stopping them all (shutdown --kill-jobs).
   virtual std::size_t running() const { return 0; }
   virtual void cancel_all_running() {}
-  // `yard routes move` (backend_moves.cpp): gives up its PENDING job `id` when nothing of
-  // it reached a scheduler yet: "" when it did (or, `dry_run`, would), else why the job
-  // stays. The caller then moves the job's record, and the backend it goes to adopt()s it.
-  virtual std::string release(std::int64_t id, bool dry_run) {
+  // `yard routes move` (backend_moves.cpp): gives up its PENDING job `id`, bound for
+  // backend `to`: at once when nothing of it reached a scheduler (Given), or once its
+  // scheduler took it out of its queue, decided there against its start (Leaving: then
+  // take_released() hands it over, or it stays if it started first). With `dry_run`, what
+  // it would do. The caller moves the job's record, and the backend it goes to adopt()s it.
+  virtual Release release(std::int64_t id, const std::string& to, bool dry_run) {
     (void)id;
+    (void)to;
     (void)dry_run;
-    return "backend " + name() + " keeps its jobs";
+    return {Release::Stays, "backend " + name() + " keeps its jobs"};
   }
+  // The jobs that left since the last call (Leaving above), their records' moving_to
+  // naming where they go.
+  virtual std::vector<std::int64_t> take_released() { return {}; }
   // Takes a stored PENDING job moved here from another backend as its own.
   virtual Status adopt(const JobRecord& job, double now) {
     (void)now;

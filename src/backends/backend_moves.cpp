@@ -3,10 +3,39 @@
 // it has reached a scheduler (Backend::release), its record is moved in the daemon's
 // transaction, and the backend it goes to takes it from the store.
 #include "backends/backend_registry.h"
+
+#include <iostream>
+
 #include "routes/routes.h"
 #include "store/store.h"
 
 namespace yard {
+
+namespace {
+
+// `spec` as it would go to `target` from `source`, or why it cannot.
+Result<JobSpec> spec_for_target(const Routes* routes, JobSpec spec, const Backend& source, const Backend& target,
+                                double now) {
+  if (routes) retarget(*routes, spec, source.name(), target.name());
+  spec.backend = target.name();
+  if (auto s = refuse_unhonoured_options(spec, target.name(), [&](std::string_view o) { return target.honours(o); }); !s)
+    return s.failure();
+  if (auto s = target.check(spec, now); !s) return err("backend " + target.name() + " would refuse it: " + s.error());
+  return spec;
+}
+
+// The job's record moved to `target`, which takes it; why not, or "".
+std::string move_record(Store& store, std::int64_t id, const JobSpec& spec, Backend& source, Backend& target,
+                        double now) {
+  const std::string detail = "moved from " + source.name() + " to " + target.name() + " (yard routes move)";
+  if (auto s = store.move_job(id, spec, detail, now); !s) return "its record could not be moved: " + s.error();
+  auto record = store.job(id);
+  if (!record || !*record) return "moved, but its record cannot be read back";
+  if (auto s = target.adopt(**record, now); !s) return "moved, but backend " + target.name() + " did not take it: " + s.error();
+  return "";
+}
+
+}  // namespace
 
 Result<std::vector<Backends::JobMove>> Backends::move(Store& store, const std::string& from, const std::string& to,
                                                       bool dry_run, double now) const {
@@ -18,10 +47,9 @@ Result<std::vector<Backends::JobMove>> Backends::move(Store& store, const std::s
   auto jobs = store.active_jobs_of(source->name());
   if (!jobs) return jobs.failure();
   const Routes* routes = routes_ ? &routes_->current() : nullptr;
-  const std::string detail = "moved from " + source->name() + " to " + target->name() + " (yard routes move)";
   std::vector<JobMove> out;
   for (const auto& job : *jobs) {
-    auto stays = [&](std::string why) { out.push_back({job.id, std::move(why)}); };
+    auto stays = [&](std::string why) { out.push_back({job.id, std::move(why), false}); };
     if (job.state != JobState::Pending) {
       stays(job.state == JobState::Running ? "running" : "in state " + std::string(to_string(job.state)));
       continue;
@@ -31,39 +59,53 @@ Result<std::vector<Backends::JobMove>> Backends::move(Store& store, const std::s
       stays("its spec cannot be read: " + spec.error());
       continue;
     }
-    JobSpec moved = std::move(*spec);
-    if (routes) retarget(*routes, moved, source->name(), target->name());
-    moved.backend = target->name();
-    if (auto s = refuse_unhonoured_options(moved, target->name(), [&](std::string_view o) { return target->honours(o); });
-        !s) {
-      stays(s.error());
+    auto moved = spec_for_target(routes, std::move(*spec), *source, *target, now);
+    if (!moved) {
+      stays(moved.error());
       continue;
     }
-    if (auto s = target->check(moved, now); !s) {
-      stays("backend " + target->name() + " would refuse it: " + s.error());
+    const Release r = source->release(job.id, target->name(), dry_run);
+    if (r.outcome == Release::Stays) {
+      stays(r.why);
       continue;
     }
-    if (auto why = source->release(job.id, dry_run); !why.empty() || dry_run) {
+    if (r.outcome == Release::Leaving || dry_run) {
+      out.push_back({job.id, "", r.outcome == Release::Leaving});
+      continue;
+    }
+    if (auto why = move_record(store, job.id, *moved, *source, *target, now); !why.empty()) {
+      if (why.rfind("its record", 0) == 0) (void)source->adopt(job, now);  // not moved: it stays where it was
       stays(why);
       continue;
     }
-    if (auto s = store.move_job(job.id, moved, detail, now); !s) {
-      (void)source->adopt(job, now);  // it stays where it was
-      stays("its record could not be moved: " + s.error());
-      continue;
-    }
-    auto record = store.job(job.id);
-    if (!record || !*record) {
-      stays("moved, but its record cannot be read back: " + (record ? std::string("gone") : record.error()));
-      continue;
-    }
-    if (auto s = target->adopt(**record, now); !s) {
-      stays("moved, but backend " + target->name() + " did not take it: " + s.error());
-      continue;
-    }
-    out.push_back({job.id, ""});
+    out.push_back({job.id, "", false});
   }
   return out;
+}
+
+void Backends::complete_moves(Store& store, double now) const {
+  const Routes* routes = routes_ ? &routes_->current() : nullptr;
+  for (const auto& source : all_) {
+    for (auto id : source->take_released()) {
+      auto job = store.job(id);
+      if (!job || !*job) continue;
+      const JobRecord& rec = **job;
+      auto spec = store.spec(rec.spec_id);
+      Backend* target = find(rec.moving_to);
+      // Its scheduler let it go: it goes where it was moving, or, if that cannot take it
+      // now, back to its own backend to be submitted again. Never nowhere.
+      Result<JobSpec> moved = err("backend '" + rec.moving_to + "' is gone");
+      if (spec && target) moved = spec_for_target(routes, *spec, *source, *target, now);
+      std::string why = moved ? move_record(store, id, *moved, *source, *target, now) : moved.error();
+      if (why.empty()) continue;
+      std::cerr << "yard daemon: job " << id << " could not move to " << rec.moving_to << " (" << why
+                << "): submitted to " << source->name() << " again" << std::endl;
+      if (spec) {
+        spec->backend = source->name();
+        (void)move_record(store, id, *spec, *source, *source, now);
+      }
+    }
+  }
 }
 
 }  // namespace yard

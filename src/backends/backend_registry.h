@@ -64,17 +64,22 @@ class Backends {
   // ("problem"), and each backend's health and jobs in `store` ("backends": [{"backend",
   // "down" (why, "" when up), "pending", "running", "unknown"}]).
   nlohmann::json routes_json(Store& store) const;
-  // `yard routes move FROM TO` (backend_moves.cpp): FROM's pending jobs that nothing of
-  // reached a scheduler go to TO, keeping their ids, events and dependencies: each one
-  // given up by FROM, its record moved (on TO's queue for its class, with TO's account
-  // and QOS where it had FROM's), taken by TO. Every pending job of FROM, with why it
-  // stays ("" when it moved; with `dry_run`, would move).
+  // `yard routes move FROM TO` (backend_moves.cpp): FROM's pending jobs go to TO, keeping
+  // their ids, events and dependencies: each one given up by FROM (Backend::release), its
+  // record moved (on TO's queue for its class, with TO's account and QOS where it had
+  // FROM's), taken by TO. Those in FROM's scheduler's queue move once it took them out
+  // (complete_moves). Every active job of FROM, with why it stays ("" when it moved or
+  // leaves; with `dry_run`, would).
   struct JobMove {
     std::int64_t id = 0;
     std::string why_not;
+    bool leaving = false;  // moves once its scheduler took it out of its queue
   };
   Result<std::vector<JobMove>> move(Store& store, const std::string& from, const std::string& to, bool dry_run,
                                     double now) const;
+  // The jobs that left their scheduler's queue since the last call go where they were
+  // moving (their record's moving_to): once per loop iteration, in its transaction.
+  void complete_moves(Store& store, double now) const;
   // Every backend's describe(), merged.
   nlohmann::json describe() const;
   std::size_t running() const;

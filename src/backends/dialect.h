@@ -137,6 +137,14 @@ class Dialect {
   virtual double history_lag_s() const { return 0; }
 
   virtual std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const = 0;
+  // A cancel that ends these jobs only where they have not started, decided by the
+  // scheduler itself (Slurm: scancel --state=PENDING): how `yard routes move` takes a job
+  // out of its queue without racing its start. Empty: this scheduler has none, and jobs
+  // in its queue are not moved.
+  virtual std::vector<std::string> cancel_pending_argv(const std::vector<std::string>& native_ids) const {
+    (void)native_ids;
+    return {};
+  }
 
   // Whether its scheduler acts on one of sbatch's options (Backend::honours).
   virtual bool honours(std::string_view sbatch_option) const {

@@ -90,6 +90,10 @@ void IndirectBackend::track(const JobRecord& r, std::optional<bool> may_retry) {
     u.phase = Unit::Phase::ToFind;  // submitted, maybe, just before a crash
   }
   u.cancel_requested = u.cancel_requested || r.cancel_requested;
+  if (!r.moving_to.empty() && !r.native_id.empty()) {  // a move the daemon stopped during: finished now
+    u.moving_to = r.moving_to;
+    u.cancel_requested = true;
+  }
   members_[r.id] = std::move(m);
 }
 
@@ -264,7 +268,7 @@ void IndirectBackend::step(double now) {
         std::vector<std::string> ids;
         for (auto id : u.members) ids.push_back(members_.at(id).native_id);
         u.cancel_sent = now;
-        plan(Kind::Cancel, dialect_.cancel_argv(ids), {});
+        plan(Kind::Cancel, u.moving_to.empty() ? dialect_.cancel_argv(ids) : dialect_.cancel_pending_argv(ids), {});
         continue;
       }
     }

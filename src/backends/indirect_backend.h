@@ -25,8 +25,10 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
+#include "backends/backend.h"
 #include "backends/command_runner.h"
 #include "backends/dialect.h"
 #include "backends/job_classes.h"
@@ -121,10 +123,12 @@ class IndirectBackend {
   // Notes a cancel request for those of `ids` that are this backend's and active.
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids);
 
-  // `yard routes move` (indirect_moves.cpp): gives up job `id` while yard holds it (not
-  // submitted, no submission that may have gone through, not an array): "" when it did
-  // (or, `dry_run`, would), else why it stays. adopt() takes a job moved here.
-  std::string release(std::int64_t id, bool dry_run);
+  // `yard routes move` (indirect_moves.cpp, Backend::release): job `id` (not an array) is
+  // given up at once while yard holds it, or leaves once the scheduler cancelled it where
+  // it had not started (Dialect::cancel_pending_argv); take_released() hands those over.
+  // adopt() takes a job moved here.
+  Release release(std::int64_t id, const std::string& to, bool dry_run);
+  std::vector<std::int64_t> take_released() { return std::exchange(released_, {}); }
   Status adopt(const JobRecord& job);
 
   // Applies finished commands' results and plans the next commands.
@@ -180,6 +184,9 @@ class IndirectBackend {
     std::map<std::string, int> failed_on;
     std::string ended_try;  // the scheduler's id of its last try that ended ("": none)
     double queue_looked_at = 0;  // when its look-up in the queue was planned
+    // The backend it moves to once the scheduler took it out of its queue ("": none);
+    // its cancel is then one that spares a started job (cancel_pending_argv).
+    std::string moving_to;
   };
   struct Member {
     std::int64_t id = 0, head = 0;
@@ -222,6 +229,12 @@ class IndirectBackend {
   // requeued, or finished.
   void conclude(Member& m, const NativeStatus& s, MappedState mapped, bool cancelled, double now);
   void finish(Member& m, JobState to, Transition t, double now);
+  // A job leaving for another backend (indirect_moves.cpp) that the scheduler ended as
+  // asked: `ran` it started first, and stays (false is returned: conclude it); else it is
+  // handed over (released_).
+  bool hand_over(Member& m, bool ran);
+  // Its move given up: it started before the scheduler could take it out.
+  void stay(Unit& u, const std::string& why);
   // The usage of an ended job (its run time x CPUs) charged to its account, for
   // `yard accounts --by target` (indirect_tracking.cpp).
   void charge(std::int64_t id);
@@ -288,6 +301,7 @@ class IndirectBackend {
   } health_;
   RateLimiter submits_;
   IndirectStats stats_;
+  std::vector<std::int64_t> released_;  // jobs that left for another backend (take_released)
 };
 
 }  // namespace yard

@@ -32,7 +32,10 @@ class IndirectEntry final : public Backend {
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids, double) override {
     return engine_.cancel(ids);
   }
-  std::string release(std::int64_t id, bool dry_run) override { return engine_.release(id, dry_run); }
+  Release release(std::int64_t id, const std::string& to, bool dry_run) override {
+    return engine_.release(id, to, dry_run);
+  }
+  std::vector<std::int64_t> take_released() override { return engine_.take_released(); }
   Status adopt(const JobRecord& job, double) override { return engine_.adopt(job); }
   const JobClasses* job_classes() const override { return &config_.classes; }
   std::vector<int> watched_fds() const override { return {commands_.event_fd()}; }  // results taken by step()

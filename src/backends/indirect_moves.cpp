@@ -1,27 +1,71 @@
-// Jobs moved between backends (`yard routes move`, backends/backend_moves.cpp). Only a
-// job yard still holds moves: one in the scheduler's queue, or whose submission may have
-// gone through, would have to leave that queue first, and a cancel there can race its
-// start; it stays, saying so.
+// Jobs moved between backends (`yard routes move`, backends/backend_moves.cpp). A job yard
+// still holds is given up at once. One in the scheduler's queue leaves through a cancel
+// the scheduler applies only to a job that has not started (Dialect::cancel_pending_argv):
+// the store notes where it goes first (moving_to), so a restarted daemon finishes the
+// move; once its record shows it ended without having run, it is handed over; if it
+// started first, it stays and runs here. A job whose submission may have gone through is
+// looked up first, and stays meanwhile.
 #include "backends/indirect_backend.h"
+#include "backends/indirect_shared.h"
 
 namespace yard {
 
-std::string IndirectBackend::release(std::int64_t id, bool dry_run) {
+using indirect::log;
+
+Release IndirectBackend::release(std::int64_t id, const std::string& to, bool dry_run) {
+  const std::string name(dialect_.name());
   auto m = members_.find(id);
-  if (m == members_.end()) return "not a job of backend " + std::string(dialect_.name());
-  auto it = units_.find(m->second.head);
-  if (it == units_.end()) return "not a job of backend " + std::string(dialect_.name());
+  auto it = m == members_.end() ? units_.end() : units_.find(m->second.head);
+  if (it == units_.end()) return {Release::Stays, "not a job of backend " + name};
   Unit& u = it->second;
-  const std::string there = std::string(dialect_.name()) + "'s queue";
-  if (u.is_array || u.members.size() > 1) return "an array: arrays stay";
-  if (u.cancel_requested) return "being cancelled";
-  if (!m->second.native_id.empty()) return "in " + there + " as " + m->second.native_id + ": jobs in a scheduler's queue stay";
-  if (u.phase != Unit::Phase::ToSubmit) return "its submission may have gone through: being looked up in " + there;
-  if (dry_run) return "";
+  const std::string there = name + "'s queue";
+  if (u.is_array || u.members.size() > 1) return {Release::Stays, "an array: arrays stay"};
+  if (!u.moving_to.empty()) return {Release::Stays, "already leaving " + there + " for " + u.moving_to};
+  if (u.cancel_requested) return {Release::Stays, "being cancelled"};
+  if (!m->second.native_id.empty()) {
+    if (m->second.state != JobState::Pending) return {Release::Stays, "started in " + name};
+    if (dialect_.cancel_pending_argv({m->second.native_id}).empty())
+      return {Release::Stays, "in " + there + " as " + m->second.native_id + ": " + name +
+                                  " cannot take a job out of its queue without racing its start"};
+    if (dry_run) return {Release::Leaving, ""};
+    if (auto s = store_.set_moving_to(id, to); !s) return {Release::Stays, "its move cannot be recorded: " + s.error()};
+    u.moving_to = to;
+    u.cancel_requested = true;  // sent by step(), as a cancel that spares a started job
+    u.cancel_sent = 0;
+    return {Release::Leaving, ""};
+  }
+  if (u.phase != Unit::Phase::ToSubmit) return {Release::Stays, "its submission may have gone through: being looked up in " + there};
+  if (dry_run) return {Release::Given, ""};
   members_.erase(m);
   units_.erase(it);
   changed_ = true;  // jobs held on it look again
-  return "";
+  return {Release::Given, ""};
+}
+
+bool IndirectBackend::hand_over(Member& m, bool ran) {
+  Unit& u = units_.at(m.head);
+  if (ran) {
+    stay(u, "it started in " + std::string(dialect_.name()) + " before it could be taken out of the queue");
+    return false;
+  }
+  log(dialect_.name(), "job " + std::to_string(m.id) + " left the queue for " + u.moving_to);
+  const std::int64_t id = m.id, head = m.head;
+  by_native_.erase(m.native_id);
+  to_confirm_.erase(id);
+  members_.erase(id);  // m dangles from here
+  units_.erase(head);
+  released_.push_back(id);
+  changed_ = true;
+  return true;
+}
+
+void IndirectBackend::stay(Unit& u, const std::string& why) {
+  log(dialect_.name(), "job " + std::to_string(u.head) + " stays: " + why);
+  u.moving_to.clear();
+  u.cancel_requested = false;
+  u.cancel_sent = 0;
+  for (auto id : u.members)
+    if (auto s = store_.set_moving_to(id, ""); !s) log(dialect_.name(), s.error());
 }
 
 Status IndirectBackend::adopt(const JobRecord& job) {

@@ -102,6 +102,13 @@ class FakeDialect : public Dialect {
     a.insert(a.end(), ids.begin(), ids.end());
     return a;
   }
+  bool pending_cancel = false;  // a cancel that spares started jobs, as Slurm's --state=PENDING
+  std::vector<std::string> cancel_pending_argv(const std::vector<std::string>& ids) const override {
+    if (!pending_cancel) return {};
+    std::vector<std::string> a{"fcancelp"};
+    a.insert(a.end(), ids.begin(), ids.end());
+    return a;
+  }
   MappedState map_state(const NativeStatus& s) const override {
     if (s.raw_state == "PENDING") return {JobState::Pending, s.reason};
     if (s.raw_state == "RUNNING") return {JobState::Running, ""};

@@ -26,6 +26,8 @@ void IndirectBackend::update(Member& m, const NativeStatus& s, const MappedState
     units_.at(m.head).cancel_requested = true;
     if (auto st = store_.request_cancel(m.id); !st) log(dialect_.name(), st.error());
   }
+  if (mapped.state == JobState::Running && !units_.at(m.head).moving_to.empty())
+    stay(units_.at(m.head), "it started in " + std::string(dialect_.name()) + " before it could be taken out of the queue");
   if (mapped.state == m.state) return;
   changed_ = true;
   Transition t;
@@ -142,6 +144,15 @@ void IndirectBackend::apply_history(const std::vector<std::int64_t>& asked, cons
 }
 
 void IndirectBackend::conclude(Member& m, const NativeStatus& s, MappedState mapped, bool cancelled, double now) {
+  if (!units_.at(m.head).moving_to.empty()) {
+    // Leaving for another backend: ended without a start, it goes there; else it ran here.
+    // A node means it ran; so does a start before its end (sacct gives a job cancelled
+    // while pending its cancel time as start and end alike).
+    const bool ran = m.state == JobState::Running || !s.node_list.empty() ||
+                     (s.start_time && *s.start_time > 0 && (!s.end_time || *s.end_time > *s.start_time));
+    if (hand_over(m, ran)) return;
+    cancelled = false;
+  }
   if (!cancelled && requeue_preempted(m, s, mapped, now)) return;
   // A job killed because it was asked to be (Grid Engine: "failed 100", killed).
   if (cancelled && mapped.state != JobState::Completed) mapped.state = JobState::Cancelled;

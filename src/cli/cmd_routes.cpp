@@ -84,6 +84,12 @@ void print_moves(const RoutesMoveReply& r, const std::string& from, const std::s
   std::cout << (r.moved.empty() ? "\n" : ":");
   for (std::size_t i = 0; i < r.moved.size(); ++i) std::cout << (i ? ", " : " ") << r.moved[i];
   if (!r.moved.empty()) std::cout << "\n";
+  if (!r.leaving.empty()) {
+    std::cout << (dry_run ? "would leave " : "leaving ") << escape_for_terminal(from)
+              << "'s queue, to move once it took them out (those that start there first stay):";
+    for (std::size_t i = 0; i < r.leaving.size(); ++i) std::cout << (i ? ", " : " ") << r.leaving[i];
+    std::cout << "\n";
+  }
   std::map<std::string, std::vector<std::int64_t>> by_why;
   for (const auto& s : r.stay) by_why[s.why].push_back(s.id);
   for (const auto& [why, ids] : by_why) {
@@ -98,14 +104,15 @@ void print_moves(const RoutesMoveReply& r, const std::string& from, const std::s
 void add_move_command(CLI::App& routes, int& rc) {
   auto* cmd = routes.add_subcommand(
       "move",
-      "Move the jobs of backend FROM that are still held by yard (pending, not yet in a scheduler's queue) to backend "
-      "TO, keeping their ids, history and dependencies; on TO's queue for their class, with TO's account and QOS");
+      "Move the pending jobs of backend FROM to backend TO, keeping their ids, history and dependencies; on TO's "
+      "queue for their class, with TO's account and QOS. Jobs in FROM's scheduler's queue leave it first where it can "
+      "cancel them only if they have not started (Slurm); one that starts there first stays");
   static std::string from, to;
   static bool dry_run = false, json = false;
   cmd->add_option("from", from, "The backend the jobs are on")->required();
   cmd->add_option("to", to, "The backend they go to")->required();
   cmd->add_flag("--dry-run", dry_run, "List what would move and what would stay, and why; move nothing");
-  cmd->add_flag("--json", json, "Print {\"moved\": [ids], \"stay\": [{\"id\", \"why\"}]}");
+  cmd->add_flag("--json", json, "Print {\"moved\": [ids], \"leaving\": [ids], \"stay\": [{\"id\", \"why\"}]}");
   cmd->callback([&rc] {
     auto reply = cli_client("routes move").move_jobs(RoutesMoveRequest{from, to, dry_run});
     if (!reply) {
@@ -116,7 +123,8 @@ void add_move_command(CLI::App& routes, int& rc) {
     if (json) {
       nlohmann::json stay = nlohmann::json::array();
       for (const auto& s : reply->stay) stay.push_back({{"id", s.id}, {"why", s.why}});
-      std::cout << dump_json({{"moved", reply->moved}, {"stay", stay}, {"dry_run", dry_run}}, 2) << "\n";
+      std::cout << dump_json({{"moved", reply->moved}, {"leaving", reply->leaving}, {"stay", stay}, {"dry_run", dry_run}}, 2)
+                << "\n";
       return;
     }
     print_moves(*reply, from, to, dry_run);

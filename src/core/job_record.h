@@ -46,6 +46,9 @@ struct JobRecord {
   double retry_not_before = 0;
   std::string failed_on;
   std::string ended_try;
+  // The backend it is moving to while its scheduler takes it out of its queue
+  // (`yard routes move`), or "".
+  std::string moving_to;
   bool cancel_requested = false;
 };
 

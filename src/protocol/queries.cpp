@@ -129,7 +129,7 @@ std::string encode_reply(const RoutesReply& r) { return line_of({{"ok", true}, {
 std::string encode_reply(const RoutesMoveReply& r) {
   auto stay = nlohmann::json::array();
   for (const auto& s : r.stay) stay.push_back({{"id", s.id}, {"why", s.why}});
-  return line_of({{"ok", true}, {"moved", r.moved}, {"stay", stay}});
+  return line_of({{"ok", true}, {"moved", r.moved}, {"leaving", r.leaving}, {"stay", stay}});
 }
 
 std::string encode_reply(const WaitReply& r) {
@@ -168,7 +168,8 @@ Result<RoutesReply> decode_routes_reply(std::string_view line) {
 
 Result<RoutesMoveReply> decode_routes_move_reply(std::string_view line) {
   return decode_with<RoutesMoveReply>(line, [](const nlohmann::json& j) {
-    RoutesMoveReply r{j.at("moved").get<std::vector<std::int64_t>>(), {}};
+    RoutesMoveReply r{j.at("moved").get<std::vector<std::int64_t>>(),
+                      j.value("leaving", std::vector<std::int64_t>{}), {}};
     for (const auto& s : j.at("stay")) r.stay.push_back({s.at("id").get<std::int64_t>(), s.value("why", "")});
     return r;
   });

@@ -88,7 +88,7 @@ struct RoutesReply {
 // `yard routes move FROM TO`: FROM's pending jobs that nothing of reached a scheduler
 // go to TO (Backends::move); `dry_run`: what would move, nothing done.
 //   {"op":"routes_move","from":B,"to":B,"dry_run":bool}
-//                                          -> {"ok":true,"moved":[ids],"stay":[{"id":N,"why":...}]}
+//                                          -> {"ok":true,"moved":[ids],"leaving":[ids],"stay":[{"id":N,"why":...}]}
 struct RoutesMoveRequest {
   std::string from, to;
   bool dry_run = false;
@@ -98,7 +98,8 @@ struct JobStays {
   std::string why;
 };
 struct RoutesMoveReply {
-  std::vector<std::int64_t> moved;  // with dry_run: would move
+  std::vector<std::int64_t> moved;    // with dry_run: would move
+  std::vector<std::int64_t> leaving;  // move once their scheduler took them out of its queue
   std::vector<JobStays> stay;
 };
 

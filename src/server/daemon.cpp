@@ -202,6 +202,7 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
     }
     for (auto& [b, ready_fds] : ready) b->ready(ready_fds);
     for (const auto& b : backends.all()) b->step(clock.wall(), !daemon.draining && !daemon.stopping);
+    backends.complete_moves(*store, clock.wall());  // jobs their scheduler let go, where they move
     // The store is the commit point: nothing is answered or started before this commit,
     // and if it fails, nothing of this iteration is (see restart_from_store).
     auto committed = tx.commit();

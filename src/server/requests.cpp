@@ -60,7 +60,7 @@ Result<RoutesMoveReply> handle(DaemonState& d, const RoutesMoveRequest& r, doubl
   if (!moves) return moves.failure();
   RoutesMoveReply reply;
   for (auto& m : *moves) {
-    if (m.why_not.empty()) reply.moved.push_back(m.id);
+    if (m.why_not.empty()) (m.leaving ? reply.leaving : reply.moved).push_back(m.id);
     else reply.stay.push_back({m.id, std::move(m.why_not)});
   }
   return reply;

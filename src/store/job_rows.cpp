@@ -11,7 +11,7 @@ enum Col : int {
   kId, kUid, kSpecId, kName, kBackend, kArrayJobId, kArrayIndex, kArrayMaxRunning, kPriority, kCpus, kMemBytes,
   kGpus, kWalltimeS, kState, kReason, kNativeState, kSubmitTime, kStartTime, kEndTime, kStdoutPath, kStderrPath,
   kAlloc, kExitCode, kSignal, kCpuSeconds, kMaxRssBytes, kNativeId, kSubmitAttempts, kCancelRequested, kRetries,
-  kRetryNotBefore, kFailedOn, kEndedTry, kColumns
+  kRetryNotBefore, kFailedOn, kEndedTry, kMovingTo, kColumns
 };
 struct ColumnSql {
   Col col;
@@ -51,6 +51,7 @@ constexpr ColumnSql kJobColumnSql[] = {
     {kRetryNotBefore, "j.retry_not_before"},
     {kFailedOn, "j.failed_on"},
     {kEndedTry, "j.ended_try"},
+    {kMovingTo, "j.moving_to"},
 };
 constexpr bool columns_in_order() {
   if (std::size(kJobColumnSql) != kColumns) return false;
@@ -107,6 +108,7 @@ JobRecord read_job(const sql::Statement& s) {
   r.retry_not_before = s.opt_real(kRetryNotBefore).value_or(0);
   r.failed_on = s.text(kFailedOn);
   r.ended_try = s.text(kEndedTry);
+  r.moving_to = s.text(kMovingTo);
   return r;
 }
 

@@ -151,6 +151,11 @@ ALTER TABLE jobs ADD COLUMN retry_not_before REAL NOT NULL DEFAULT 0;
 ALTER TABLE jobs ADD COLUMN failed_on TEXT NOT NULL DEFAULT '';
 ALTER TABLE jobs ADD COLUMN ended_try TEXT NOT NULL DEFAULT '';
 )sql",
+    // 8: the backend a job is moving to (`yard routes move`) while its scheduler takes it
+    // out of its queue: a restarted daemon finishes the move, never runs it twice.
+    R"sql(
+ALTER TABLE jobs ADD COLUMN moving_to TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 }  // namespace

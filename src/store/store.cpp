@@ -282,7 +282,7 @@ Status Store::move_job(std::int64_t id, const JobSpec& spec, std::string_view de
   if (!spec_id) return spec_id.failure();
   auto upd = cached("move_job",
                     "UPDATE jobs SET backend = ?, spec_id = ?, native_id = '', submit_attempts = 0, failed_on = '', "
-                    "ended_try = '', reason = ? WHERE id = ? AND state = 'PENDING'");
+                    "ended_try = '', moving_to = '', reason = ? WHERE id = ? AND state = 'PENDING'");
   if (!upd) return upd.failure();
   (*upd)->bind(1, spec.backend).bind(2, *spec_id).bind(3, excerpt_reason(detail)).bind(4, id);
   if (auto s = (*upd)->run(); !s) return s;
@@ -291,6 +291,13 @@ Status Store::move_job(std::int64_t id, const JobSpec& spec, std::string_view de
   if (!ev) return ev.failure();
   (*ev)->bind(1, id).bind(2, now).bind(3, "PENDING").bind(4, excerpt_reason(detail));
   return (*ev)->run();
+}
+
+Status Store::set_moving_to(std::int64_t id, std::string_view backend) {
+  auto st = cached("moving_to", "UPDATE jobs SET moving_to = ? WHERE id = ?");
+  if (!st) return st.failure();
+  (*st)->bind(1, backend).bind(2, id);
+  return (*st)->run();
 }
 
 Status Store::note_submit_attempt(std::int64_t id) {

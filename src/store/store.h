@@ -110,6 +110,9 @@ class Store {
   // `detail`. Refused when the job is no longer PENDING. One statement each; group them
   // with a Transaction.
   Status move_job(std::int64_t id, const JobSpec& spec, std::string_view detail, double now);
+  // The backend a job is moving to while its scheduler takes it out of its queue ("": the
+  // move is given up, the job stays).
+  Status set_moving_to(std::int64_t id, std::string_view backend);
   // A job tried again for its retry policy: its memory and time for the next try, and one
   // more retry counted (with its transition back to PENDING, in one Transaction); `after`:
   // the time before which it is not tried (its backoff), the nodes its tries failed on and

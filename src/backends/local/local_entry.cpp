@@ -21,7 +21,10 @@ class LocalEntry final : public Backend {
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids, double) override {
     return hosted_.cancel(ids);
   }
-  std::string release(std::int64_t id, bool dry_run) override { return local().release(id, dry_run); }
+  Release release(std::int64_t id, const std::string&, bool dry_run) override {
+    auto why = local().release(id, dry_run);
+    return {why.empty() ? Release::Given : Release::Stays, why};
+  }
   Status adopt(const JobRecord& job, double) override { return local().adopt(job); }
   std::vector<int> watched_fds() const override { return hosted_.watched_fds(); }
   void ready(const std::vector<int>& fds) override { hosted_.ready(fds); }

@@ -70,6 +70,12 @@ std::vector<std::string> scancel_argv(const std::vector<std::string>& native_ids
   return argv;
 }
 
+std::vector<std::string> scancel_pending_argv(const std::vector<std::string>& native_ids) {
+  std::vector<std::string> argv{"scancel", "--state=PENDING"};
+  argv.insert(argv.end(), native_ids.begin(), native_ids.end());
+  return argv;
+}
+
 std::string slurm_base_id(std::string_view native_id) {
   return std::string(native_id.substr(0, native_id.find_first_of("_+")));
 }

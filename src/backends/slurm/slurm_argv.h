@@ -23,6 +23,8 @@ std::vector<std::string> sacct_find_argv(const std::vector<std::string>& native_
 // Unix seconds as sacct's -S/-E read them: YYYY-MM-DDTHH:MM:SS in local time.
 std::string slurm_local_time(double unix_seconds);
 std::vector<std::string> scancel_argv(const std::vector<std::string>& native_ids);
+// Only those still pending: the controller skips a job that started.
+std::vector<std::string> scancel_pending_argv(const std::vector<std::string>& native_ids);
 
 // "12_3" -> "12", "12+1" -> "12", "12" -> "12".
 std::string slurm_base_id(std::string_view native_id);

@@ -48,6 +48,7 @@ TEST(SlurmArgv, FindInHistoryIsOneSacctCallByNameFromBeforeTheSubmitTime) {
 
 TEST(SlurmArgv, Cancel) {
   EXPECT_EQ(SlurmDialect().cancel_argv({"5", "12_3", "13+1"}), (V{"scancel", "5", "12_3", "13+1"}));
+  EXPECT_EQ(SlurmDialect().cancel_pending_argv({"5"}), (V{"scancel", "--state=PENDING", "5"}));
 }
 
 TEST(SlurmArgv, BaseId) {

@@ -44,6 +44,10 @@ std::vector<std::string> SlurmDialect::cancel_argv(const std::vector<std::string
   return scancel_argv(native_ids);
 }
 
+std::vector<std::string> SlurmDialect::cancel_pending_argv(const std::vector<std::string>& native_ids) const {
+  return scancel_pending_argv(native_ids);
+}
+
 MappedState SlurmDialect::map_state(const NativeStatus& s) const { return map_slurm_state(s); }
 
 std::string SlurmDialect::native_name(std::string_view uid, std::string_view job_name) const {

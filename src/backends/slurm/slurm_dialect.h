@@ -28,6 +28,7 @@ class SlurmDialect : public Dialect {
                                              double since) const override;
 
   std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const override;
+  std::vector<std::string> cancel_pending_argv(const std::vector<std::string>& native_ids) const override;
 
   MappedState map_state(const NativeStatus& s) const override;
   std::string native_name(std::string_view uid, std::string_view job_name) const override;
