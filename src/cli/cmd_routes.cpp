@@ -2,13 +2,19 @@
 // each wish and the backend it leads to now, the size classes and their limits, each
 // target's queues, account, QOS and drain, why the last reading was refused, and each
 // backend's health (down: why) and jobs not ended.
+#include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "backends/backend_names.h"
 #include "cli/cli_client.h"
+#include "client/paths.h"
+#include "routes/routes.h"
+#include "routes/routes_file.h"
 #include "cli/commands.h"
 #include "core/duration.h"
 #include "core/json_text.h"
@@ -101,6 +107,34 @@ void print_moves(const RoutesMoveReply& r, const std::string& from, const std::s
   }
 }
 
+// `yard routes check [FILE...]`: the files read as the daemon reads them (every backend
+// this build has known), without a daemon: exit 2 naming the file, line and value.
+void add_check_command(CLI::App& parent, int& rc) {
+  auto* cmd = parent.add_subcommand(
+      "check", "Check routes files as the daemon reads them (default: the site's, then yours), naming the file, line "
+               "and value of what is wrong (exit 2); nothing is changed");
+  static std::vector<std::string> files;
+  cmd->add_option("files", files, "routes.yaml files, read in this order (the later ones add to the earlier)");
+  cmd->callback([&rc] {
+    if (files.empty()) files = routes_files(std::filesystem::path(default_paths().config).parent_path().string());
+    const auto& known = backend_names();
+    for (const auto& f : files) {
+      std::error_code ec;
+      if (!std::filesystem::exists(f, ec)) std::cout << "not there (none): " << escape_for_terminal(f) << "\n";
+    }
+    auto routes = load_routes(files, [&](const std::string& b) {
+      return std::find(known.begin(), known.end(), b) != known.end();
+    });
+    if (!routes) {
+      std::cerr << "yard routes check: " << routes.error() << "\n";
+      rc = 2;
+      return;
+    }
+    std::cout << "good: " << routes->wishes.size() << " wishes, " << routes->classes.size() << " classes, "
+              << routes->targets.size() << " targets\n";
+  });
+}
+
 void add_move_command(CLI::App& routes, int& rc) {
   auto* cmd = routes.add_subcommand(
       "move",
@@ -142,6 +176,7 @@ void add_routes_command(CLI::App& app, int& rc) {
   cmd->add_flag("--json", json, "Print the routes as one JSON object");
   cmd->require_subcommand(0, 1);
   add_move_command(*cmd, rc);
+  add_check_command(*cmd, rc);
   cmd->callback([&rc, cmd] {
     if (!cmd->get_subcommands().empty()) return;  // `yard routes move` said its own
     auto reply = cli_client("routes").routes();

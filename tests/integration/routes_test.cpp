@@ -70,6 +70,21 @@ TEST_F(Routes, AWishIsRoutedByOneLineAndABadFileKeepsTheRoutesInForce) {
   EXPECT_EQ(job(id)["state"], "COMPLETED");
 }
 
+// `yard routes check` reads files as the daemon would, without one: a bad file is exit 2
+// naming its file, line and value.
+TEST_F(Routes, CheckNamesTheLineOfABadFileAndExits2) {
+  write("good.yaml", "wishes:\n  lsf: sge\ntargets:\n  sge: {fallback: local}\n");
+  write("bad.yaml", "wishes:\n  lsf: sge\n  cluster: nowhere\n");
+  Output good = yard({"routes", "check", dir_ + "/good.yaml"});
+  EXPECT_EQ(good.rc, 0) << good.err;
+  EXPECT_NE(good.out.find("good: 1 wishes, 0 classes, 1 targets"), std::string::npos) << good.out;
+  Output bad = yard({"routes", "check", dir_ + "/good.yaml", dir_ + "/bad.yaml"});
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_NE(bad.err.find(dir_ + "/bad.yaml:3: wishes: 'nowhere' is neither a backend nor a wish"), std::string::npos)
+      << bad.err;
+  EXPECT_EQ(status().size(), 0u);
+}
+
 // `yard routes` tells each backend's health and its jobs not ended; `yard accounts --by
 // target` the usage charged by account and by the backend the jobs ran on.
 TEST_F(Routes, EachBackendsHealthAndJobsAreShownAndUsageChargedByTarget) {

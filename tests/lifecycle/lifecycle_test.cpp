@@ -131,9 +131,19 @@ TEST_P(LifeCycleOutageWorld, SchedulerUnreachableWith30JobsNoneLostNoneTwice) {
   for (int i = 0; i < 5; ++i) ids.push_back(submit_here({"-o", "/dev/null", "--", "true"}));
   std::this_thread::sleep_for(std::chrono::seconds(10));
   EXPECT_EQ(count("COMPLETED") + count("FAILED") + count("LOST"), 0) << diag();  // nothing judged blind
+  // Tried once and waiting to be tried again, or held since the scheduler was found down
+  // (nothing is sent to it then): either way the REASON says so.
   const auto waiting = job(ids[34]);
-  EXPECT_NE(waiting["reason"].get<std::string>().find("not submitted yet: " + s().backend + ": "), std::string::npos)
+  const std::string reason = waiting["reason"];
+  EXPECT_TRUE(reason.find("not submitted yet: " + s().backend + ": ") != std::string::npos ||
+              reason.find("held by yard: " + s().backend + " is down") != std::string::npos)
       << waiting.dump();
+  std::string down;  // and `yard routes` says it is down, and why
+  const Output routes = yard({"routes", "--json"});
+  const auto health = nlohmann::json::parse(routes.out);  // held: a loop over a temporary's part dangles
+  for (auto& b : health["backends"])
+    if (b["backend"] == s().backend) down = b["down"].get<std::string>();
+  EXPECT_NE(down.find("failed calls in a row"), std::string::npos) << routes.out << routes.err;
   s().outage(false);
   write("go", "");
   ASSERT_TRUE(all_ended(300)) << diag();
