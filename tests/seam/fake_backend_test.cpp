@@ -204,12 +204,15 @@ TEST_F(FakeAndLocalSeam, ALocalStepWaitsForAStepOfAnotherBackend) {
     return reply ? std::pair{reply->ids[0][0], reply->ids[1][0]} : std::pair<std::int64_t, std::int64_t>{0, 0};
   };
   // "quick" completes on the fake at its second step: the local job runs after it.
-  const auto [quick, after_quick] = flow("quick", dir_ + "/ran-after-quick");
+  // Plain variables, not structured bindings: C++20 lambdas may not capture those (clang).
+  const auto quick_pair = flow("quick", dir_ + "/ran-after-quick");
+  const std::int64_t quick = quick_pair.first, after_quick = quick_pair.second;
   ASSERT_GT(quick, 0);
   EXPECT_TRUE(eventually([&] { return state(after_quick) == JobState::Completed; }, 30)) << to_string(state(after_quick));
   EXPECT_TRUE(fs::exists(dir_ + "/ran-after-quick"));
   // "held" runs on the fake until cancelled: the local job waits, then never runs.
-  const auto [held, after_held] = flow("held", dir_ + "/ran-after-held");
+  const auto held_pair = flow("held", dir_ + "/ran-after-held");
+  const std::int64_t held = held_pair.first, after_held = held_pair.second;
   ASSERT_TRUE(eventually([&] { return state(held) == JobState::Running; }, 30));
   EXPECT_EQ(state(after_held), JobState::Pending);
   ASSERT_TRUE(client().cancel({{held}}));
