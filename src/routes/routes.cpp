@@ -182,6 +182,9 @@ Result<std::vector<std::string>> fallback_chain(const Routes& routes, const std:
 // which wait for it. `why` gets each step taken.
 Result<std::string> open_target(const Routes& routes, const std::string& backend, const DownReason& down,
                                 std::string* why = nullptr) {
+  if (auto t = routes.targets.find(backend);  // the usual case, without building the chain
+      (t == routes.targets.end() || !t->second.drain) && (!down || down(backend).empty()))
+    return backend;
   auto chain = fallback_chain(routes, backend);
   if (!chain) return chain.failure();
   for (const auto& at : *chain) {
