@@ -57,8 +57,8 @@ TEST_F(SlurmWorld, JobsPendingInSlurmsQueueLeaveItForTheLocalMachineEachRunOnce)
     auto j = job(queued[i]);
     EXPECT_EQ(j["backend"], "local") << j.dump();
     EXPECT_EQ(read("q" + std::to_string(i) + ".out"), "ran on the local machine\n");
-    // In Slurm once, cancelled there before it ran.
-    EXPECT_EQ(native_jobs_named(j["uid"]), 1) << j.dump();
+    // In Slurm once, cancelled there before it ran (its record reaches the accounting a
+    // moment after: waited for).
     const std::string uid = j["uid"];
     std::string record;  // its Slurm job: cancelled, on no node
     EXPECT_TRUE(wait_until([&] {
@@ -68,6 +68,7 @@ TEST_F(SlurmWorld, JobsPendingInSlurmsQueueLeaveItForTheLocalMachineEachRunOnce)
       return record.rfind("CANCELLED", 0) == 0;
     }, 30)) << record;
     EXPECT_NE(record.find("None assigned"), std::string::npos) << record;
+    EXPECT_EQ(native_jobs_named(uid), 1) << j.dump();
   }
   EXPECT_EQ(job(hog)["state"], "RUNNING");  // the running one stays, untouched
   write("go", "");
