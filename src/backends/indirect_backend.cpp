@@ -194,12 +194,7 @@ void IndirectBackend::finish(Member& m, JobState to, Transition t, double now) {
   if (m.never_satisfied && to == JobState::Cancelled) t.reason = "DependencyNeverSatisfied";
   if (auto s = store_.transition(m.id, to, t, now); !s) log(dialect_.name(), "job " + std::to_string(m.id) + ": " + s.error());
   else charge(m.id);
-  const std::int64_t id = m.id, head = m.head;
-  by_native_.erase(m.native_id);
-  to_confirm_.erase(id);
-  members_.erase(id);  // m dangles from here
-  auto& u = units_.at(head);
-  u.members.erase(std::remove(u.members.begin(), u.members.end(), id), u.members.end());
+  forget(m);
 }
 
 void IndirectBackend::fail_unit(Unit& u, const std::string& why, double now) {

@@ -229,6 +229,9 @@ class IndirectBackend {
   // requeued, or finished.
   void conclude(Member& m, const NativeStatus& s, MappedState mapped, bool cancelled, double now);
   void finish(Member& m, JobState to, Transition t, double now);
+  // No longer tracked (ended, or gone to another backend): out of every map, and of its
+  // unit, which goes once empty and idle.
+  void forget(Member& m);
   // A job leaving for another backend (indirect_moves.cpp) that the scheduler ended as
   // asked: `ran` it started first, and stays (false is returned: conclude it); else it is
   // handed over (released_).
@@ -302,6 +305,10 @@ class IndirectBackend {
   RateLimiter submits_;
   IndirectStats stats_;
   std::vector<std::int64_t> released_;  // jobs that left for another backend (take_released)
+  // The account of the spec charged last (charge()): an array's elements share one spec,
+  // read once for all of them, not once per element.
+  std::int64_t charged_spec_ = 0;
+  std::string charged_account_;
 };
 
 }  // namespace yard

@@ -36,8 +36,7 @@ Release IndirectBackend::release(std::int64_t id, const std::string& to, bool dr
   }
   if (u.phase != Unit::Phase::ToSubmit) return {Release::Stays, "its submission may have gone through: being looked up in " + there};
   if (dry_run) return {Release::Given, ""};
-  members_.erase(m);
-  units_.erase(it);
+  forget(m->second);
   changed_ = true;  // jobs held on it look again
   return {Release::Given, ""};
 }
@@ -49,12 +48,8 @@ bool IndirectBackend::hand_over(Member& m, bool ran) {
     return false;
   }
   log(dialect_.name(), "job " + std::to_string(m.id) + " left the queue for " + u.moving_to);
-  const std::int64_t id = m.id, head = m.head;
-  by_native_.erase(m.native_id);
-  to_confirm_.erase(id);
-  members_.erase(id);  // m dangles from here
-  units_.erase(head);
-  released_.push_back(id);
+  released_.push_back(m.id);
+  forget(m);
   changed_ = true;
   return true;
 }

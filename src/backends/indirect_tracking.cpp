@@ -174,14 +174,28 @@ void IndirectBackend::conclude(Member& m, const NativeStatus& s, MappedState map
   finish(m, mapped.state, t, now);
 }
 
+void IndirectBackend::forget(Member& m) {
+  const std::int64_t id = m.id, head = m.head;
+  by_native_.erase(m.native_id);
+  to_confirm_.erase(id);
+  members_.erase(id);  // m dangles from here
+  auto& u = units_.at(head);
+  u.members.erase(std::remove(u.members.begin(), u.members.end(), id), u.members.end());
+  // The unit, once empty and idle, goes at the end of step().
+}
+
 void IndirectBackend::charge(std::int64_t id) {
   auto job = store_.job(id);
   if (!job || !*job) return;
   const JobRecord& j = **job;
   if (!j.start_time || !j.end_time) return;  // it never ran: nothing used
-  auto spec = store_.spec(j.spec_id);
+  if (j.spec_id != charged_spec_) {
+    auto spec = store_.spec(j.spec_id);
+    charged_spec_ = spec ? j.spec_id : 0;
+    charged_account_ = spec ? spec->account : "";
+  }
   const double seconds = std::max(0.0, *j.end_time - *j.start_time);
-  if (auto s = store_.add_usage({id, spec ? spec->account : "", *j.end_time, seconds * j.cpus}); !s)
+  if (auto s = store_.add_usage({id, charged_account_, *j.end_time, seconds * j.cpus}); !s)
     log(dialect_.name(), "job " + std::to_string(id) + ": its usage: " + s.error());
 }
 
