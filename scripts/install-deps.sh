@@ -15,6 +15,9 @@ packages=(
   procps util-linux
   # reads JSON in the OAR example, its test and the bench scripts
   python3
+  # the Python module (src/python/): pybind11 over the client library, cloudpickle for
+  # functions as jobs, pytest for its tests
+  pybind11-dev python3-dev python3-pybind11 python3-cloudpickle python3-pytest
   # MPMD launches through mpirun (direct mode, --launcher mpirun)
   openmpi-bin
   # the package test: building the .deb (dpkg-shlibdeps), its man pages, its modulefile

@@ -50,6 +50,11 @@ class DaemonClient {
   // after a lost connection it goes on from the last event seen (nothing missed, nothing
   // twice). Returns when stopped, or without follow at the end of the log.
   Status watch(WatchRequest request, const std::function<bool(const LoggedEvent&)>& on_event);
+  // The events after `request.since` that are there, or the first to come within
+  // `timeout_s`, with those right behind it (at most `max_events`): a client that holds
+  // no thread in a stream for ever (the Python module, a web page) asks again from the
+  // last id it got. Empty after the timeout.
+  Result<std::vector<LoggedEvent>> poll_events(WatchRequest request, double timeout_s, std::size_t max_events = 10000);
   // Flows (flow_queries.cpp; protocol/flows.h): newest first (0: all), one with its steps,
   // and the digests the daemon knows of files.
   Result<FlowsReply> flows(std::int64_t limit);

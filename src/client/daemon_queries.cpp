@@ -127,4 +127,23 @@ Status DaemonClient::watch(WatchRequest request, const std::function<bool(const 
   }
 }
 
+Result<std::vector<LoggedEvent>> DaemonClient::poll_events(WatchRequest request, double timeout_s, std::size_t max_events) {
+  request.follow = true;
+  auto stream = open_stream(encode_request(request));
+  if (!stream) return stream.failure();
+  std::vector<LoggedEvent> out;
+  std::string line;
+  // The first event within the timeout; then what follows on its heels (the log's
+  // backlog comes in a burst; a few ms between two lines is its end).
+  int wait_ms = std::max(0, static_cast<int>(timeout_s * 1000));
+  while (out.size() < max_events && stream->next(line, wait_ms) == LineStream::Got::Line) {
+    auto got = decode_watch_line(line);
+    if (!got) return got.failure();
+    if (!got->event) break;
+    out.push_back(std::move(*got->event));
+    wait_ms = 5;
+  }
+  return out;
+}
+
 }  // namespace yard

@@ -1,0 +1,54 @@
+"""Every test file gets a daemon of its own: its runtime, state and configuration
+directories in a temporary directory, started by the module on first use (as a user's
+would be), and stopped at the end by its pid, which the test then waits to see gone."""
+
+import os
+import shutil
+import tempfile
+import time
+
+import pytest
+
+
+@pytest.fixture(scope="module", autouse=True)
+def daemon():
+    root = tempfile.mkdtemp(prefix="yard-python-")
+    saved = {k: os.environ.get(k) for k in ("XDG_RUNTIME_DIR", "XDG_STATE_HOME", "XDG_CONFIG_HOME")}
+    for key in saved:
+        os.environ[key] = os.path.join(root, key.lower())
+        os.makedirs(os.environ[key], mode=0o700)
+    import switchyard
+    from switchyard import _client
+    _client._client = None  # a client for these directories
+    pid = switchyard.ping()["pid"]
+    yield root
+    try:
+        _client.request("shutdown", kill_jobs=True)
+    except switchyard.DaemonError:
+        pass
+    deadline = time.monotonic() + 30
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(pid), f"the daemon {pid} did not stop"
+    _client._client = None
+    from switchyard import _watcher
+    _watcher._watcher = None
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is gone for our purpose (its parent has not reaped it yet).
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
