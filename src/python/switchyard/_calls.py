@@ -10,15 +10,11 @@ Every file is written whole and renamed into place: a reader never sees half of 
 
 import json
 import os
-import platform
 import sys
-import time
-import uuid
-
-from . import _client
 
 
 def default_folder():
+    from . import _client  # not in a job's runner, which needs no client
     return os.path.join(_client.client().paths()["state_dir"], "python")
 
 
@@ -35,6 +31,7 @@ def write_json(path, value):
 
 def interpreter():
     """What a job needs to know about the caller's Python."""
+    import platform
     return {
         "executable": sys.executable,
         "version": platform.python_version(),
@@ -54,6 +51,7 @@ def packages_file(folder):
             packages = sorted({(d.metadata["Name"] or "?", d.version) for d in metadata.distributions()})
         except Exception:  # a broken distribution's metadata must not stop a submission
             packages = []
+        import uuid
         path = os.path.join(folder, f"environment-{os.getpid()}-{uuid.uuid4().hex[:8]}.json")
         write_json(path, {"interpreter": interpreter(), "packages": [f"{n}=={v}" for n, v in packages]})
         _packages_file[folder] = path
@@ -69,6 +67,8 @@ class Call:
 
     @classmethod
     def new(cls, folder):
+        import time
+        import uuid
         os.makedirs(folder, mode=0o700, exist_ok=True)
         path = os.path.join(folder, f"{time.strftime('%Y%m%d')}-{uuid.uuid4().hex}")
         os.mkdir(path, 0o700)

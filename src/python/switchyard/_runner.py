@@ -6,7 +6,6 @@ array's element takes its index from $YARD_ARRAY_TASK_ID. Exit status: 0 with a 
 import os
 import pickle
 import sys
-import traceback
 
 from ._calls import Call, write_atomically
 from ._errors import EnvironmentMismatch, JobFailed, ResultTooLarge
@@ -24,8 +23,13 @@ def _resolved(value):
 
 
 def _dumps(outcome):
-    import cloudpickle
-    return cloudpickle.dumps(outcome)
+    # pickle first: most values need nothing more, and cloudpickle's import is a third of
+    # a short job's time; a value pickle cannot take (a lambda, a local class) goes by it.
+    try:
+        return pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:
+        import cloudpickle
+        return cloudpickle.dumps(outcome)
 
 
 def _outcome(call, index, meta):
@@ -42,6 +46,7 @@ def _outcome(call, index, meta):
     try:
         return ("ok", fn(*_resolved(args), **_resolved(kwargs)), "")
     except BaseException as e:  # the job reports whatever the function raised, SystemExit included
+        import traceback
         return ("error", e, traceback.format_exc())
 
 
@@ -63,6 +68,7 @@ def main(argv):
     try:
         data = _dumps(outcome)
     except Exception as e:
+        import traceback
         what = "result" if outcome[0] == "ok" else "exception"
         outcome = ("error", TypeError(f"the function's {what} cannot be pickled: {e}"), traceback.format_exc())
         data = _dumps(outcome)
