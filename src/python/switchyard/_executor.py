@@ -139,7 +139,7 @@ class Executor(concurrent.futures.Executor):
     def shutdown(self, wait=True, *, cancel_futures=False):
         self._shutdown = True
 
-    def _submit(self, fn, name, calls, array):
+    def _submit(self, fn, name, calls, array, throttle=None):
         if self._shutdown:
             raise RuntimeError("cannot submit after shutdown")
         w = watcher()  # before the submission: its events are news to it
@@ -166,7 +166,7 @@ class Executor(concurrent.futures.Executor):
             out = "_%a" if array else ""
             words += ["-o", call.file("stdout" + out), "-e", call.file("stderr" + out)]
             if array:
-                words += ["--array", f"0-{len(calls) - 1}"]
+                words += ["--array", f"0-{len(calls) - 1}" + (f"%{throttle}" if throttle else "")]
             if needs:
                 words += ["-d", "afterok:" + ":".join(str(j.job_id) for j in needs)]
             command = [sys.executable, "-m", "switchyard._runner", call.path] + command_tail

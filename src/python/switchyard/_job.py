@@ -51,6 +51,15 @@ class Job(concurrent.futures.Future):
         _client.request("cancel", ids=[self.job_id])
         return super().cancel()
 
+    # submitit's names, for scripts moved from it (switchyard.submitit).
+    def wait(self):
+        """Until the job ended (whatever its outcome)."""
+        self.exception()
+
+    def results(self):
+        """[result()], as submitit's Job.results()."""
+        return [self.result()]
+
     def _log(self, stream):
         data, offset = b"", 0
         while True:
