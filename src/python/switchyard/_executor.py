@@ -7,6 +7,7 @@ import os
 import sys
 
 from . import _client
+from ._checkpoint import checkpointable
 from ._calls import Call, default_folder, interpreter, packages_file, write_atomically, write_json
 from ._job import Job
 from ._watcher import watcher
@@ -90,7 +91,8 @@ class Executor(concurrent.futures.Executor):
     state directory's python/), `result_cap` (bytes of a pickled result, 1 GiB by
     default), and yard submit's resources."""
 
-    def __init__(self, backend=None, cls=None, tag="", folder=None, result_cap=1 << 30, **resources):
+    def __init__(self, backend=None, cls=None, tag="", folder=None, result_cap=1 << 30, max_requeues=3,
+                 checkpoint_s=60, **resources):
         self._resources = dict(resources)
         if backend:
             self._resources["backend"] = backend
@@ -100,6 +102,8 @@ class Executor(concurrent.futures.Executor):
         self.tag = tag
         self.folder = os.path.abspath(folder) if folder else default_folder()
         self.result_cap = int(result_cap)
+        self.max_requeues = int(max_requeues)
+        self.checkpoint_s = int(checkpoint_s)
         self._python_path = _python_path()
         self._shutdown = False
 
@@ -167,11 +171,16 @@ class Executor(concurrent.futures.Executor):
             words += ["-o", call.file("stdout" + out), "-e", call.file("stderr" + out)]
             if array:
                 words += ["--array", f"0-{len(calls) - 1}" + (f"%{throttle}" if throttle else "")]
+            checkpoint = fn is not None and checkpointable(fn)
+            if checkpoint:
+                words += ["--signal", f"USR1@{self.checkpoint_s}"]
             if needs:
                 words += ["-d", "afterok:" + ":".join(str(j.job_id) for j in needs)]
             command = [sys.executable, "-m", "switchyard._runner", call.path] + command_tail
             spec, job_class = _client.job_spec(words, command)
             spec["env"]["PYTHONPATH"] = self._python_path
+            if checkpoint:
+                spec["retry"] = {"times": self.max_requeues, "on": ["TIMEOUT"]}
             request = {"spec": spec, "class": job_class, "key": call.key}
             write_json(call.file("request.json"), request)
         except BaseException:

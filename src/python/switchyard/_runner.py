@@ -8,6 +8,7 @@ import pickle
 import sys
 
 from ._calls import Call, write_atomically
+from ._checkpoint import arm, checkpointable
 from ._errors import EnvironmentMismatch, JobFailed, ResultTooLarge
 from ._results import JobResult
 
@@ -43,8 +44,14 @@ def _outcome(call, index, meta):
             f"the job's Python ({sys.executable}, {sys.version.split()[0]}) cannot import module '{name}', "
             f"which the caller's ({caller.get('executable', '?')}, {caller.get('version', '?')}) could: install it "
             f"for {sys.executable}, or run the job where it is"), "")
+    args, kwargs = _resolved(args), _resolved(kwargs)
+    if checkpointable(fn):
+        def store(f, a, k):
+            import cloudpickle
+            write_atomically(call.call_file(index), cloudpickle.dumps((f, a, k)))
+        arm(fn, args, kwargs, store)
     try:
-        return ("ok", fn(*_resolved(args), **_resolved(kwargs)), "")
+        return ("ok", fn(*args, **kwargs), "")
     except BaseException as e:  # the job reports whatever the function raised, SystemExit included
         import traceback
         return ("error", e, traceback.format_exc())

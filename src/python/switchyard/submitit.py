@@ -105,3 +105,7 @@ class AutoExecutor:
 
 SlurmExecutor = AutoExecutor
 LocalExecutor = AutoExecutor
+
+
+class helpers:  # submitit.helpers.DelayedSubmission, as scripts write it
+    from ._checkpoint import DelayedSubmission
