@@ -33,6 +33,7 @@ std::unique_ptr<CliTree> make_cli_tree() {
   add_accounts_command(app, t->rc);
   add_routes_command(app, t->rc);
   add_watch_command(app, t->rc);
+  add_slurm_commands_command(app, t->rc);
   add_sim_command(app);
   add_completion_command(app, *t);
   return t;

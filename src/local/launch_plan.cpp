@@ -4,6 +4,7 @@
 
 #include "core/output_pattern.h"
 #include "core/text.h"
+#include "core/slurm_variables.h"
 #include "core/warning_signal.h"
 
 namespace yard {
@@ -26,6 +27,23 @@ std::string join(const std::vector<int>& v) {
   std::string s;
   for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
   return s;
+}
+
+// Slurm's variables for a job submitted through Slurm's commands (core/slurm_variables.h):
+// one task's view, on this machine, as the tools that submitted it read them.
+void set_slurm_variables(std::map<std::string, std::string>& env, const JobIdentity& who, const JobSpec& spec,
+                         std::size_t cpus, const std::string& host) {
+  const std::string id = std::to_string(who.id);
+  for (const char* name : {"SLURM_JOB_ID", "SLURM_JOBID"}) env[name] = id;
+  env["SLURM_JOB_NAME"] = spec.name;
+  for (const char* name : {"SLURM_NTASKS", "SLURM_NPROCS"}) env[name] = std::to_string(spec.res.ntasks);
+  env["SLURM_CPUS_PER_TASK"] = std::to_string(spec.res.cpus_per_task);
+  env["SLURM_CPUS_ON_NODE"] = std::to_string(cpus);
+  for (const char* name : {"SLURM_PROCID", "SLURM_LOCALID", "SLURM_NODEID"}) env[name] = "0";
+  for (const char* name : {"SLURM_JOB_NODELIST", "SLURM_NODELIST"}) env[name] = host;
+  env["SLURM_JOB_NUM_NODES"] = "1";
+  env["SLURM_SUBMIT_DIR"] = spec.workdir;
+  if (!spec.partition.empty()) env["SLURM_JOB_PARTITION"] = spec.partition;
 }
 
 }  // namespace
@@ -74,6 +92,7 @@ LaunchPlan make_launch_plan(const JobSpec& spec, const JobIdentity& who, const A
     set("SLURM_ARRAY_TASK_ID", std::to_string(*who.array_index));
   }
   if (!alloc.gpus.empty() || machine.gpus > 0) set("CUDA_VISIBLE_DEVICES", join(alloc.gpus));
+  if (env.erase(kSlurmVariablesWanted)) set_slurm_variables(env, who, spec, alloc.cpus.size(), machine.hostname);
 
   for (auto& [k, v] : env) p.env.push_back(k + "=" + v);
 

@@ -8,6 +8,17 @@
 namespace yard::test {
 namespace {
 
+// The cell back after its qmaster was stopped: "" once it answers, else what start.sh said.
+// start.sh is idempotent: a start that a loaded machine made miss its deadline is asked
+// once more.
+std::string restart_cell(const std::string& state) {
+  int rc = 0;
+  std::string said;
+  for (int attempt = 0; attempt < 2 && (attempt == 0 || rc != 0); ++attempt)
+    said += sh(std::string("bash " YARD_SOURCE_DIR "/scripts/sge/start.sh ") + state + " 2>&1", &rc);
+  return rc == 0 ? "" : "the qmaster did not come back: " + said;
+}
+
 TEST_F(SgeWorld, QmasterDownWith30JobsNoneLostNoneTwice) {
   const char* state = std::getenv("YARD_SGE_STATE");
   ASSERT_NE(state, nullptr) << "run through ctest: the fixture names the cluster's state directory";
@@ -31,9 +42,7 @@ TEST_F(SgeWorld, QmasterDownWith30JobsNoneLostNoneTwice) {
   for (int i = 0; i < 5; ++i) ids.push_back(sge_submit({"-o", "/dev/null", "--", "true"}));
   std::this_thread::sleep_for(std::chrono::seconds(10));
   EXPECT_EQ(count("COMPLETED") + count("FAILED") + count("LOST"), 0) << diag();  // nothing judged blind
-  int rc = 0;
-  sh(std::string("bash " YARD_SOURCE_DIR "/scripts/sge/start.sh ") + state + " >/dev/null 2>&1", &rc);
-  ASSERT_EQ(rc, 0) << "the qmaster did not come back";
+  ASSERT_EQ(restart_cell(state), "");
   write("go", "");
   ASSERT_TRUE(all_ended(300)) << diag();
   auto all = status();
@@ -93,9 +102,7 @@ TEST_F(SgeWorld, QmasterDownSendsNewJobsToTheFallbackAndBackOnceItAnswers) {
   EXPECT_NE(table.out.find("when down new jobs to local"), std::string::npos) << table.out;
   EXPECT_NE(table.out.find("down     "), std::string::npos) << table.out;
 
-  int rc = 0;
-  sh(std::string("bash " YARD_SOURCE_DIR "/scripts/sge/start.sh ") + state + " >/dev/null 2>&1", &rc);
-  ASSERT_EQ(rc, 0) << "the qmaster did not come back";
+  ASSERT_EQ(restart_cell(state), "");
   ASSERT_TRUE(wait_until([&] { return sge_health()["down"] == ""; }, 120)) << diag();
   const long back = sge_submit({"-o", "/dev/null", "--", "true"});
   EXPECT_EQ(job(back)["backend"], "sge");
