@@ -65,12 +65,19 @@ struct StdinScript {
 }  // namespace
 
 int sbatch_main(const Args& given) {
+  if (!given.empty() && (given[0] == "-V" || given[0] == "--version")) {
+    std::cout << "slurm 22.05.8 (yard front end)\n";
+    return 0;
+  }
   Args args{"--directives", "slurm"};
   args.insert(args.end(), given.begin(), given.end());
   bool json = false, help = false;
   auto flags = parse_submit_args(args, all_script_languages(), json, help);
   if (help) return 0;
   if (!flags) {
+    // sbatch checks --wrap against script arguments before it reads any script.
+    if (std::any_of(given.begin(), given.end(), [](const std::string& w) { return w.rfind("--wrap", 0) == 0; }))
+      return fail("sbatch", "Script arguments not permitted with --wrap option");
     std::cerr << "sbatch: error: " << flags.error() << "\n";
     return 255;
   }

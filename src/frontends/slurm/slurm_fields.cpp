@@ -35,7 +35,7 @@ std::string reason(const JobRecord& j) {
   if (state == "OUT_OF_MEMORY") return "OutOfMemory";
   if (j.start_time || slurm_ended(j)) return "None";
   const std::string& r = j.reason;
-  if (r.empty()) return "Priority";
+  if (r.empty()) return j.array_index && j.array_max_running > 0 ? "JobArrayTaskLimit" : "Priority";
   if (r.find("waiting for job") != std::string::npos || r.find("ependen") != std::string::npos) return "Dependency";
   if (r.find("at most") != std::string::npos || r.find("array") != std::string::npos) return "JobArrayTaskLimit";
   if (r.find("held") != std::string::npos) return "JobHeldAdmin";
