@@ -18,6 +18,8 @@ packages=(
   # the Python module (src/python/): pybind11 over the client library, cloudpickle for
   # functions as jobs, pytest for its tests
   pybind11-dev python3-dev python3-pybind11 python3-cloudpickle python3-pytest
+  # a workflow tool driving Slurm's commands as front ends to yard (tests/slurm-commands/)
+  snakemake
   # MPMD launches through mpirun (direct mode, --launcher mpirun)
   openmpi-bin
   # the package test: building the .deb (dpkg-shlibdeps), its man pages, its modulefile
