@@ -39,6 +39,16 @@ std::string real_slurm(const std::string& ours) {
   return "";
 }
 
+// The folder, or "" after saying it is missing (rc 1).
+std::string commands_dir_or_say(int& rc) {
+  std::string dir = commands_dir();
+  if (dir.empty()) {
+    std::cerr << "yard slurm-commands: the commands are not installed beside this yard\n";
+    rc = 1;
+  }
+  return dir;
+}
+
 std::string shell_quoted(const std::string& s) {
   std::string out = "'";
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -57,12 +67,8 @@ void add_slurm_commands_command(CLI::App& app, int& rc) {
                                          "Slurm is on PATH, unless --replace)");
   env->add_flag("--replace", replace, "Put them first even where a real Slurm's commands are on PATH");
   env->callback([&rc] {
-    const std::string dir = commands_dir();
-    if (dir.empty()) {
-      std::cerr << "yard slurm-commands: the commands are not installed beside this yard\n";
-      rc = 1;
-      return;
-    }
+    const std::string dir = commands_dir_or_say(rc);
+    if (dir.empty()) return;
     if (const std::string real = real_slurm(dir); !real.empty() && !replace) {
       std::cerr << "yard slurm-commands: a real Slurm is on PATH (" << real
                 << "): yard's commands would hide it; give --replace to put them first anyway\n";
@@ -73,13 +79,8 @@ void add_slurm_commands_command(CLI::App& app, int& rc) {
   });
   auto* path = sub->add_subcommand("path", "Print the folder that holds them");
   path->callback([&rc] {
-    const std::string dir = commands_dir();
-    if (dir.empty()) {
-      std::cerr << "yard slurm-commands: the commands are not installed beside this yard\n";
-      rc = 1;
-      return;
-    }
-    std::cout << dir << "\n";
+    const std::string dir = commands_dir_or_say(rc);
+    if (!dir.empty()) std::cout << dir << "\n";
   });
 }
 

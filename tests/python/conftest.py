@@ -5,9 +5,10 @@ would be), and stopped at the end by its pid, which the test then waits to see g
 import os
 import shutil
 import tempfile
-import time
 
 import pytest
+
+from yard_test_daemon import wait_gone
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -26,10 +27,7 @@ def daemon():
         _client.request("shutdown", kill_jobs=True)
     except switchyard.DaemonError:
         pass
-    deadline = time.monotonic() + 30
-    while _alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not _alive(pid), f"the daemon {pid} did not stop"
+    assert wait_gone(pid), f"the daemon {pid} did not stop"
     _client._client = None
     from switchyard import _watcher
     _watcher._watcher = None
@@ -40,15 +38,3 @@ def daemon():
             os.environ[key] = value
     shutil.rmtree(root, ignore_errors=True)
 
-
-def _alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A zombie is gone for our purpose (its parent has not reaped it yet).
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(")")[-1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False

@@ -12,6 +12,8 @@ import time
 
 import pytest
 
+from yard_test_daemon import wait_gone
+
 YARD = os.environ.get("YARD", "yard")
 
 
@@ -66,20 +68,6 @@ def shell():
         import json
         pid = json.loads(out).get("pid")
     sh.run(f"{YARD} server stop", check=False)
-    deadline = time.monotonic() + 30
-    while pid and _alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not (pid and _alive(pid)), f"the daemon {pid} did not stop"
+    assert not pid or wait_gone(pid), f"the daemon {pid} did not stop"
     shutil.rmtree(root, ignore_errors=True)
 
-
-def _alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(")")[-1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False

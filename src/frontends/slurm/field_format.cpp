@@ -8,7 +8,27 @@ namespace {
 
 bool digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 
+// "[.][width]" from s[j]: right-justified or not, and the width (none when no digits).
+void read_justified_width(const std::string& s, std::size_t& j, FieldItem& item) {
+  if (j < s.size() && s[j] == '.') {
+    item.right = true;
+    ++j;
+  }
+  std::string width;
+  while (j < s.size() && digit(s[j])) width += s[j++];
+  item.width = width.empty() ? std::nullopt : std::optional<int>(std::stoi(width.substr(0, 6)));
+}
+
 }  // namespace
+
+std::vector<std::string> comma_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string word;
+  while (std::getline(in, word, ','))
+    if (!word.empty()) out.push_back(word);
+  return out;
+}
 
 std::vector<FieldItem> parse_percent_format(const std::string& spec) {
   std::vector<FieldItem> items;
@@ -27,13 +47,7 @@ std::vector<FieldItem> parse_percent_format(const std::string& spec) {
     literal.clear();
     FieldItem item;
     std::size_t j = i + 1;
-    if (spec[j] == '.') {
-      item.right = true;
-      ++j;
-    }
-    std::string width;
-    while (j < spec.size() && digit(spec[j])) width += spec[j++];
-    if (!width.empty()) item.width = std::stoi(width.substr(0, 6));
+    read_justified_width(spec, j, item);
     if (j >= spec.size()) break;  // a '%' with no letter: nothing
     item.field = std::string(1, spec[j]);
     items.push_back(item);
@@ -45,23 +59,15 @@ std::vector<FieldItem> parse_percent_format(const std::string& spec) {
 
 Result<std::vector<FieldItem>> parse_named_format(const std::string& spec, int default_width) {
   std::vector<FieldItem> items;
-  std::stringstream in(spec);
-  std::string part;
-  while (std::getline(in, part, ',')) {
-    if (part.empty()) continue;
+  for (const auto& part : comma_list(spec)) {
     FieldItem item;
     const auto colon = part.find(':');
     item.field = part.substr(0, colon);
     item.width = default_width;
     if (colon != std::string::npos) {
       std::size_t j = colon + 1;
-      if (j < part.size() && part[j] == '.') {
-        item.right = true;
-        ++j;
-      }
-      std::string width;
-      while (j < part.size() && digit(part[j])) width += part[j++];
-      item.width = width.empty() ? 0 : std::stoi(width.substr(0, 6));  // "name:" alone: as long as the value
+      read_justified_width(part, j, item);
+      item.width = item.width.value_or(0);  // "name:" alone: as long as the value
       item.suffix = part.substr(j);
     }
     items.push_back(item);
@@ -72,10 +78,7 @@ Result<std::vector<FieldItem>> parse_named_format(const std::string& spec, int d
 
 Result<std::vector<FieldItem>> parse_sacct_format(const std::string& spec) {
   std::vector<FieldItem> items;
-  std::stringstream in(spec);
-  std::string part;
-  while (std::getline(in, part, ',')) {
-    if (part.empty()) continue;
+  for (const auto& part : comma_list(spec)) {
     FieldItem item;
     const auto pct = part.find('%');
     item.field = part.substr(0, pct);

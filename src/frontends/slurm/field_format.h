@@ -20,6 +20,9 @@ struct FieldItem {
   std::string suffix;         // -O: text after the width (`JobID:.10 ,`: " ")
 };
 
+// The words of a comma list, empty ones dropped (Slurm's lists of ids, names, states).
+std::vector<std::string> comma_list(const std::string& text);
+
 // squeue -o: %[.][width]letter; %% a percent sign. An unknown letter is kept (the
 // command says what it prints for it).
 std::vector<FieldItem> parse_percent_format(const std::string& spec);

@@ -56,14 +56,6 @@ const SacctField* field_of(const std::string& name) {
   return nullptr;
 }
 
-std::vector<std::string> split(const std::string& list) {
-  std::vector<std::string> out;
-  std::stringstream in(list);
-  std::string w;
-  while (std::getline(in, w, ',')) if (!w.empty()) out.push_back(w);
-  return out;
-}
-
 // A step's line: the job's, but for its id, name and the fields a step has of its own.
 JobRecord step_of(const JobRecord& j, const std::string& step) {
   JobRecord s = j;
@@ -144,7 +136,7 @@ int sacct_main(const Args& args) {
   }
   std::vector<JobRef> refs;
   if (!jobs_list.empty()) {
-    auto parsed = parse_job_refs(split(jobs_list));
+    auto parsed = parse_job_refs(comma_list(jobs_list));
     if (!parsed) return fail("sacct", "Invalid job id: " + parsed.error());
     refs = *parsed;
   }
@@ -159,7 +151,7 @@ int sacct_main(const Args& args) {
   }
   const std::string me = user_name();
   bool mine = users.empty() || all_users;
-  for (const auto& u : split(users)) mine = mine || u == me || u == std::to_string(::getuid());
+  for (const auto& u : comma_list(users)) mine = mine || u == me || u == std::to_string(::getuid());
   auto c = client("sacct");
   JobQuery query;
   if (!refs.empty()) query.ids = store_ids(refs);
@@ -167,7 +159,7 @@ int sacct_main(const Args& args) {
   auto found = c.all_jobs(query);
   if (!found) return fail("sacct", found.error());
   std::vector<JobRecord> jobs = refs.empty() ? std::move(*found) : resolve_job_refs(refs, *found).jobs;
-  const auto name_list = split(names);
+  const auto name_list = comma_list(names);
   const FieldContext ctx{now, me, host_name()};
   std::string out;
   auto line = [&](const std::vector<std::string>& values, bool mark_cut) {

@@ -60,14 +60,6 @@ const Column* column_of(const FieldItem& item, bool named) {
   return nullptr;
 }
 
-std::vector<std::string> split(const std::string& list) {
-  std::vector<std::string> out;
-  std::stringstream in(list);
-  std::string w;
-  while (std::getline(in, w, ',')) if (!w.empty()) out.push_back(w);
-  return out;
-}
-
 // Pending elements of one array as one record, its id text 12_[3-5,7].
 struct Row {
   JobRecord job;
@@ -117,7 +109,7 @@ int squeue_main(const Args& args) {
   bool header = true, me = false, expand = false, long_format = false, jobs_given = false;
   int iterate = 0;
   auto operands = getopt_words(
-      "squeue", args, "A:ahHi:j::lLM:n:o:O:p:P q:rR:sS:t:u:vVw:",
+      "squeue", args, "A:ahHi:j::lLM:n:o:O:p:Pq:rR:sS:t:u:vVw:",
       {{"account", required_argument, 'A'}, {"all", no_argument, 'a'}, {"noheader", no_argument, 'h'},
        {"hide", no_argument, 'H'}, {"iterate", required_argument, 'i'}, {"jobs", optional_argument, 'j'},
        {"long", no_argument, 'l'}, {"licenses", required_argument, 'L'}, {"clusters", required_argument, 'M'},
@@ -160,7 +152,7 @@ int squeue_main(const Args& args) {
     // Every job of yard's daemon is this user's: another user's list shows none. An
     // unknown name is said, as squeue says it, and matches nothing.
     bool ours = false;
-    for (const auto& u : split(users)) {
+    for (const auto& u : comma_list(users)) {
       if (u == me_name || u == std::to_string(::getuid())) ours = true;
       else if (!user_exists(u)) std::cerr << "squeue: error: Invalid user: " << u << "\n\n";
     }
@@ -177,7 +169,7 @@ int squeue_main(const Args& args) {
   }
   std::vector<JobRef> refs;
   if (jobs_given) {
-    auto parsed = parse_job_refs(split(jobs_list));
+    auto parsed = parse_job_refs(comma_list(jobs_list));
     if (!parsed) return fail("squeue", "Invalid job id: " + parsed.error());
     refs = *parsed;
   }
@@ -215,7 +207,7 @@ int squeue_main(const Args& args) {
     }
     const FieldContext ctx{now, me_name, host_name()};
     std::vector<JobRecord> shown;
-    const auto name_list = split(names), partition_list = split(partitions);
+    const auto name_list = comma_list(names), partition_list = comma_list(partitions);
     for (auto& j : jobs) {
       if (users == "-") break;
       if (slurm_ended(j) && ctx.now - j.end_time.value_or(0) > kMinJobAge) continue;
