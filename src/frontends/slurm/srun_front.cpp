@@ -2,7 +2,8 @@
 // with SLURM_PROCID, SLURM_LOCALID, SLURM_NODEID and SLURM_STEP_* set), their output to
 // --output/--error files (srun's %j %J %s %t %N %u %x %% patterns) or to srun's own,
 // waited for; srun's exit status is the highest of its tasks' (128+N for a task killed by
-// signal N). Outside a job it says to use sbatch or yard submit.
+// signal N). Outside a job, srun_job.cpp: the command as a job of its own, its output shown
+// as it comes.
 #include <fcntl.h>
 #include <getopt.h>
 #include <sys/wait.h>
@@ -13,6 +14,7 @@
 
 #include "frontends/slurm/front.h"
 #include "frontends/slurm/getopt_words.h"
+#include "frontends/slurm/srun_job.h"
 
 namespace yard::slurm_front {
 namespace {
@@ -86,8 +88,10 @@ int srun_main(const Args& args) {
       true);
   if (!command) return 1;
   if (command->empty()) return fail("srun", "no command to run");
-  if (!std::getenv("SLURM_JOB_ID"))
-    return fail("srun", "yard's srun runs a step inside a job submitted with sbatch; outside one, use sbatch or yard submit");
+  if (!std::getenv("SLURM_JOB_ID")) {
+    const Args options(args.begin(), args.end() - static_cast<std::ptrdiff_t>(command->size()));
+    return run_as_job(options, *command);
+  }
   std::vector<pid_t> tasks;
   for (int t = 0; t < ntasks; ++t) {
     const pid_t pid = ::fork();
