@@ -14,7 +14,7 @@ import os
 # (`python -m switchyard._runner`) imports this file too, and pays for none of the
 # client's parts, the compiled module included: Python jobs start faster.
 _LAZY = {
-    "Executor": "._executor", "Job": "._job", "DelayedSubmission": "._checkpoint",
+    "Executor": "._executor", "Job": "._job", "DelayedSubmission": "._checkpoint", "Flow": "._flow",
     **{name: "._errors" for name in ("Cancelled", "DaemonError", "DependencyFailed", "EnvironmentMismatch",
                                       "InvalidRequest", "JobError", "JobFailed", "JobLost", "NodeFail",
                                       "OutOfMemory", "ResultTooLarge", "Timeout")},
@@ -31,7 +31,7 @@ def __getattr__(name):
     return value
 
 
-__all__ = ["Executor", "Job", "DelayedSubmission", "jobs", "ping", "Cancelled", "DaemonError", "DependencyFailed", "EnvironmentMismatch",
+__all__ = ["Executor", "Job", "DelayedSubmission", "Flow", "jobs", "ping", "Cancelled", "DaemonError", "DependencyFailed", "EnvironmentMismatch",
            "InvalidRequest", "JobError", "JobFailed", "JobLost", "NodeFail", "OutOfMemory", "ResultTooLarge",
            "Timeout"]
 
