@@ -5,6 +5,7 @@ its record and its result. It runs while there are jobs to watch."""
 
 import atexit
 import threading
+import time
 
 from . import _client
 
@@ -31,11 +32,11 @@ class Watcher:
     def check_now(self, jobs):
         """Ends the futures of jobs that have already ended (found by a fresh process)."""
         records = jobs_by_id([j.job_id for j in jobs])
-        for job in jobs:
-            record = records.get(job.job_id)
+        for job_id in {j.job_id for j in jobs}:
+            record = records.get(job_id)
             if record and record["state"] in END_STATES:
-                self._forget(job.job_id)
-                job._finish(record)
+                for job in self._forget(job_id):  # every Job of this process for it
+                    job._finish(record)
 
     def _forget(self, job_id):
         with self._lock:
@@ -49,7 +50,8 @@ class Watcher:
                     return
             try:
                 events = _client.events(self._cursor, 1.0)
-            except Exception:  # the daemon restarting: the client library starts it again
+            except Exception:  # the daemon restarting (the client library starts it again), or
+                time.sleep(0.5)  # not startable now: asked again, without spinning
                 continue
             ended = []
             for event in events:
