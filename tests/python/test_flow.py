@@ -50,3 +50,34 @@ def test_bad_steps_are_refused_naming_them(tmp_path):
         flow.run()
     with pytest.raises(ValueError, match="rerun names no step: zz"):
         flow.run(rerun=["zz"])
+
+
+def square(x):
+    return x * x
+
+
+def add(a, b):
+    return a + b
+
+
+def fail(message):
+    raise KeyError(message)
+
+
+def test_python_functions_as_steps_pass_their_results_on_and_are_not_run_twice(tmp_path):
+    def build():
+        flow = switchyard.Flow("py-calls", folder=str(tmp_path))
+        three = flow.call("three", square, args=(3,))
+        four = flow.call("four", square, args=(4,), mem="100M")
+        flow.call("sum", add, args=(three, four))
+        flow.call("bad", fail, args=("no key",))
+        return flow
+    run = build().run()
+    assert run.wait(120) == {"three": "COMPLETED", "four": "COMPLETED", "sum": "COMPLETED", "bad": "FAILED"}
+    assert run.result("sum") == 25
+    with pytest.raises(KeyError, match="no key") as info:
+        run.result("bad")
+    assert "raised in step 'bad'" in "\n".join(info.value.__notes__)
+    again = build().run()
+    assert again.origins == {"three": "up-to-date", "four": "up-to-date", "sum": "up-to-date", "bad": "submitted"}
+    again.wait(120)

@@ -15,10 +15,14 @@ running as its own, submitting only the others and what follows them.
 import hashlib
 import json
 import os
+import sys
 import uuid
 
 from . import _client
-from ._executor import _checked_flags
+from ._calls import Call, interpreter, write_atomically, write_json
+from ._executor import _checked_flags, _pickled, _python_path
+from ._errors import JobError
+from ._results import JobResult
 
 
 class Step:
@@ -26,6 +30,14 @@ class Step:
         self.index, self.name, self.argv = index, name, argv
         self.needs, self.inputs, self.outputs, self.words = needs, inputs, outputs, words
         self.key = ""
+        self.call = None       # a Python function's step: its call's folder
+        self.pickled = b""     # and its call, pickled (part of its key)
+
+    # A step among a function step's arguments stands for that step's result.
+    def __reduce__(self):
+        if self.call is None:
+            raise TypeError(f"step {self.name!r} runs a command: it has no result to pass on")
+        return (JobResult, (self.name, self.call.result_file(None)))
 
 
 class FlowRun:
@@ -33,8 +45,25 @@ class FlowRun:
     and where each came from (submitted, attached: still running from an earlier run,
     up-to-date: completed before)."""
 
-    def __init__(self, flow_id, ids, origins):
+    def __init__(self, flow_id, ids, origins, results=None):
         self.flow_id, self.ids, self.origins = flow_id, ids, origins
+        self._results = results or {}
+
+    def result(self, name):
+        """A function step's value (its exception raised again), once it ended."""
+        if name not in self._results:
+            raise KeyError(f"{name!r} is no function step of this flow")
+        import pickle
+        try:
+            with open(self._results[name], "rb") as f:
+                kind, value, remote_trace = pickle.load(f)
+        except FileNotFoundError:
+            raise JobError(f"step {name!r} left no result (it has not ended, or ended without one)") from None
+        if kind == "ok":
+            return value
+        if isinstance(value, BaseException) and remote_trace:
+            value.add_note(f"(raised in step {name!r}; its traceback there:)\n{remote_trace.rstrip()}")
+        raise value
 
     def wait(self, timeout=0):
         """Until every step's jobs ended: each step's state (its last job's), or None after
@@ -75,10 +104,27 @@ class Flow:
         self.steps.append(step)
         return step
 
+    def call(self, name, fn, args=(), kwargs=None, needs=(), inputs=(), outputs=(), **resources):
+        """A step that runs fn(*args, **kwargs) in the caller's Python, its value kept for
+        FlowRun.result(name). A step among the arguments is needed (afterok) and stands for
+        its result; a function step is up to date, as any step, while its call (the
+        function and arguments, pickled) and the rest of its key do not change."""
+        kwargs = dict(kwargs or {})
+        found = [a for a in list(args) + list(kwargs.values()) if isinstance(a, Step)]
+        needs = list(needs) + [n for n in found if n not in needs]
+        folder = os.path.join(self.folder, ".switchyard", self.name, name)
+        os.makedirs(folder, exist_ok=True)
+        step = self.step(name, [sys.executable, "-m", "switchyard._runner", folder], needs, inputs, outputs,
+                         **resources)
+        step.call = Call(folder)
+        step.pickled = _pickled((fn, tuple(args), kwargs), f"step {name!r}'s function or its arguments")
+        return step
+
     def _keys(self):
         made = {o for s in self.steps for o in s.outputs}
         for s in self.steps:
             parts = {"argv": s.argv, "dir": self.folder, "outputs": s.outputs,
+                     "call": hashlib.sha256(s.pickled).hexdigest() if s.call else "",
                      "inputs": {p: _digest(p) for p in s.inputs if p not in made},
                      "needs": [n.key for n in s.needs]}
             text = json.dumps(parts, sort_keys=True)
@@ -91,6 +137,11 @@ class Flow:
         if unknown:
             raise ValueError(f"Flow {self.name}: rerun names no step: {', '.join(sorted(unknown))}")
         self._keys()
+        for s in self.steps:  # each function step's call, where its job reads it
+            if s.call:
+                write_atomically(s.call.call_file(None), s.pickled)
+                write_json(s.call.file("meta.json"), {"function": s.name, "interpreter": interpreter(),
+                                                       "result_cap": 1 << 30, "ids": None})
         env, jobs = None, []
         cwd = os.getcwd()
         try:
@@ -103,13 +154,16 @@ class Flow:
                              "parts": s.parts, "outputs": s.outputs, "rerun": s.name in rerun})
         finally:
             os.chdir(cwd)
+        if any(s.call for s in self.steps):
+            env["PYTHONPATH"] = _python_path()
         reply = _client.request("submit_many", env=env or {}, jobs=jobs, key=uuid.uuid4().hex,
                                 flow={"name": self.name, "file": f"python:{self.name}", "run_dir": self.folder,
                                       "digests": []})
         ids = {s.name: reply["ids"][s.index] for s in self.steps}
         origins = {s.name: reply.get("origins", [])[s.index] if reply.get("origins") else "submitted"
                    for s in self.steps}
-        return FlowRun(reply.get("flow_id", 0), ids, origins)
+        return FlowRun(reply.get("flow_id", 0), ids, origins,
+                       {s.name: s.call.result_file(None) for s in self.steps if s.call})
 
 
 def _digest(path):
