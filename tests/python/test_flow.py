@@ -81,3 +81,14 @@ def test_python_functions_as_steps_pass_their_results_on_and_are_not_run_twice(t
     again = build().run()
     assert again.origins == {"three": "up-to-date", "four": "up-to-date", "sum": "up-to-date", "bad": "submitted"}
     again.wait(120)
+
+
+def test_a_step_inside_a_list_argument_is_needed_too(tmp_path):
+    flow = switchyard.Flow("nested", folder=str(tmp_path))
+    slow = flow.step("slow", "sleep 1; echo 3 > three.txt", outputs=["three.txt"])
+    three = flow.call("three", lambda: int(open("three.txt").read()), needs=[slow])
+    total = flow.call("total", sum, args=([three, 1],))
+    assert total.needs == [three]
+    run = flow.run()
+    run.wait(120)
+    assert run.result("total") == 4

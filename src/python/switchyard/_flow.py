@@ -110,7 +110,7 @@ class Flow:
         its result; a function step is up to date, as any step, while its call (the
         function and arguments, pickled) and the rest of its key do not change."""
         kwargs = dict(kwargs or {})
-        found = [a for a in list(args) + list(kwargs.values()) if isinstance(a, Step)]
+        found = _steps_in([list(args), kwargs], [])
         needs = list(needs) + [n for n in found if n not in needs]
         folder = os.path.join(self.folder, ".switchyard", self.name, name)
         os.makedirs(folder, exist_ok=True)
@@ -175,3 +175,16 @@ def _digest(path):
     except FileNotFoundError:
         raise FileNotFoundError(f"a step's input {path} is missing (no step makes it)") from None
     return h.hexdigest()
+
+
+def _steps_in(value, found):
+    """The steps among `value`, in lists, tuples and dicts too."""
+    if isinstance(value, Step):
+        found.append(value)
+    elif type(value) in (list, tuple):
+        for v in value:
+            _steps_in(v, found)
+    elif type(value) is dict:
+        for v in value.values():
+            _steps_in(v, found)
+    return found
