@@ -55,6 +55,22 @@ loaded=$(su - "$user" -c 'source /usr/share/lmod/lmod/init/bash && module use /u
   module load switchyard && echo "$SWITCHYARD_ROOT" && command -v yard')
 [ "$loaded" = "$(printf '/usr\n/usr/bin/yard')" ] || fail "module load switchyard: got '$loaded'"
 
+# Slurm's commands as front ends, from the module that puts them first on PATH, and the
+# Python module from Debian's python3.
+out=$(su - "$user" -c 'source /usr/share/lmod/lmod/init/bash && module use /usr/share/modulefiles && \
+  module load switchyard-slurm-commands && cd ~ && id=$(sbatch --parsable --wrap "echo from sbatch") && \
+  yard wait "$id" >/dev/null && cat "slurm-$id.out" && command -v squeue')
+[ "$out" = "$(printf 'from sbatch\n/usr/libexec/switchyard/slurm-commands/squeue')" ] ||
+  fail "module load switchyard-slurm-commands; sbatch: got '$out'"
+if python3 -c 'import cloudpickle' 2>/dev/null; then
+  # -S and the package's folder alone: a development build's .pth (scripts/main.sh) is not read.
+  out=$(su - "$user" -c 'cd ~ && python3 -S -c "import sys; sys.path.append(\"/usr/lib/python3/dist-packages\"); \
+import switchyard; print(switchyard.__file__); print(switchyard.Executor().submit(pow, 2, 5).result(60))" && \
+    yard server stop >/dev/null')
+  [ "$out" = "$(printf '/usr/lib/python3/dist-packages/switchyard/__init__.py\n32')" ] ||
+    fail "the installed Python module: got '$out'"
+fi
+
 # Removed and purged (its postrm runs ldconfig for the client library, so dpkg keeps a
 # removed package registered until it is purged): no file of it remains.
 dpkg -P switchyard >/dev/null
