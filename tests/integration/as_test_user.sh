@@ -13,6 +13,12 @@ if ! runuser -u "$user" -- test -x "$test" || ! runuser -u "$user" -- test -x "$
   dir=$(mktemp -d /tmp/yard-test-bin.XXXXXX)
   trap 'rm -rf -- "$dir"' EXIT
   cp -- "$test" "$yard" "$(dirname -- "$yard")/yardd" "$dir/"  # yardd: the daemon, found beside yard
+  # Slurm's commands as front ends, found beside yard too (yard slurm-commands path).
+  if [ -x "$(dirname -- "$yard")/yard-slurm" ]; then
+    cp -- "$(dirname -- "$yard")/yard-slurm" "$dir/"
+    mkdir "$dir/slurm-commands"
+    for link in "$(dirname -- "$yard")"/slurm-commands/*; do ln -s ../yard-slurm "$dir/slurm-commands/$(basename -- "$link")"; done
+  fi
   chmod 755 "$dir" "$dir"/*
   test=$dir/$(basename -- "$test") yard=$dir/$(basename -- "$yard")
 fi
