@@ -33,7 +33,8 @@ ident() {
 kill_same() {
   local sig=$1 pid start
   while read -r pid start; do
-    [[ -n $pid && $(ident "$pid") == "$pid $start" ]] && kill "-$sig" "$pid" 2>/dev/null
+    # Gone between the look and the kill: nothing left to do (not a failure).
+    [[ -n $pid && $(ident "$pid") == "$pid $start" ]] && { kill "-$sig" "$pid" 2>/dev/null || true; }
   done <<< "$2"
   return 0
 }
