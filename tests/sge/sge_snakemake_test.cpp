@@ -10,7 +10,7 @@ namespace {
 TEST_F(SgeWorld, SnakemakeRunsItsRulesOnGridEngineThroughSbatch) {
   write("Snakefile",
         "rule all:\n    input: \"summary.txt\"\n\n"
-        "rule part:\n    output: \"part_{n}.txt\"\n    shell: \"echo part {wildcards.n} in job $SLURM_JOB_ID > {output}\"\n\n"
+        "rule part:\n    output: \"part_{n}.txt\"\n    shell: \"echo part {wildcards.n} in Grid Engine job $JOB_ID > {output}\"\n\n"
         "rule summary:\n    input: expand(\"part_{n}.txt\", n=[1, 2])\n    output: \"summary.txt\"\n"
         "    shell: \"cat {input} > {output}\"\n");
   // Where the front ends are, from the yard this test runs (a copy its user can reach).
@@ -32,10 +32,11 @@ TEST_F(SgeWorld, SnakemakeRunsItsRulesOnGridEngineThroughSbatch) {
     EXPECT_EQ(j["state"], "COMPLETED") << j.dump();
     EXPECT_EQ(sge_jobs_named(j["uid"]), 1) << j.dump();
   }
-  // The parts' lines name the jobs that wrote them, as sbatch gave their ids.
+  // The parts were written by Grid Engine jobs (its JOB_ID set in each).
   const std::string summary = read("summary.txt");
-  EXPECT_NE(summary.find("part 1 in job "), std::string::npos) << summary;
-  EXPECT_NE(summary.find("part 2 in job "), std::string::npos) << summary;
+  EXPECT_NE(summary.find("part 1 in Grid Engine job "), std::string::npos) << summary;
+  EXPECT_NE(summary.find("part 2 in Grid Engine job "), std::string::npos) << summary;
+  EXPECT_EQ(summary.find("job \n"), std::string::npos) << summary;  // JOB_ID was set
 }
 
 }  // namespace
