@@ -63,15 +63,17 @@ def _python_path():
     return os.pathsep.join(out)
 
 
-def _jobs_in(value, found):
-    if isinstance(value, Job):
+def instances_in(value, cls, found):
+    """The instances of `cls` among `value`, in lists, tuples and dicts too (a Job among a
+    call's arguments, a Step among a flow step's)."""
+    if isinstance(value, cls):
         found.append(value)
     elif type(value) in (list, tuple):
         for v in value:
-            _jobs_in(v, found)
+            instances_in(v, cls, found)
     elif type(value) is dict:
         for v in value.values():
-            _jobs_in(v, found)
+            instances_in(v, cls, found)
     return found
 
 
@@ -156,8 +158,8 @@ class Executor(concurrent.futures.Executor):
             else:
                 command_tail = []
                 for i, (args, kwargs) in enumerate(calls):
-                    needs += _jobs_in(args, [])
-                    needs += _jobs_in(kwargs, [])
+                    needs += instances_in(args, Job, [])
+                    needs += instances_in(kwargs, Job, [])
                     data = _pickled((fn, args, kwargs), f"{name} or its arguments")
                     if array:
                         os.makedirs(call.file("calls"), exist_ok=True)

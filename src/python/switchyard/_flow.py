@@ -20,7 +20,7 @@ import uuid
 
 from . import _client
 from ._calls import Call, interpreter, write_atomically, write_json
-from ._executor import _checked_flags, _pickled, _python_path
+from ._executor import _checked_flags, _pickled, _python_path, instances_in
 from ._errors import JobError
 from ._results import JobResult
 
@@ -110,7 +110,7 @@ class Flow:
         its result; a function step is up to date, as any step, while its call (the
         function and arguments, pickled) and the rest of its key do not change."""
         kwargs = dict(kwargs or {})
-        found = _steps_in([list(args), kwargs], [])
+        found = instances_in([list(args), kwargs], Step, [])
         needs = list(needs) + [n for n in found if n not in needs]
         folder = os.path.join(self.folder, ".switchyard", self.name, name)
         os.makedirs(folder, exist_ok=True)
@@ -176,15 +176,3 @@ def _digest(path):
         raise FileNotFoundError(f"a step's input {path} is missing (no step makes it)") from None
     return h.hexdigest()
 
-
-def _steps_in(value, found):
-    """The steps among `value`, in lists, tuples and dicts too."""
-    if isinstance(value, Step):
-        found.append(value)
-    elif type(value) in (list, tuple):
-        for v in value:
-            _steps_in(v, found)
-    elif type(value) is dict:
-        for v in value.values():
-            _steps_in(v, found)
-    return found
