@@ -21,8 +21,9 @@ def daemon():
     import switchyard
     from switchyard import _client
     _client._client = None  # a client for these directories
-    pid = switchyard.ping()["pid"]
+    switchyard.ping()  # started here, before the tests
     yield root
+    pid = switchyard.ping()["pid"]  # the daemon now (a test may have killed the first)
     try:
         _client.request("shutdown", kill_jobs=True)
     except switchyard.DaemonError:

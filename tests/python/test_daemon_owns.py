@@ -43,3 +43,23 @@ def test_a_submission_cut_before_its_ids_were_stored_is_found_once(tmp_path):
     again = switchyard.jobs(tag="cut", folder=str(tmp_path))
     assert [j.job_id for j in again] == [job.job_id]  # the same job: not submitted twice
     assert again[0].result(60) == 27
+
+
+def slow_identity(x):
+    import time
+    time.sleep(2)  # the job is still running when its daemon is killed
+    return x
+
+
+def test_a_future_ends_with_its_value_across_a_killed_daemon():
+    import signal
+    import time
+    job = switchyard.Executor().submit(slow_identity, 7)
+    deadline = time.monotonic() + 60
+    while job.state != "RUNNING" and time.monotonic() < deadline:
+        time.sleep(0.02)
+    old = switchyard.ping()["pid"]
+    os.kill(old, signal.SIGKILL)
+    assert job.result(60) == 7  # the event-log thread reaches the daemon started again
+    assert switchyard.ping()["pid"] != old
+    assert job.record()["state"] == "COMPLETED"
