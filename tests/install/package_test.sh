@@ -62,7 +62,8 @@ out=$(su - "$user" -c 'source /usr/share/lmod/lmod/init/bash && module use /usr/
   yard wait "$id" >/dev/null && cat "slurm-$id.out" && command -v squeue')
 [ "$out" = "$(printf 'from sbatch\n/usr/libexec/switchyard/slurm-commands/squeue')" ] ||
   fail "module load switchyard-slurm-commands; sbatch: got '$out'"
-if python3 -c 'import cloudpickle' 2>/dev/null; then
+# (A build without the module, the sanitizers', packages none.)
+if grep -q '/dist-packages/switchyard/__init__.py$' "$work/files" && python3 -c 'import cloudpickle' 2>/dev/null; then
   # -S and the package's folder alone: a development build's .pth (scripts/main.sh) is not read.
   out=$(su - "$user" -c 'cd ~ && python3 -S -c "import sys; sys.path.append(\"/usr/lib/python3/dist-packages\"); \
 import switchyard; print(switchyard.__file__); print(switchyard.Executor().submit(pow, 2, 5).result(60))" && \
