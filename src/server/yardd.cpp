@@ -10,6 +10,7 @@
 #include "client/paths.h"
 #include "local/job_host.h"
 #include "server/daemon.h"
+#include "server/scheduler_path.h"
 
 int main(int argc, char** argv) {
   if (argc == 3 && std::strcmp(argv[1], "__job-host") == 0) return yard::run_job_host(std::atoi(argv[2]));
@@ -18,5 +19,7 @@ int main(int argc, char** argv) {
                  "`yardd`); its files: `yard server status`\n";
     return 2;
   }
+  // The schedulers' commands it runs are never yard's own Slurm front ends.
+  if (const char* path = std::getenv("PATH")) ::setenv("PATH", yard::path_without_front_ends(path).c_str(), 1);
   return yard::run_daemon(yard::default_paths(), yard::all_backends());
 }

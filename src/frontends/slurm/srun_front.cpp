@@ -2,7 +2,8 @@
 // with SLURM_PROCID, SLURM_LOCALID, SLURM_NODEID and SLURM_STEP_* set), their output to
 // --output/--error files (srun's %j %J %s %t %N %u %x %% patterns) or to srun's own,
 // waited for; srun's exit status is the highest of its tasks' (128+N for a task killed by
-// signal N). Outside a job, srun_job.cpp: the command as a job of its own, its output shown
+// signal N). In a job a real Slurm runs (the Slurm backend), Slurm's own srun runs the
+// step on the allocation's nodes. Outside a job, srun_job.cpp: the command as a job of its own, its output shown
 // as it comes.
 #include <fcntl.h>
 #include <getopt.h>
@@ -10,8 +11,10 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
+#include "core/slurm_variables.h"
 #include "frontends/slurm/front.h"
 #include "frontends/slurm/getopt_words.h"
 #include "frontends/slurm/srun_job.h"
@@ -57,9 +60,38 @@ bool redirect(const std::string& path, int fd, bool append) {
   return ok;
 }
 
+// The first `srun` on PATH that is not this program (a real Slurm's), or "".
+std::string real_srun() {
+  std::error_code ec;
+  const auto self = std::filesystem::canonical("/proc/self/exe", ec);
+  const char* path = std::getenv("PATH");
+  const std::string dirs = path ? path : "";
+  std::size_t at = 0;
+  while (at <= dirs.size()) {
+    const std::size_t end = std::min(dirs.find(':', at), dirs.size());
+    const std::string candidate = dirs.substr(at, end - at) + "/srun";
+    at = end + 1;
+    if (::access(candidate.c_str(), X_OK) == 0 && std::filesystem::canonical(candidate, ec) != self) return candidate;
+  }
+  return "";
+}
+
 }  // namespace
 
 int srun_main(const Args& args) {
+  // In a job that a real Slurm runs, a step is Slurm's own, on all of the allocation's
+  // nodes: its srun runs it. Such a job was submitted through these commands (marked:
+  // core/slurm_variables.h), runs on a cluster backend (the local backend takes the mark
+  // out) and has a SLURM_JOB_ID (Slurm's: no other cluster backend sets one).
+  if (std::getenv(kSlurmVariablesWanted) && std::getenv("SLURM_JOB_ID")) {
+    const std::string real = real_srun();
+    if (real.empty()) return fail("srun", "in a Slurm job, and no Slurm srun on PATH after yard's");
+    std::vector<char*> argv{const_cast<char*>(real.c_str())};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(real.c_str(), argv.data());
+    return fail("srun", "cannot run " + real);
+  }
   int ntasks = 1;
   std::string output, error, chdir;
   bool append = false;
