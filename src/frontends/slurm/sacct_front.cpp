@@ -114,8 +114,10 @@ int sacct_main(const Args& args) {
   if (!operands) return 1;
   auto items = parse_sacct_format(format.empty() ? kDefaultFields : format);
   if (!items) return fail("sacct", items.error());
+  std::vector<const SacctField*> fields;  // each item's, found once for the whole listing
   for (auto& item : *items) {
     const SacctField* f = field_of(item.field);
+    fields.push_back(f);
     if (!f) {
       std::cerr << "sacct: error: Invalid field requested: \"" << item.field << "\"\n";
       return 1;
@@ -175,8 +177,9 @@ int sacct_main(const Args& args) {
   };
   if (header) {
     std::vector<std::string> names_row, dashes;
-    for (const auto& item : *items) {
-      names_row.push_back(field_of(item.field)->name);
+    for (std::size_t i = 0; i < items->size(); ++i) {
+      const auto& item = (*items)[i];
+      names_row.push_back(fields[i]->name);
       dashes.push_back(std::string(static_cast<std::size_t>(*item.width), '-'));
     }
     line(names_row, false);
@@ -193,8 +196,8 @@ int sacct_main(const Args& args) {
     }
     for (std::size_t k = 0; k < lines.size(); ++k) {
       std::vector<std::string> values;
-      for (const auto& item : *items) {
-        const std::string f = field_of(item.field)->field;
+      for (const SacctField* field : fields) {
+        const std::string f = field->field;
         std::string v = field_value(f, lines[k], ctx).value_or("");
         if (k > 0 && (f == "array_id" || f == "raw_id")) v += "." + lines[k].name;
         if (k > 0 && (f == "partition" || f == "user" || f == "sacct_time_limit" || f == "req_mem")) v.clear();

@@ -218,18 +218,23 @@ int squeue_main(const Args& args) {
       shown.push_back(std::move(j));
     }
     std::string out;
+    // Each item's column, found once for the whole listing.
+    std::vector<const Column*> columns;
+    for (const auto& item : items) columns.push_back(item.field.empty() ? nullptr : column_of(item, named));
     if (header) {
-      for (const auto& item : items) {
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        const auto& item = items[i];
         if (item.field.empty()) { out += item.literal; continue; }
-        const Column* col = column_of(item, named);
+        const Column* col = columns[i];
         out += fit(col ? col->header : (named ? item.field : std::string()), item) + item.suffix;
       }
       out += "\n";
     }
     for (const auto& row : rows_of(shown, expand)) {
-      for (const auto& item : items) {
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        const auto& item = items[i];
         if (item.field.empty()) { out += item.literal; continue; }
-        const Column* col = column_of(item, named);
+        const Column* col = columns[i];
         std::string value;
         if (col) value = std::string(col->field) == "array_id" && !row.id_text.empty() ? row.id_text
                                                                                         : field_value(col->field, row.job, ctx).value_or("");
