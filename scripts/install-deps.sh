@@ -18,6 +18,9 @@ packages=(
   # the Python module (src/python/): pybind11 over the client library, cloudpickle for
   # functions as jobs, pytest for its tests
   pybind11-dev python3-dev python3-pybind11 python3-cloudpickle python3-pytest
+  # the web platform (src/web/): its HTTP server, its passwords and tokens (argon2id), the
+  # API tests' schema checks, and the browser its pages are tested in (tests/web/)
+  libcpp-httplib-dev libsodium-dev python3-jsonschema chromium
   # a workflow tool driving Slurm's commands as front ends to yard (tests/slurm-commands/)
   snakemake
   # MPMD launches through mpirun (direct mode, --launcher mpirun)

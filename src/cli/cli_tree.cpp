@@ -25,6 +25,9 @@ std::unique_ptr<CliTree> make_cli_tree() {
                                " (yard submit --help for the flags)");
   const SubmitChoices choices{backend_names(), all_script_languages().script_names()};
   t->submit = submit_app(t->submit_flags, t->submit_json, choices);
+  // main() hands `yard web ...` to yard-web (src/web/); declared so that --help lists it.
+  app.add_subcommand("web", "The web platform: serve the API and the pages (yard web serve), manage its users "
+                            "(yard web user add|list|remove|password); yard web --help for more");
   add_status_commands(app, t->rc);
   add_server_command(app, t->rc);
   add_run_command(app, t->rc);

@@ -47,7 +47,9 @@ void add_flow_why_command(CLI::App& flow, int& rc);  // yard flow why
 void add_accounts_command(CLI::App& app, int& rc);
 void add_routes_command(CLI::App& app, int& rc);  // yard routes: routes.yaml as the daemon read it
 void add_watch_command(CLI::App& app, int& rc);  // yard watch: the event stream
-void add_slurm_commands_command(CLI::App& app, int& rc);  // yard slurm-commands env|path
+void add_slurm_commands_command(CLI::App& app, int& rc);
+// Runs `program` (beside yard, or under libexec/switchyard) with argv[1..]: yard web.
+int exec_beside(const char* program, int argc, char** argv);  // yard slurm-commands env|path
 struct CliTree;
 // yard completion bash|zsh (and the build's hidden yard __man DIR).
 void add_completion_command(CLI::App& app, CliTree& tree);

@@ -38,6 +38,10 @@ int main(int argc, char** argv) {
     return yard::cmd_submit(args, command);
   }
 
+  // `yard web ...` is yard-web's (src/web/: an HTTP service with libraries of its own that
+  // yard does not load), found beside yard in a build tree or under libexec once installed.
+  if (argc > 1 && std::strcmp(argv[1], "web") == 0) return yard::exec_beside("yard-web", argc - 1, argv + 1);
+
   auto tree = yard::make_cli_tree();
   CLI::App& app = *tree->app;
   try {

@@ -1,0 +1,144 @@
+// /api/v1/runs: start (from a template), list, get, cancel, run again, logs.
+#include "web/api_routes.h"
+
+#include "core/byte_json.h"
+#include "web/auth.h"
+#include "web/http_reply.h"
+#include "web/run_start.h"
+#include "web/run_view.h"
+
+namespace yard::web {
+namespace {
+
+void send_run(Site& site, httplib::Response& res, int status, const RunRow& run) {
+  auto daemon = site.daemon();
+  auto jobs = jobs_of(daemon, {run});
+  if (!jobs) return send_failure(res, jobs.failure());
+  send_json(res, status, {{"run", run_json(run, *jobs)}});
+}
+
+void start(Site& site, const Caller& c, httplib::Response& res, const std::string& template_name,
+           const nlohmann::json& values) {
+  auto started = start_run(site, c.user, template_name, values);
+  if (auto* no = std::get_if<StartRefusal>(&started)) return send_error(res, no->status, no->message, no->field);
+  send_run(site, res, 201, std::get<RunRow>(started));
+}
+
+}  // namespace
+
+std::optional<RunRow> caller_run(Site& site, const Caller& c, const httplib::Request& req, httplib::Response& res) {
+  std::int64_t id = 0;
+  try {
+    id = std::stoll(req.matches[1].str());
+  } catch (const std::exception&) {
+  }
+  auto run = site.db->run(id);
+  if (!run || !may_see(c.user, run->owner)) {
+    send_error(res, 404, "no run " + req.matches[1].str());
+    return std::nullopt;
+  }
+  return run;
+}
+
+void add_run_routes(httplib::Server& server, Site& site) {
+  server.Post("/api/v1/runs", guarded(site, [&site](const Caller& c, const httplib::Request& req, httplib::Response& res) {
+    auto body = json_body(req, res, {"template", "values"});
+    if (!body) return;
+    if (!body->value("template", nlohmann::json()).is_string())
+      return send_error(res, 400, "template: the name of a template (text)", "template");
+    start(site, c, res, (*body)["template"], body->value("values", nlohmann::json::object()));
+  }));
+
+  server.Get("/api/v1/runs", guarded(site, [&site](const Caller& c, const httplib::Request& req, httplib::Response& res) {
+    RunFilter filter;
+    auto limit = int_param(req, res, "limit", 50, 1, 500);
+    auto after = limit ? int_param(req, res, "after", 0, 0, INT64_MAX) : std::nullopt;
+    if (!after) return;
+    filter.limit = static_cast<int>(*limit);
+    filter.before = *after;
+    filter.template_name = req.get_param_value("template");
+    filter.owner = c.user.admin ? req.get_param_value("owner") : c.user.name;
+    std::optional<JobState> wanted;
+    if (req.has_param("state")) {
+      wanted = parse_job_state(req.get_param_value("state"));
+      if (!wanted) return send_error(res, 400, "state: '" + req.get_param_value("state") + "' is not a job state", "state");
+    }
+    auto runs = site.db->runs(filter);
+    auto daemon = site.daemon();
+    auto jobs = jobs_of(daemon, runs);
+    if (!jobs) return send_failure(res, jobs.failure());
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& run : runs) {
+      nlohmann::json j = run_json(run, *jobs);
+      if (!wanted || j["state"] == to_string(*wanted)) out.push_back(std::move(j));
+    }
+    const bool more = static_cast<int>(runs.size()) == filter.limit;
+    send_json(res, 200, {{"runs", out}, {"next", more ? runs.back().id : 0}, {"last_event", site.feed->last_id()}});
+  }));
+
+  server.Get(R"(/api/v1/runs/(\d+))", guarded(site, [&site](const Caller& c, const httplib::Request& req, httplib::Response& res) {
+    auto run = caller_run(site, c, req, res);
+    if (!run) return;
+    auto daemon = site.daemon();
+    auto jobs = jobs_of(daemon, {*run});
+    if (!jobs) return send_failure(res, jobs.failure());
+    // The timeline: every state change of the run's first jobs, in time order.
+    nlohmann::json events = nlohmann::json::array();
+    std::size_t shown = 0;
+    for (auto id : run->jobs) {
+      if (++shown > 50) break;
+      auto job = daemon.job(id);
+      if (!job) continue;
+      for (const auto& e : job->events)
+        events.push_back({{"time", e.time}, {"state", to_string(e.state)}, {"detail", e.detail}, {"job", id},
+                          {"name", job->job.name}});
+    }
+    std::stable_sort(events.begin(), events.end(),
+                     [](const nlohmann::json& a, const nlohmann::json& b) { return a["time"] < b["time"]; });
+    send_json(res, 200, {{"run", run_json(*run, *jobs)}, {"events", events}});
+  }));
+
+  server.Post(R"(/api/v1/runs/(\d+)/cancel)", guarded(site, [&site](const Caller& c, const httplib::Request& req, httplib::Response& res) {
+    auto run = caller_run(site, c, req, res);
+    if (!run) return;
+    CancelRequest cancel;
+    cancel.ids = run->jobs;
+    auto daemon = site.daemon();
+    if (auto done = daemon.cancel(cancel); !done) return send_failure(res, done.failure());
+    (void)site.db->audit(c.user.name, "run.cancel", "run " + std::to_string(run->id));
+    send_run(site, res, 200, *run);
+  }));
+
+  server.Post(R"(/api/v1/runs/(\d+)/rerun)", guarded(site, [&site](const Caller& c, const httplib::Request& req, httplib::Response& res) {
+    auto run = caller_run(site, c, req, res);
+    if (!run) return;
+    // Started as its owner would have (an admin running another's run again runs it as theirs).
+    start(site, c, res, run->template_name, run->values);
+  }));
+
+  server.Get(R"(/api/v1/runs/(\d+)/logs)", guarded(site, [&site](const Caller& c, const httplib::Request& req, httplib::Response& res) {
+    auto run = caller_run(site, c, req, res);
+    if (!run) return;
+    const std::string stream = req.has_param("stream") ? req.get_param_value("stream") : "stdout";
+    if (stream != "stdout" && stream != "stderr")
+      return send_error(res, 400, "stream: stdout or stderr, not '" + stream + "'", "stream");
+    auto offset = int_param(req, res, "offset", 0, 0, INT64_MAX);
+    auto limit = offset ? int_param(req, res, "limit", 1 << 20, 1, kMaxLogChunk) : std::nullopt;
+    auto job = limit ? int_param(req, res, "job", run->jobs.empty() ? 0 : run->jobs.front(), 0, INT64_MAX) : std::nullopt;
+    if (!job) return;
+    if (std::find(run->jobs.begin(), run->jobs.end(), *job) == run->jobs.end())
+      return send_error(res, 404, "job " + std::to_string(*job) + " is not of run " + std::to_string(run->id), "job");
+    LogsRequest logs;
+    logs.id = *job;
+    logs.stderr_stream = stream == "stderr";
+    logs.offset = *offset;
+    logs.limit = *limit;
+    auto daemon = site.daemon();
+    auto got = daemon.logs(logs);
+    if (!got) return send_failure(res, got.failure());
+    send_json(res, 200, {{"data", bytes_to_json(got->data)}, {"offset", got->offset}, {"size", got->size},
+                         {"ended", got->ended}, {"job", *job}});
+  }));
+}
+
+}  // namespace yard::web

@@ -1,0 +1,94 @@
+// The daemon's event stream, followed once for the whole site and fanned out to every open
+// page: 500 pages cost the daemon (and the schedulers behind it) one watch. Each event of a
+// job that belongs to a run becomes a message carrying the run's new state, numbered by the
+// daemon's event id, so a page that reconnects with Last-Event-ID gets what it missed
+// (from memory, or from the daemon's log when it is older than what is kept here).
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "client/daemon_client.h"
+#include "core/job_record.h"
+
+namespace yard::web {
+
+struct FeedMessage {
+  std::int64_t id = 0;  // the daemon's event id
+  std::int64_t run = 0;
+  std::string owner;
+  std::string data;  // {"run":{...},"job":{...}} as sent
+};
+
+class EventFeed {
+ public:
+  // `run_of`: the run a job belongs to, for jobs of runs made before the service started.
+  struct RunOf {
+    std::int64_t run = 0;
+    std::string owner;
+    std::vector<std::int64_t> jobs;
+  };
+  using RunLookup = std::function<std::optional<RunOf>(std::int64_t job)>;
+  EventFeed(Paths daemon_paths, RunLookup run_of);
+  ~EventFeed();
+  EventFeed(const EventFeed&) = delete;
+  EventFeed& operator=(const EventFeed&) = delete;
+
+  // Starts following from the daemon's last event (its id is where a new page begins).
+  Status start();
+  void stop();
+  std::int64_t last_id();
+
+  // Tells the feed a run's jobs (a new run): their events become the run's messages.
+  void add_run(std::int64_t run, const std::string& owner, const std::vector<std::int64_t>& jobs);
+  void add_run_locked(std::int64_t run, const std::string& owner, const std::vector<std::int64_t>& jobs,
+                      const std::vector<JobRecord>& now);
+
+  // The messages after `since` that `may_see` allows, waiting up to `wait_s` for the first;
+  // `older` is set when `since` is before what is kept here (replay from the daemon);
+  // `reached`: the last id looked at (the caller's next `since`).
+  std::vector<FeedMessage> after(std::int64_t since, const std::function<bool(const FeedMessage&)>& may_see,
+                                 double wait_s, bool& older, std::int64_t& reached);
+  // The daemon's log from `since` up to where the messages kept here start (`upto`), as
+  // messages.
+  std::vector<FeedMessage> replay(std::int64_t since, const std::function<bool(const FeedMessage&)>& may_see,
+                                  std::int64_t& upto);
+  bool stopped() const { return stop_; }
+
+ private:
+  void follow();
+  // The message for one event, or nothing for a job of no run; updates the run's state
+  // (`live`: the event is new; an old one is told as it was).
+  std::optional<FeedMessage> message_for(const LoggedEvent& e, bool live);
+
+  Paths paths_;
+  RunLookup run_of_;
+  std::mutex mu_;
+  std::condition_variable changed_;
+  std::deque<FeedMessage> kept_;
+  std::int64_t start_id_ = 0, last_id_ = 0;
+  // Each run's jobs' states as the events told them (a run's state is its jobs').
+  std::map<std::int64_t, std::map<std::int64_t, JobState>> run_jobs_;
+  std::map<std::int64_t, std::pair<std::int64_t, std::string>> job_run_;  // job -> (run, owner)
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+// A run's state from its jobs': RUNNING while one runs; else the first end that was not
+// COMPLETED, if any (what waits on a failed step never runs); else RUNNING while some
+// completed and others wait (a workflow between steps), PENDING while all wait, and
+// COMPLETED when all completed.
+JobState run_state(const std::vector<JobState>& jobs);
+
+}  // namespace yard::web

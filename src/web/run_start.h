@@ -1,0 +1,25 @@
+// Starting a run: a template's form filled in by a user becomes jobs of the service
+// account's daemon. The values are checked as the form says, the jobs' options through
+// `yard submit`'s own flag parser (the same validation as the CLI), the run recorded
+// before anything is submitted, and the submission keyed by the run, so that asking again
+// after a lost reply never starts it twice.
+#pragma once
+
+#include <string>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
+#include "web/site.h"
+
+namespace yard::web {
+
+struct StartRefusal {
+  int status = 400;
+  std::string message, field;
+};
+
+std::variant<RunRow, StartRefusal> start_run(Site& site, const User& user, const std::string& template_name,
+                                             const nlohmann::json& values);
+
+}  // namespace yard::web

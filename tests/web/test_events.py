@@ -1,0 +1,79 @@
+"""Live state by server-sent events: a change reaches the page's stream, a page that
+reconnects with Last-Event-ID gets exactly what it missed, a user's stream carries only
+their runs, and a daemon that restarts under the service loses nothing."""
+
+import signal
+
+from web_site import EventStream
+from yard_test_daemon import wait_gone
+
+ENDED = ("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT")
+
+
+def test_a_runs_changes_reach_its_owners_stream_and_no_one_elses(site):
+    alice, bob = site.client(), site.client()
+    alice.login("alice")
+    bob.login("bob")
+    since = alice.call("GET", "/api/v1/runs")[1]["last_event"]
+    mine = alice.start("hello", {"count": 1})  # started before the streams open: ?since= covers it
+    stream = EventStream(alice, since=since)
+    try:
+        seen = stream.until(lambda m: m["run"]["id"] == mine["id"] and m["run"]["state"] in ENDED)
+        states = [m["job"]["state"] for _, m in seen if m["run"]["id"] == mine["id"]]
+        assert states[0] == "PENDING" and states[-1] == "COMPLETED" and "RUNNING" in states
+        ids = [i for i, _ in seen]
+        assert ids == sorted(ids) and len(set(ids)) == len(ids)
+        bob_stream = EventStream(bob, since=since)
+        theirs = bob.start("hello", {"count": 1})
+        got = bob_stream.until(lambda m: m["run"]["state"] in ENDED)
+        assert {m["run"]["id"] for _, m in got} == {theirs["id"]}
+        bob_stream.close()
+    finally:
+        stream.close()
+
+
+def test_a_page_that_reconnects_gets_every_change_it_missed_once(site):
+    c = site.client()
+    c.login("alice")
+    since = c.call("GET", "/api/v1/runs")[1]["last_event"]
+    first = c.start("hello", {"count": 1})
+    stream = EventStream(c, since=since)
+    seen = stream.until(lambda m: m["run"]["id"] == first["id"] and m["run"]["state"] in ENDED)
+    stream.close()
+    last = seen[-1][0]
+    # While the page is away: another run starts and ends.
+    second = c.start("hello", {"count": 2})
+    c.wait_run(second["id"])
+    again = EventStream(c, last_event_id=last)
+    missed = again.until(lambda m: m["run"]["id"] == second["id"] and m["run"]["state"] in ENDED)
+    again.close()
+    ids = [i for i, _ in missed]
+    assert min(ids) > last and len(set(ids)) == len(ids)
+    assert [m["job"]["state"] for _, m in missed if m["run"]["id"] == second["id"]][0] == "PENDING"
+
+
+def test_a_daemon_restart_under_the_service_loses_no_change(site):
+    c = site.client()
+    c.login("alice")
+    since = c.call("GET", "/api/v1/runs")[1]["last_event"]
+    stream = EventStream(c, since=since)
+    pid = site.daemon_pid()
+    site.yard("server", "stop")
+    assert wait_gone(pid)
+    # The next request starts the daemon again; the feed follows it from where it was.
+    run = c.start("hello", {"count": 1})
+    seen = stream.until(lambda m: m["run"]["id"] == run["id"] and m["run"]["state"] in ENDED)
+    states = [m["job"]["state"] for _, m in seen if m["run"]["id"] == run["id"]]
+    assert states == ["PENDING", "RUNNING", "COMPLETED"]
+    stream.close()
+
+
+def test_the_service_stops_promptly_with_streams_open(site):
+    c = site.client()
+    c.login("alice")
+    streams = [EventStream(c) for _ in range(5)]
+    site.server.send_signal(signal.SIGTERM)
+    assert site.server.wait(timeout=30) == 0
+    for s in streams:
+        s.close()
+    site.start()
