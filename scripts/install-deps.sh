@@ -32,4 +32,14 @@ packages=(
 # shellcheck source=scripts/lib/apt.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/apt.sh"
 apt_install install-deps "${packages[@]}"
-echo "install-deps: all ${#packages[@]} packages present"
+# The web pages' build tools and their browser tests' driver (web/package-lock.json: Vite,
+# TypeScript, uPlot, playwright-core), from the npm registry with the machine's Node.js
+# (Debian's when there is none). Installed again only when the lock file changed.
+command -v npm >/dev/null || apt_install install-deps nodejs npm
+stamp=web/node_modules/.yard-lock-sha256
+lock_sum=$(sha256sum web/package-lock.json | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$lock_sum" ]; then
+  (cd web && npm ci --no-audit --no-fund --loglevel=error)
+  echo "$lock_sum" > "$stamp"
+fi
+echo "install-deps: all ${#packages[@]} packages present, and web/'s npm packages"

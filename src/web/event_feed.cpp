@@ -25,6 +25,22 @@ JobState run_state(const std::vector<JobState>& jobs) {
   return jobs.empty() ? JobState::Pending : JobState::Completed;
 }
 
+JobState run_state(const std::map<JobState, int>& counts) {
+  std::vector<JobState> present;
+  for (const auto& [state, n] : counts)
+    if (n > 0) present.push_back(state);
+  return run_state(present);
+}
+
+void EventFeed::RunStates::set(std::int64_t job, JobState state) {
+  auto [it, added] = jobs.emplace(job, state);
+  if (!added) {
+    if (--counts[it->second] == 0) counts.erase(it->second);
+    it->second = state;
+  }
+  ++counts[state];
+}
+
 EventFeed::EventFeed(Paths daemon_paths, RunLookup run_of)
     : paths_(std::move(daemon_paths)), run_of_(std::move(run_of)) {}
 
@@ -62,9 +78,9 @@ void EventFeed::add_run_locked(std::int64_t run, const std::string& owner, const
   auto& states = run_jobs_[run];
   for (auto id : jobs) {
     job_run_[id] = {run, owner};
-    states.emplace(id, JobState::Pending);
+    if (!states.jobs.count(id)) states.set(id, JobState::Pending);
   }
-  for (const auto& job : now) states[job.id] = job.state;
+  for (const auto& job : now) states.set(job.id, job.state);
 }
 
 std::optional<FeedMessage> EventFeed::message_for(const LoggedEvent& e, bool live) {
@@ -82,14 +98,10 @@ std::optional<FeedMessage> EventFeed::message_for(const LoggedEvent& e, bool liv
   }
   const auto [run, owner] = found->second;
   auto& states = run_jobs_[run];
-  if (live) states[e.job_id] = e.event.state;
-  std::vector<JobState> all;
-  std::map<std::string, int> counts;
-  for (const auto& [job, state] : states) {
-    all.push_back(state);
-    ++counts[std::string(to_string(state))];
-  }
-  const JobState state = live ? run_state(all) : e.event.state;
+  if (live) states.set(e.job_id, e.event.state);
+  nlohmann::json counts = nlohmann::json::object();
+  for (const auto& [s, n] : states.counts) counts[std::string(to_string(s))] = n;
+  const JobState state = live ? run_state(states.counts) : e.event.state;
   nlohmann::json data = {
       {"run", {{"id", run}, {"state", to_string(state)}, {"jobs_by_state", counts}}},
       {"job", {{"id", e.job_id}, {"name", e.name}, {"state", to_string(e.event.state)}, {"time", e.event.time},

@@ -78,13 +78,21 @@ class EventFeed {
   std::condition_variable changed_;
   std::deque<FeedMessage> kept_;
   std::int64_t start_id_ = 0, last_id_ = 0;
-  // Each run's jobs' states as the events told them (a run's state is its jobs').
-  std::map<std::int64_t, std::map<std::int64_t, JobState>> run_jobs_;
+  // Each run's jobs' states as the events told them, and how many are in each (a run's
+  // state is its jobs': counted as they change, not over a 10,000-job array each time).
+  struct RunStates {
+    std::map<std::int64_t, JobState> jobs;
+    std::map<JobState, int> counts;
+    void set(std::int64_t job, JobState state);
+  };
+  std::map<std::int64_t, RunStates> run_jobs_;
   std::map<std::int64_t, std::pair<std::int64_t, std::string>> job_run_;  // job -> (run, owner)
   std::atomic<bool> stop_{false};
   std::thread thread_;
 };
 
+// A run's state from how many of its jobs are in each state.
+JobState run_state(const std::map<JobState, int>& counts);
 // A run's state from its jobs': RUNNING while one runs; else the first end that was not
 // COMPLETED, if any (what waits on a failed step never runs); else RUNNING while some
 // completed and others wait (a workflow between steps), PENDING while all wait, and

@@ -131,12 +131,12 @@ TEST(WebLogins, FiveFailuresAMinuteThenWait) {
 
 TEST(WebRuns, ARunsStateIsItsJobs) {
   using S = JobState;
-  EXPECT_EQ(run_state({S::Pending, S::Pending}), S::Pending);
-  EXPECT_EQ(run_state({S::Completed, S::Running}), S::Running);
-  EXPECT_EQ(run_state({S::Completed, S::Pending}), S::Running);  // between steps
-  EXPECT_EQ(run_state({S::Failed, S::Pending}), S::Failed);     // its dependents never run
-  EXPECT_EQ(run_state({S::Completed, S::Completed}), S::Completed);
-  EXPECT_EQ(run_state({S::Completed, S::Cancelled}), S::Cancelled);
+  EXPECT_EQ(run_state(std::vector<S>{S::Pending, S::Pending}), S::Pending);
+  EXPECT_EQ(run_state(std::vector<S>{S::Completed, S::Running}), S::Running);
+  EXPECT_EQ(run_state(std::vector<S>{S::Completed, S::Pending}), S::Running);  // between steps
+  EXPECT_EQ(run_state(std::vector<S>{S::Failed, S::Pending}), S::Failed);     // its dependents never run
+  EXPECT_EQ(run_state(std::vector<S>{S::Completed, S::Completed}), S::Completed);
+  EXPECT_EQ(run_state(std::vector<S>{S::Completed, S::Cancelled}), S::Cancelled);
 }
 
 }  // namespace

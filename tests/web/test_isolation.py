@@ -61,7 +61,7 @@ def test_uploads_keep_to_their_names_and_feed_a_file_field(site, tmp_path):
     assert other.call("GET", "/api/v1/uploads")[1]["uploads"] == []
     run = c.start("count-lines", {"input": "input.txt"})
     c.wait_run(run["id"])
-    status, res, data = c.request("GET", f"/api/v1/runs/{run['id']}/files/lines.txt")
+    status, res, data = c.request("GET", f"/api/v1/runs/{run['id']}/files/line-count.txt")
     assert status == 200 and data.strip() == b"2"
     status, body = other.call("POST", "/api/v1/runs", {"template": "count-lines", "values": {"input": "input.txt"}})
     assert status == 400 and body["field"] == "input"

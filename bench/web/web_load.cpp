@@ -1,0 +1,239 @@
+// Load on `yard web serve` (bench/web/run.sh): API clients making requests as fast as they
+// are answered, and event streams open as pages hold them, while a large array runs.
+// Prints requests per second, request latency (p50, p99), the time from a state change
+// (its time in the daemon's log) to its event reaching a stream (p50, p95), and the state
+// changes each stream lost or got twice, checked against one stream read after the end.
+//   web_load URL TOKEN CLIENTS STREAMS SECONDS ARRAY_SIZE
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <httplib.h>
+#include <netinet/in.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+double wall() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
+}
+
+// One open event stream, read without a thread of its own.
+struct Stream {
+  int fd = -1;
+  std::string buffer;
+  bool headers_done = false;
+  std::vector<std::int64_t> ids;
+  std::vector<double> delays;
+};
+
+int connect_to(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+void open_stream(Stream& s, int port, const std::string& token, std::int64_t since) {
+  s.fd = connect_to(port);
+  if (s.fd < 0) return;
+  const std::string req = "GET /api/v1/events?since=" + std::to_string(since) +
+                          " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nAuthorization: Bearer " + token +
+                          "\r\n\r\n";
+  (void)!::write(s.fd, req.data(), req.size());
+  ::fcntl(s.fd, F_SETFL, O_NONBLOCK);
+}
+
+// Takes the messages out of what arrived (chunked framing is skipped: each chunk's size
+// line has no "id: " in it).
+void take_messages(Stream& s, double now) {
+  std::size_t end;
+  while ((end = s.buffer.find("\n\n")) != std::string::npos) {
+    const std::string msg = s.buffer.substr(0, end);
+    s.buffer.erase(0, end + 2);
+    const auto id_at = msg.find("id: ");
+    if (id_at == std::string::npos) continue;
+    s.ids.push_back(std::stoll(msg.substr(id_at + 4)));
+    const auto time_at = msg.find("\"time\":");
+    if (time_at != std::string::npos) s.delays.push_back(now - std::stod(msg.substr(time_at + 7)));
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 7) {
+    std::fprintf(stderr, "usage: web_load URL TOKEN CLIENTS STREAMS SECONDS ARRAY_SIZE\n");
+    return 2;
+  }
+  const std::string url = argv[1], token = argv[2];
+  const int clients = std::atoi(argv[3]), streams_n = std::atoi(argv[4]), seconds = std::atoi(argv[5]);
+  const int array_size = std::atoi(argv[6]);
+  const int port = std::atoi(url.substr(url.rfind(':') + 1).c_str());
+  const httplib::Headers auth = {{"Authorization", "Bearer " + token}};
+
+  httplib::Client setup("127.0.0.1", port);
+  setup.set_read_timeout(120, 0);
+  auto listed = setup.Get("/api/v1/runs?limit=1", auth);
+  if (!listed || listed->status != 200) {
+    std::fprintf(stderr, "web_load: cannot list runs\n");
+    return 1;
+  }
+  const std::int64_t since = nlohmann::json::parse(listed->body)["last_event"];
+
+  std::vector<Stream> streams(static_cast<std::size_t>(streams_n));
+  const int ep = ::epoll_create1(0);
+  for (std::size_t i = 0; i < streams.size(); ++i) {
+    open_stream(streams[i], port, token, since);
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.u64 = i;
+    ::epoll_ctl(ep, EPOLL_CTL_ADD, streams[i].fd, &ev);
+  }
+  std::atomic<bool> reading{true};
+  std::thread reader([&] {
+    std::vector<epoll_event> events(256);
+    char buf[1 << 16];
+    while (reading) {
+      const int n = ::epoll_wait(ep, events.data(), static_cast<int>(events.size()), 200);
+      const double now = wall();
+      for (int k = 0; k < n; ++k) {
+        Stream& s = streams[events[static_cast<std::size_t>(k)].data.u64];
+        ssize_t got;
+        while ((got = ::read(s.fd, buf, sizeof buf)) > 0) s.buffer.append(buf, static_cast<std::size_t>(got));
+        take_messages(s, now);
+      }
+    }
+  });
+
+  auto started = setup.Post("/api/v1/runs", auth,
+                            nlohmann::json{{"template", "array"}, {"values", {{"count", array_size}}}}.dump(),
+                            "application/json");
+  if (!started || started->status != 201) {
+    std::fprintf(stderr, "web_load: the array did not start: %s\n", started ? started->body.c_str() : "no reply");
+    return 1;
+  }
+  const std::int64_t run_id = nlohmann::json::parse(started->body)["run"]["id"];
+  const double t0 = wall();
+
+  std::mutex mu;
+  std::vector<double> latencies;
+  std::atomic<long> failures{0};
+  std::atomic<bool> loading{true};
+  std::vector<std::thread> workers;
+  for (int c = 0; c < clients; ++c)
+    workers.emplace_back([&, c] {
+      httplib::Client api("127.0.0.1", port);
+      api.set_keep_alive(true);
+      api.set_read_timeout(60, 0);
+      std::vector<double> mine;
+      const std::string paths[] = {"/api/v1/runs?limit=20", "/api/v1/runs/" + std::to_string(run_id),
+                                   "/api/v1/templates", "/api/v1/runs/" + std::to_string(run_id) + "/logs?limit=1024"};
+      for (long i = c; loading; ++i) {
+        const auto a = std::chrono::steady_clock::now();
+        auto res = api.Get(paths[i % 4].c_str(), auth);
+        const auto b = std::chrono::steady_clock::now();
+        if (!res || res->status != 200) ++failures;
+        mine.push_back(std::chrono::duration<double, std::milli>(b - a).count());
+      }
+      std::lock_guard lock(mu);
+      latencies.insert(latencies.end(), mine.begin(), mine.end());
+    });
+  std::this_thread::sleep_for(std::chrono::seconds(seconds));
+  loading = false;
+  for (auto& w : workers) w.join();
+  const double load_s = wall() - t0;
+
+  // The run's end, then every stream up to the last event of it.
+  std::string state;
+  const double wait_until = wall() + 600;
+  while (wall() < wait_until) {
+    auto r = setup.Get(("/api/v1/runs/" + std::to_string(run_id)).c_str(), auth);
+    if (r && r->status == 200) state = nlohmann::json::parse(r->body)["run"]["state"];
+    if (state == "COMPLETED" || state == "FAILED" || state == "CANCELLED") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  const double run_s = wall() - t0;
+  // The reference: one more stream, read after the end, from the same start.
+  Stream ref;
+  open_stream(ref, port, token, since);
+  ::fcntl(ref.fd, F_SETFL, 0);
+  timeval tv{60, 0};
+  ::setsockopt(ref.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  char buf[1 << 16];
+  ssize_t got;
+  // Read until the server has had nothing more for it for a while (its keepalive comes
+  // after 15 s without a message).
+  while ((got = ::read(ref.fd, buf, sizeof buf)) > 0) {
+    const std::string chunk(buf, static_cast<std::size_t>(got));
+    ref.buffer += chunk;
+    take_messages(ref, wall());
+    if (chunk.find(": keepalive") != std::string::npos) break;
+  }
+  const std::set<std::int64_t> want(ref.ids.begin(), ref.ids.end());
+  const std::int64_t last = want.empty() ? 0 : *want.rbegin();
+  const double settle_until = wall() + 60;
+  auto caught_up = [&] {
+    return std::all_of(streams.begin(), streams.end(),
+                       [&](const Stream& s) { return !s.ids.empty() && s.ids.back() >= last; });
+  };
+  while (!caught_up() && wall() < settle_until) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  reading = false;
+  reader.join();
+
+  long lost = 0, twice = 0, messages = 0;
+  std::vector<double> delays;
+  for (const auto& s : streams) {
+    std::set<std::int64_t> seen;
+    for (auto id : s.ids) {
+      if (!seen.insert(id).second) ++twice;
+    }
+    for (auto id : want)
+      if (!seen.count(id)) ++lost;
+    messages += static_cast<long>(s.ids.size());
+    delays.insert(delays.end(), s.delays.begin(), s.delays.end());
+  }
+  std::printf("%-58s %12s\n", "web service, loopback", "value");
+  std::printf("%-58s %12d\n", "API clients", clients);
+  std::printf("%-58s %12d\n", "event streams open", streams_n);
+  std::printf("%-58s %12d\n", "array run (jobs)", array_size);
+  std::printf("%-58s %12s\n", "array's end state", state.c_str());
+  std::printf("%-58s %12.1f\n", "array's run time, submit to end (s)", run_s);
+  std::printf("%-58s %12.1f\n", "load time (s)", load_s);
+  std::printf("%-58s %12.0f\n", "API requests per second", static_cast<double>(latencies.size()) / load_s);
+  std::printf("%-58s %12ld\n", "API requests failed", failures.load());
+  std::printf("%-58s %12.2f\n", "API latency p50 (ms)", percentile(latencies, 0.50));
+  std::printf("%-58s %12.2f\n", "API latency p99 (ms)", percentile(latencies, 0.99));
+  std::printf("%-58s %12zu\n", "state changes of the run (reference stream)", want.size());
+  std::printf("%-58s %12ld\n", "events delivered to all streams", messages);
+  std::printf("%-58s %12.3f\n", "change to stream p50 (s)", percentile(delays, 0.50));
+  std::printf("%-58s %12.3f\n", "change to stream p95 (s)", percentile(delays, 0.95));
+  std::printf("%-58s %12ld\n", "changes lost, all streams", lost);
+  std::printf("%-58s %12ld\n", "changes delivered twice, all streams", twice);
+  return lost == 0 && twice == 0 ? 0 : 1;
+}

@@ -1,0 +1,395 @@
+#!/usr/bin/env node
+// End-to-end walk through Switchyard's web pages, as a person would use them, in a real
+// (headless) Chromium driven by playwright-core.
+//
+//   BASE_URL=http://127.0.0.1:PORT USER1=alice PASS1=... USER2=bob PASS2=... \
+//   SHOTS=/tmp/shots node tests/web/e2e/run.mjs        (or: cd web && npm run e2e)
+//
+// The server must have the templates "hello" (fields greeting: text, count: integer 1..10),
+// "sleeper" (field seconds: integer) and "three-steps" (a workflow without fields), and the
+// two users. CHROMIUM chooses the browser (default /usr/bin/chromium). E2E_TIMEOUT_S (default
+// 30) bounds each wait; E2E_RUN_TIMEOUT_S (default 120) bounds the wait for a run to end.
+// Prints one line per stage passed, then "N passed, N failed"; exits 1 on the first failure.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+function loadPlaywright() {
+  // playwright-core is installed in web/node_modules (web/package.json); look there first.
+  for (const base of [path.join(here, '../../../web/package.json'), path.join(process.cwd(), 'package.json')]) {
+    try {
+      return createRequire(base)('playwright-core');
+    } catch {
+      // try the next place
+    }
+  }
+  console.error('FAIL setup: playwright-core is not installed; run `cd web && npm ci` first');
+  process.exit(1);
+}
+
+function need(name) {
+  const v = process.env[name];
+  if (!v) {
+    console.error(`FAIL setup: the environment variable ${name} is not set`);
+    process.exit(1);
+  }
+  return v;
+}
+
+const BASE = need('BASE_URL').replace(/\/+$/, '');
+const USER1 = need('USER1');
+const PASS1 = need('PASS1');
+const USER2 = need('USER2');
+const PASS2 = need('PASS2');
+const SHOTS = path.resolve(process.env.SHOTS || 'e2e-shots');
+const T = 1000 * Number(process.env.E2E_TIMEOUT_S || 30);
+const RUN_T = 1000 * Number(process.env.E2E_RUN_TIMEOUT_S || 120);
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+fs.mkdirSync(SHOTS, { recursive: true });
+
+const { chromium } = loadPlaywright();
+
+class StageError extends Error {}
+const fail = (msg) => {
+  throw new StageError(msg);
+};
+
+let passed = 0;
+let activePage = null;
+const browserErrors = [];
+
+async function stage(name, fn) {
+  const t0 = Date.now();
+  try {
+    await fn();
+  } catch (e) {
+    const msg = e instanceof StageError ? e.message : (e && e.stack) || String(e);
+    console.error(`FAIL stage ${passed + 1} "${name}": ${msg}`);
+    if (activePage) {
+      const shot = path.join(SHOTS, `fail-${passed + 1}.png`);
+      await activePage.screenshot({ path: shot, fullPage: true, timeout: 10000 }).catch(() => {});
+      console.error(`  page: ${activePage.url()}  screenshot: ${shot}`);
+    }
+    for (const line of browserErrors.slice(-10)) console.error(`  browser: ${line}`);
+    console.log(`${passed} passed, 1 failed`);
+    await browser?.close().catch(() => {});
+    process.exit(1);
+  }
+  passed += 1;
+  console.log(`ok ${passed} - ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+}
+
+/** Waits for `fn(arg)` in the page to be truthy; `what` says what was awaited when it times out. */
+async function until(page, what, fn, arg, timeout = T) {
+  try {
+    return await page.waitForFunction(fn, arg, { timeout, polling: 100 });
+  } catch (e) {
+    if (String(e).includes('Timeout')) fail(`timed out after ${timeout / 1000} s waiting until ${what}`);
+    throw e;
+  }
+}
+
+async function visible(locator, what, timeout = T) {
+  try {
+    await locator.first().waitFor({ state: 'visible', timeout });
+  } catch (e) {
+    if (String(e).includes('Timeout')) fail(`timed out after ${timeout / 1000} s waiting for ${what}`);
+    throw e;
+  }
+  return locator.first();
+}
+
+async function urlMatches(page, re, what, timeout = T) {
+  try {
+    await page.waitForURL(re, { timeout });
+  } catch (e) {
+    if (String(e).includes('Timeout')) fail(`timed out after ${timeout / 1000} s waiting for ${what} (at ${page.url()})`);
+    throw e;
+  }
+}
+
+async function shot(page, name, fullPage = true) {
+  await page.screenshot({ path: path.join(SHOTS, name), fullPage });
+}
+
+function watch(page, who) {
+  page.on('pageerror', (e) => browserErrors.push(`${who} page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') browserErrors.push(`${who} console: ${m.text()}`);
+  });
+}
+
+/** Records each Notification the page creates (in window.__yardNotes) before the page's own code runs. */
+function recordNotifications() {
+  const N = window.Notification;
+  window.__yardNotes = [];
+  if (!N) return;
+  window.Notification = class extends N {
+    constructor(title, opts) {
+      window.__yardNotes.push(title);
+      super(title, opts);
+    }
+  };
+}
+
+async function logIn(page, name, password) {
+  await page.locator('[data-testid="login-name"]').fill(name);
+  await page.locator('[data-testid="login-password"]').fill(password);
+  await page.locator('[data-testid="login-password"]').press('Enter');
+  await urlMatches(page, /\/runs(\?.*)?$/, `the runs list after ${name} logs in`);
+  await visible(page.locator('.runs-list[data-loaded="true"]'), 'the runs list to load');
+}
+
+/** Opens the new run page from the header, picks a template by its card. */
+async function openTemplate(page, template) {
+  await page.locator('[data-testid="nav-runs-new"]').click();
+  const card = await visible(page.locator(`[data-testid="template-${template}"]`), `the template card "${template}"`);
+  await card.click();
+  await visible(page.locator('[data-testid="run-form"]'), `the form of template "${template}"`);
+}
+
+async function submitRun(page, what) {
+  await page.locator('[data-testid="submit-run"]').click();
+  await urlMatches(page, /\/runs\/\d+$/, `the page of the new ${what} run`);
+  const id = Number(/\/runs\/(\d+)$/.exec(page.url())[1]);
+  await visible(page.locator('h1'), `the heading of run ${id}`);
+  return id;
+}
+
+let browser;
+const user1Runs = [];
+let resultPath = '';
+
+try {
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+} catch (e) {
+  console.error(`FAIL setup: could not start Chromium at ${CHROMIUM}: ${e.message}`);
+  process.exit(1);
+}
+
+const ctx1 = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+ctx1.setDefaultTimeout(T);
+ctx1.setDefaultNavigationTimeout(T);
+await ctx1.addInitScript(recordNotifications);
+const page = await ctx1.newPage();
+activePage = page;
+watch(page, USER1);
+const secure = /^https:|^http:\/\/(127\.|localhost[:/]|\[::1\])/.test(`${BASE}/`);
+
+await stage(`${USER1} logs in (a wrong password is refused first)`, async () => {
+  await page.goto(`${BASE}/`, { timeout: T });
+  await urlMatches(page, /\/login/, 'the login page');
+  await visible(page.locator('[data-testid="login-name"]'), 'the name field');
+  const labelled = await page.evaluate(() =>
+    ['login-name', 'login-password'].every((id) => document.getElementById(id)?.labels?.length));
+  if (!labelled) fail('the login fields have no label elements');
+  await page.locator('[data-testid="login-name"]').fill(USER1);
+  await page.locator('[data-testid="login-password"]').fill(`${PASS1}-not-it`);
+  await page.locator('[data-testid="login-submit"]').click();
+  const err = await visible(page.locator('[data-testid="login-error"]'), 'the message about a wrong password');
+  const text = (await err.textContent()) ?? '';
+  if (!/wrong name or password/i.test(text)) fail(`the login error says "${text}", not "wrong name or password"`);
+  await page.locator('[data-testid="login-password"]').fill(PASS1);
+  await shot(page, 'login.png');
+  await page.locator('[data-testid="login-password"]').press('Enter');
+  await urlMatches(page, /\/runs(\?.*)?$/, 'the runs list after logging in');
+  await visible(page.locator('.runs-list[data-loaded="true"]'), 'the runs list to load');
+  const who = (await page.locator('[data-testid="user-name"]').textContent())?.trim();
+  if (who !== USER1) fail(`the header names "${who}", not ${USER1}`);
+  if (secure) {
+    // Notifications are asked for with the button only; allowed here, then turned on.
+    await ctx1.grantPermissions(['notifications'], { origin: new URL(BASE).origin });
+    const toggle = await visible(page.locator('[data-testid="notify-toggle"]'), 'the notifications button');
+    await toggle.click();
+    await until(page, 'notifications are on', () =>
+      document.querySelector('[data-testid="notify-toggle"]')?.getAttribute('data-state') === 'on');
+  }
+});
+
+let helloId = 0;
+await stage('starts a run of "hello" (greeting "tyres", count 3) from its form', async () => {
+  await openTemplate(page, 'hello');
+  const form = await page.evaluate(() => {
+    const out = {};
+    for (const el of document.querySelectorAll('[data-testid="run-form"] input, [data-testid="run-form"] select')) {
+      out[el.name] = { labelled: (el.labels?.length ?? 0) > 0, min: el.getAttribute('min'), max: el.getAttribute('max'), type: el.type };
+    }
+    return out;
+  });
+  for (const [n, f] of Object.entries(form)) if (!f.labelled) fail(`the field "${n}" has no label`);
+  if (!form.greeting || !form.count) fail(`the form lacks greeting or count: ${JSON.stringify(form)}`);
+  if (form.count.type !== 'number' || form.count.min !== '1' || form.count.max !== '10') {
+    fail(`count should be a number input with min 1 and max 10: ${JSON.stringify(form.count)}`);
+  }
+  await page.locator('[data-testid="input-greeting"]').fill('tyres');
+  await page.locator('[data-testid="input-count"]').fill('3');
+  await shot(page, 'new-run.png');
+  helloId = await submitRun(page, 'hello');
+  user1Runs.push(helloId);
+});
+
+await stage('sees the hello run become COMPLETED live (no reload) and "tyres" in its output', async () => {
+  await visible(page.locator('[data-testid="run-state"]'), 'the state badge');
+  await page.evaluate(() => (window.__yardSamePage = true));
+  await until(page, 'the run page shows the state COMPLETED',
+    (sel) => document.querySelector(sel)?.getAttribute('data-state') === 'COMPLETED', '[data-testid="run-state"]', RUN_T);
+  const text = await page.locator('[data-testid="run-state"]').first().innerText();
+  if (!/completed/i.test(text)) fail(`the state badge reads "${text}"`);
+  if (!(await page.evaluate(() => window.__yardSamePage === true))) fail('the page was reloaded to show the new state');
+  await until(page, 'the log pane shows "tyres"',
+    () => (document.querySelector('[data-testid="log"]')?.textContent ?? '').includes('tyres'));
+  await visible(page.locator('[data-testid="file-link"][data-path$="result.txt"]'), 'result.txt in the files list');
+  if (secure) {
+    const name = (await page.locator('h1').first().innerText()).trim();
+    await until(page, `a notification that "${name}" ended`,
+      (n) => (window.__yardNotes ?? []).some((t) => t.includes(n)), name);
+  }
+  await shot(page, 'run-completed.png');
+});
+
+await stage('downloads result.txt from the files list and finds "tyres" in it', async () => {
+  const link = page.locator('[data-testid="file-link"][data-path$="result.txt"]').first();
+  resultPath = (await link.getAttribute('data-path')) ?? 'result.txt';
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: T }), link.click()]);
+  const file = await download.path();
+  const body = fs.readFileSync(file, 'utf8');
+  if (!body.includes('tyres')) fail(`result.txt holds ${JSON.stringify(body.slice(0, 200))}, without "tyres"`);
+});
+
+let sleeperId = 0;
+await stage('starts a "sleeper" run, cancels it from the runs list and sees CANCELLED', async () => {
+  await openTemplate(page, 'sleeper');
+  const seconds = page.locator('[data-testid="input-seconds"]');
+  const max = Number(await seconds.getAttribute('max')) || 600;
+  await seconds.fill(String(Math.min(max, 600)));
+  sleeperId = await submitRun(page, 'sleeper');
+  user1Runs.push(sleeperId);
+  await page.locator('[data-testid="nav-runs"]').click();
+  await urlMatches(page, /\/runs$/, 'the runs list');
+  const row = await visible(page.locator(`[data-testid="run-row-${sleeperId}"]`), `the row of run ${sleeperId}`);
+  await visible(page.locator(`[data-testid="run-row-${helloId}"]`), `the row of run ${helloId}`);
+  const order = await page.evaluate(() =>
+    [...document.querySelectorAll('[data-testid^="run-row-"]')].map((r) => Number(r.getAttribute('data-run-id'))));
+  if (order.indexOf(sleeperId) > order.indexOf(helloId)) fail(`the newest run is not first: ${order.join(', ')}`);
+  const helloRow = page.locator(`[data-testid="run-row-${helloId}"]`);
+  if (await helloRow.locator('[data-testid="cancel-run"]').count()) fail('the ended hello run still offers Cancel');
+  if (!(await helloRow.locator('[data-testid="rerun-run"]').count())) fail('the hello run offers no Run again');
+  await shot(page, 'runs-list.png');
+  await row.locator('[data-testid="cancel-run"]').click();
+  await until(page, `the row of run ${sleeperId} shows CANCELLED`,
+    (sel) => document.querySelector(sel)?.getAttribute('data-state') === 'CANCELLED',
+    `[data-testid="run-row-${sleeperId}"] [data-testid="run-state"]`);
+  const text = await row.locator('[data-testid="run-state"]').innerText();
+  if (!/cancel/i.test(text)) fail(`the cancelled run's badge reads "${text}"`);
+  // The template filter keeps only that template's runs.
+  await page.locator('[data-testid="filter-template"]').selectOption('sleeper');
+  await urlMatches(page, /template=sleeper/, 'the filtered list');
+  await visible(page.locator(`[data-testid="run-row-${sleeperId}"]`), 'the sleeper run in the filtered list');
+  await until(page, 'the hello run is filtered out', (sel) => !document.querySelector(sel), `[data-testid="run-row-${helloId}"]`);
+  await shot(page, 'cancelled.png');
+  await page.locator('[data-testid="filter-template"]').selectOption('');
+  await visible(page.locator(`[data-testid="run-row-${helloId}"]`), 'the hello run back in the unfiltered list');
+});
+
+await stage('runs the workflow "three-steps" and sees every step COMPLETED in its graph', async () => {
+  await openTemplate(page, 'three-steps');
+  const id = await submitRun(page, 'three-steps');
+  user1Runs.push(id);
+  await visible(page.locator('[data-testid="workflow-graph"] [data-testid^="step-"]'), 'the step nodes of the graph');
+  await until(page, 'every step node shows COMPLETED', () => {
+    const nodes = [...document.querySelectorAll('[data-testid="workflow-graph"] [data-testid^="step-"]')];
+    return nodes.length > 0 && nodes.every((n) => n.getAttribute('data-state') === 'COMPLETED' && /completed/i.test(n.textContent));
+  }, undefined, RUN_T);
+  await until(page, 'the workflow run shows COMPLETED',
+    (sel) => document.querySelector(sel)?.getAttribute('data-state') === 'COMPLETED', '[data-testid="run-state"]', RUN_T);
+  await shot(page, 'workflow.png');
+});
+
+await stage('a bad value (count 99) shows the server\'s message next to the count field', async () => {
+  await openTemplate(page, 'hello');
+  await page.locator('[data-testid="input-greeting"]').fill('tyres');
+  await page.locator('[data-testid="input-count"]').fill('99');
+  await page.locator('[data-testid="submit-run"]').click();
+  const err = await visible(page.locator('[data-testid="field-count"] [data-testid="field-error-count"]'), 'the error next to count');
+  const text = ((await err.textContent()) ?? '').trim();
+  if (!text) fail('the error next to count is empty');
+  const a11y = await page.evaluate(() => {
+    const input = document.querySelector('[data-testid="input-count"]');
+    const error = document.querySelector('[data-testid="field-error-count"]');
+    return {
+      invalid: input?.getAttribute('aria-invalid'),
+      described: (input?.getAttribute('aria-describedby') ?? '').split(/\s+/).includes(error?.id ?? '-'),
+      focused: document.activeElement === input,
+    };
+  });
+  if (a11y.invalid !== 'true' || !a11y.described) fail(`the count field is not marked invalid and tied to its error: ${JSON.stringify(a11y)}`);
+  if (!/\/runs\/new\/hello$/.test(page.url())) fail(`the page left the form: ${page.url()}`);
+  console.log(`    (the server said: ${text})`);
+  await shot(page, 'bad-value.png');
+});
+
+await stage('the runs list at phone width (375 px) fits and is usable by keyboard', async () => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.locator('[data-testid="nav-runs"]').click();
+  await urlMatches(page, /\/runs$/, 'the runs list');
+  await visible(page.locator(`[data-testid="run-row-${helloId}"]`), 'the hello run at phone width');
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  if (width > 376) fail(`the page is ${width} px wide at a 375 px screen (it scrolls sideways)`);
+  await shot(page, 'phone-runs.png', false);
+  // Keyboard: every element Tab reaches shows a visible focus ring.
+  await page.evaluate(() => {
+    document.activeElement?.blur();
+    window.scrollTo(0, 0);
+  });
+  const seen = [];
+  for (let i = 0; i < 14; i++) {
+    await page.keyboard.press('Tab');
+    const f = await page.evaluate(() => {
+      const el = document.activeElement;
+      if (!el || el === document.body) return null;
+      const cs = getComputedStyle(el);
+      return { tag: el.tagName.toLowerCase(), text: (el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 30),
+        ring: cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) >= 2 };
+    });
+    if (!f) continue;
+    seen.push(f);
+    if (!f.ring) fail(`no visible focus on ${f.tag} "${f.text}"`);
+  }
+  if (seen.length < 5) fail(`Tab reached only ${seen.length} controls`);
+  if (!seen.some((f) => f.tag === 'button')) fail('Tab reached no button');
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+
+await stage(`${USER2} logs in and sees none of ${USER1}'s runs; their URLs answer 404`, async () => {
+  const ctx2 = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  ctx2.setDefaultTimeout(T);
+  ctx2.setDefaultNavigationTimeout(T);
+  const page2 = await ctx2.newPage();
+  activePage = page2;
+  watch(page2, USER2);
+  await page2.goto(`${BASE}/runs`, { timeout: T });
+  await urlMatches(page2, /\/login/, 'the login page');
+  await logIn(page2, USER2, PASS2);
+  for (const id of user1Runs) {
+    if (await page2.locator(`[data-testid="run-row-${id}"]`).count()) fail(`${USER2} sees ${USER1}'s run ${id}`);
+  }
+  await shot(page2, 'user2.png');
+  const urls = [`/api/v1/runs/${helloId}`, `/api/v1/runs/${helloId}/files`,
+    `/api/v1/runs/${helloId}/files/${resultPath.split('/').map(encodeURIComponent).join('/')}`, `/api/v1/runs/${sleeperId}`];
+  for (const u of urls) {
+    const res = await ctx2.request.get(`${BASE}${u}`, { timeout: T });
+    if (res.status() !== 404) fail(`GET ${u} as ${USER2} answered ${res.status()}, not 404`);
+  }
+  // The page of one of user1's runs says it is not found.
+  await page2.goto(`${BASE}/runs/${helloId}`, { timeout: T });
+  await until(page2, 'the run page says "Run not found"', () => /not found/i.test(document.querySelector('h1')?.textContent ?? ''));
+  await ctx2.close();
+  activePage = page;
+});
+
+await browser.close();
+console.log(`${passed} passed, 0 failed`);

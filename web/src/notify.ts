@@ -1,0 +1,58 @@
+// Browser notifications when one of the person's own runs ends. Permission is asked
+// only when the person presses the button (never on load); the choice is remembered.
+import { onStreamRun } from './events';
+import { isEndedState, stateWord } from './format';
+import { currentUser } from './session';
+
+const PREF = 'yard.notify';
+const notified = new Set<number>();
+let navigate: ((path: string) => void) | null = null;
+
+export function supported(): boolean {
+  return 'Notification' in window && window.isSecureContext;
+}
+
+/** 'on' | 'off' (supported, not wanted or not yet allowed) | 'blocked' | 'unsupported' */
+export function notifyState(): 'on' | 'off' | 'blocked' | 'unsupported' {
+  if (!supported()) return 'unsupported';
+  if (Notification.permission === 'denied') return 'blocked';
+  if (Notification.permission === 'granted' && localStorage.getItem(PREF) === 'on') return 'on';
+  return 'off';
+}
+
+/** Turns notifications on (asking the browser when needed) or off; returns the new state. */
+export async function toggle(): Promise<ReturnType<typeof notifyState>> {
+  if (!supported()) return 'unsupported';
+  if (notifyState() === 'on') {
+    localStorage.setItem(PREF, 'off');
+    return notifyState();
+  }
+  let permission = Notification.permission;
+  if (permission === 'default') permission = await Notification.requestPermission();
+  localStorage.setItem(PREF, permission === 'granted' ? 'on' : 'off');
+  return notifyState();
+}
+
+export function init(go: (path: string) => void): void {
+  navigate = go;
+  onStreamRun((run, previous) => {
+    if (!isEndedState(run.state) || notified.has(run.id)) return;
+    if (previous && isEndedState(previous.state)) return;
+    const me = currentUser();
+    if (!me || run.owner !== me.name || notifyState() !== 'on') return;
+    notified.add(run.id);
+    try {
+      const n = new Notification(`${run.name}: ${stateWord(run.state)}`, {
+        body: `Your run “${run.name}” (${run.template}) has ended: ${stateWord(run.state)}.`,
+        tag: `yard-run-${run.id}`,
+      });
+      n.addEventListener('click', () => {
+        window.focus();
+        navigate?.(`/runs/${run.id}`);
+        n.close();
+      });
+    } catch {
+      // Some browsers allow notifications only from a service worker: stay quiet.
+    }
+  });
+}
