@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The web service under load, on the loopback: CLIENTS API clients (200) and STREAMS open
-# event streams (1,000) for SECONDS (60) while an array of ARRAY jobs (10,000) runs on the
-# local backend, all as one user (every stream carries every change). Prints the table of
+# The web service under load, on the loopback: CLIENTS API clients (200), each pausing
+# THINK_MS (100) between an answer and its next request, and STREAMS open event streams
+# (1,000) for SECONDS (60) while an array of ARRAY jobs (10,000) runs on the local backend,
+# all as one user (every stream carries every change). Prints the table of
 # bench/web/web_load.cpp. Its own daemon and site in a temporary directory, stopped by pid.
-#   bash bench/web/run.sh [CLIENTS] [STREAMS] [SECONDS] [ARRAY]
+#   bash bench/web/run.sh [CLIENTS] [STREAMS] [SECONDS] [ARRAY] [THINK_MS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-clients=${1:-200} streams=${2:-1000} seconds=${3:-60} array=${4:-10000}
+clients=${1:-200} streams=${2:-1000} seconds=${3:-60} array=${4:-10000} think_ms=${5:-100}
 bin=$PWD/build/src/cli
 ninja -C build yard yardd yard-web web_load >/dev/null
 root=$(mktemp -d /tmp/yard-web-bench.XXXXXX)
@@ -41,4 +42,4 @@ for _ in $(seq 100); do grep -q listening "$root/serve.out" 2>/dev/null && break
 url=$(awk '/listening/ {print $3}' "$root/serve.out")
 token=$(curl -s -X POST "$url/api/v1/tokens" -d "{\"name\":\"bench\",\"password\":\"$password\"}" |
         python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
-build/bench/web/web_load "$url" "$token" "$clients" "$streams" "$seconds" "$array"
+build/bench/web/web_load "$url" "$token" "$clients" "$streams" "$seconds" "$array" "$think_ms"

@@ -2,6 +2,8 @@
 // the daemon's events. A page that reconnects sends Last-Event-ID (the browser does) and
 // gets every change after it; a first connection may give ?since= (the `last_event` of
 // the runs it listed) to miss nothing between the two.
+#include <map>
+
 #include "web/api_routes.h"
 #include "web/auth.h"
 #include "web/http_reply.h"
@@ -12,8 +14,31 @@ namespace {
 
 constexpr double kKeepAliveS = 15;
 
-std::string sse(const FeedMessage& m) {
-  return "id: " + std::to_string(m.id) + "\nevent: run\ndata: " + m.data + "\n\n";
+// At most this many changes in one message (a reconnecting page may have missed many).
+constexpr std::size_t kChangesPerMessage = 2000;
+
+// Messages as `event: runs`, each with the id of its last change: {"runs": each run's
+// state after the last of its changes here, "changes": [[event id, run, job, STATE, time,
+// detail], ...]}. A page that reconnects with the id gets what followed it, none twice.
+template <typename Messages, typename Get>
+std::string sse(const Messages& messages, Get get) {
+  std::string out;
+  for (std::size_t from = 0; from < messages.size(); from += kChangesPerMessage) {
+    const std::size_t to = std::min(messages.size(), from + kChangesPerMessage);
+    std::map<std::int64_t, const std::string*> runs;  // the last state of each
+    std::string changes;
+    for (std::size_t i = from; i < to; ++i) {
+      const FeedMessage& m = get(messages[i]);
+      runs[m.run] = &m.run_text;
+      if (!changes.empty()) changes += ',';
+      changes += m.change;
+    }
+    std::string run_list;
+    for (const auto& [id, text] : runs) run_list += (run_list.empty() ? "" : ",") + *text;
+    out += "id: " + std::to_string(get(messages[to - 1]).id) + "\nevent: runs\ndata: {\"runs\":[" + run_list +
+           "],\"changes\":[" + changes + "]}\n\n";
+  }
+  return out;
 }
 
 }  // namespace
@@ -48,8 +73,8 @@ void add_event_routes(httplib::Server& server, Site& site) {
       if (older) {
         // Missed more than the feed keeps: the daemon's log has it, up to where the feed starts.
         std::int64_t upto = 0;
-        std::string out;
-        for (const auto& m : site.feed->replay(*cursor, visible, upto)) out += sse(m);
+        const auto replayed = site.feed->replay(*cursor, visible, upto);
+        std::string out = sse(replayed, [](const FeedMessage& m) -> const FeedMessage& { return m; });
         *cursor = upto;
         if (out.empty()) out = ": replayed\n\n";
         return sink.write(out.data(), out.size());
@@ -59,8 +84,7 @@ void add_event_routes(httplib::Server& server, Site& site) {
         sink.done();
         return true;
       }
-      std::string out;
-      for (const auto& m : messages) out += sse(m);
+      std::string out = sse(messages, [](const FeedPtr& m) -> const FeedMessage& { return *m; });
       if (out.empty()) out = ": keepalive\n\n";
       return sink.write(out.data(), out.size());
     });

@@ -11,11 +11,11 @@ namespace yard::web {
 namespace {
 
 void send_run(Site& site, httplib::Response& res, int status, const RunRow& run) {
-  auto daemon = site.daemon();
-  auto jobs = jobs_of(daemon, {run});
-  if (!jobs) return send_failure(res, jobs.failure());
-  send_json(res, status, {{"run", run_json(run, *jobs)}});
+  auto shown = site.runs.runs(site, {run});
+  if (!shown) return send_failure(res, shown.failure());
+  send_json(res, status, {{"run", shown->front()}});
 }
+
 
 void start(Site& site, const Caller& c, httplib::Response& res, const std::string& template_name,
            const nlohmann::json& values) {
@@ -64,13 +64,12 @@ void add_run_routes(httplib::Server& server, Site& site) {
       if (!wanted) return send_error(res, 400, "state: '" + req.get_param_value("state") + "' is not a job state", "state");
     }
     auto runs = site.db->runs(filter);
-    auto daemon = site.daemon();
-    auto jobs = jobs_of(daemon, runs);
-    if (!jobs) return send_failure(res, jobs.failure());
+    auto shown = site.runs.runs(site, runs);
+    if (!shown) return send_failure(res, shown.failure());
     nlohmann::json out = nlohmann::json::array();
-    for (const auto& run : runs) {
-      nlohmann::json j = run_json(run, *jobs);
-      if (!wanted || j["state"] == to_string(*wanted)) out.push_back(std::move(j));
+    for (auto& j : *shown) {
+      if (wanted && j["state"] != to_string(*wanted)) continue;
+      out.push_back(std::move(j));
     }
     const bool more = static_cast<int>(runs.size()) == filter.limit;
     send_json(res, 200, {{"runs", out}, {"next", more ? runs.back().id : 0}, {"last_event", site.feed->last_id()}});
@@ -79,23 +78,11 @@ void add_run_routes(httplib::Server& server, Site& site) {
   server.Get(R"(/api/v1/runs/(\d+))", guarded(site, [&site](const Caller& c, const httplib::Request& req, httplib::Response& res) {
     auto run = caller_run(site, c, req, res);
     if (!run) return;
-    auto daemon = site.daemon();
-    auto jobs = jobs_of(daemon, {*run});
-    if (!jobs) return send_failure(res, jobs.failure());
-    // The timeline: every state change of the run's first jobs, in time order.
-    nlohmann::json events = nlohmann::json::array();
-    std::size_t shown = 0;
-    for (auto id : run->jobs) {
-      if (++shown > 50) break;
-      auto job = daemon.job(id);
-      if (!job) continue;
-      for (const auto& e : job->events)
-        events.push_back({{"time", e.time}, {"state", to_string(e.state)}, {"detail", e.detail}, {"job", id},
-                          {"name", job->job.name}});
-    }
-    std::stable_sort(events.begin(), events.end(),
-                     [](const nlohmann::json& a, const nlohmann::json& b) { return a["time"] < b["time"]; });
-    send_json(res, 200, {{"run", run_json(*run, *jobs)}, {"events", events}});
+    auto shown = site.runs.runs(site, {*run});
+    if (!shown) return send_failure(res, shown.failure());
+    auto events = site.runs.timeline(site, *run);
+    if (!events) return send_failure(res, events.failure());
+    send_json(res, 200, {{"run", shown->front()}, {"events", *events}});
   }));
 
   server.Post(R"(/api/v1/runs/(\d+)/cancel)", guarded(site, [&site](const Caller& c, const httplib::Request& req, httplib::Response& res) {

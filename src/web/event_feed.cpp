@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <thread>
+
+#include "core/byte_json.h"
 
 namespace yard::web {
 
@@ -52,12 +55,22 @@ Status EventFeed::start() {
   if (!ping) return ping.failure();
   start_id_ = last_id_ = ping->last_event;
   thread_ = std::thread([this] { follow(); });
+  waker_ = std::thread([this] { wake_streams(); });
   return {};
 }
 
 void EventFeed::stop() {
-  stop_ = true;
-  changed_.notify_all();
+  if (stop_.exchange(true)) return;
+  {
+    std::lock_guard lock(mu_);  // a stream between its check of stop_ and its wait sees it
+    changed_.notify_all();
+  }
+  {
+    std::lock_guard lock(wake_mu_);
+    news_ = true;
+  }
+  wake_.notify_one();
+  if (waker_.joinable()) waker_.join();
   // The watch returns at its next event or lost connection; the thread is not waited
   // for beyond the process's end.
   if (thread_.joinable()) thread_.detach();
@@ -83,12 +96,25 @@ void EventFeed::add_run_locked(std::int64_t run, const std::string& owner, const
   for (const auto& job : now) states.set(job.id, job.state);
 }
 
+std::optional<std::pair<JobState, nlohmann::json>> EventFeed::live_state(std::int64_t run) {
+  std::lock_guard lock(mu_);
+  auto it = run_jobs_.find(run);
+  if (it == run_jobs_.end()) return std::nullopt;
+  nlohmann::json counts = nlohmann::json::object();
+  for (const auto& [s, n] : it->second.counts) counts[std::string(to_string(s))] = n;
+  return std::make_pair(run_state(it->second.counts), counts);
+}
+
 std::optional<FeedMessage> EventFeed::message_for(const LoggedEvent& e, bool live) {
   auto found = job_run_.find(e.job_id);
   if (found == job_run_.end()) {
     // A run from before this service started: its jobs' states as the daemon has them.
+    if (no_run_.count(e.job_id)) return std::nullopt;
     auto of = run_of_(e.job_id);
-    if (!of) return std::nullopt;
+    if (!of) {
+      no_run_.insert(e.job_id);
+      return std::nullopt;
+    }
     JobQuery query;
     query.ids = of->jobs;
     auto now = DaemonClient(paths_, true).all_jobs(query);
@@ -102,12 +128,11 @@ std::optional<FeedMessage> EventFeed::message_for(const LoggedEvent& e, bool liv
   nlohmann::json counts = nlohmann::json::object();
   for (const auto& [s, n] : states.counts) counts[std::string(to_string(s))] = n;
   const JobState state = live ? run_state(states.counts) : e.event.state;
-  nlohmann::json data = {
-      {"run", {{"id", run}, {"state", to_string(state)}, {"jobs_by_state", counts}}},
-      {"job", {{"id", e.job_id}, {"name", e.name}, {"state", to_string(e.event.state)}, {"time", e.event.time},
-               {"detail", e.event.detail}}}};
-  if (is_terminal(state) && live) data["run"]["end_time"] = e.event.time;
-  return FeedMessage{e.id, run, owner, data.dump()};
+  nlohmann::json run_json = {{"id", run}, {"state", to_string(state)}, {"jobs_by_state", counts}};
+  if (is_terminal(state) && live) run_json["end_time"] = e.event.time;
+  const nlohmann::json change = {e.id, run, e.job_id, to_string(e.event.state), e.event.time, bytes_to_json(e.event.detail)};
+  const auto replace = nlohmann::json::error_handler_t::replace;
+  return FeedMessage{e.id, run, owner, change.dump(-1, ' ', false, replace), run_json.dump(-1, ' ', false, replace)};
 }
 
 void EventFeed::follow() {
@@ -116,16 +141,21 @@ void EventFeed::follow() {
     WatchRequest request;
     request.since = last_id();
     auto st = client.watch(request, [this](const LoggedEvent& e) {
+      std::lock_guard hold(registering_);
       std::lock_guard lock(mu_);
       last_id_ = e.id;
       if (auto m = message_for(e, true)) {
-        kept_.push_back(std::move(*m));
+        kept_.push_back(std::make_shared<const FeedMessage>(std::move(*m)));
         if (kept_.size() > kKept) {
-          start_id_ = kept_.front().id;
+          start_id_ = kept_.front()->id;
           kept_.pop_front();
         }
       }
-      changed_.notify_all();
+      {
+        std::lock_guard news(wake_mu_);
+        news_ = true;
+      }
+      wake_.notify_one();
       return !stop_;
     });
     // The daemon stopped (it says so) or cannot be reached: try again shortly.
@@ -136,24 +166,49 @@ void EventFeed::follow() {
   }
 }
 
-std::vector<FeedMessage> EventFeed::after(std::int64_t since, const std::function<bool(const FeedMessage&)>& may_see,
-                                          double wait_s, bool& older, std::int64_t& reached) {
+void EventFeed::wake_streams() {
+  while (!stop_) {
+    {
+      std::unique_lock lock(wake_mu_);
+      wake_.wait(lock, [this] { return news_; });
+    }
+    // The first change of a burst waits this long for the rest of it.
+    std::this_thread::sleep_for(std::chrono::duration<double>(kBatchS));
+    {
+      std::lock_guard lock(wake_mu_);
+      news_ = false;
+    }
+    std::lock_guard lock(mu_);
+    changed_.notify_all();
+  }
+}
+
+std::vector<FeedPtr> EventFeed::after(std::int64_t since, const std::function<bool(const FeedMessage&)>& may_see,
+                                      double wait_s, bool& older, std::int64_t& reached) {
   std::unique_lock lock(mu_);
   older = since < start_id_;
   reached = since;
   if (older) return {};
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(wait_s);
   while (true) {
-    std::vector<FeedMessage> out;
-    // Messages are in id order: skip to the first after `since`.
-    auto it = std::partition_point(kept_.begin(), kept_.end(), [&](const FeedMessage& m) { return m.id <= since; });
-    for (; it != kept_.end(); ++it)
-      if (may_see(*it)) out.push_back(*it);
-    // Nothing for this page yet: what came is not for it; wait past it.
+    if (last_id_ <= since && !stop_) {
+      if (changed_.wait_until(lock, deadline) == std::cv_status::timeout) return {};
+      if (last_id_ <= since && !stop_) continue;
+    }
+    // Messages are in id order: those after `since`, taken as pointers under the lock and
+    // looked at without it.
+    auto it = std::partition_point(kept_.begin(), kept_.end(), [&](const FeedPtr& m) { return m->id <= since; });
+    std::vector<FeedPtr> taken(it, kept_.end());
     since = std::max(since, last_id_);
     reached = std::max(reached, since);
-    if (!out.empty() || stop_) return out;
-    if (changed_.wait_until(lock, deadline) == std::cv_status::timeout) return {};
+    const bool stopping = stop_;
+    lock.unlock();
+    std::vector<FeedPtr> out;
+    for (auto& m : taken)
+      if (may_see(*m)) out.push_back(std::move(m));
+    // Nothing for this page: what came was someone else's; wait past it.
+    if (!out.empty() || stopping || std::chrono::steady_clock::now() >= deadline) return out;
+    lock.lock();
   }
 }
 

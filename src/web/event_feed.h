@@ -11,6 +11,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
@@ -24,12 +25,16 @@
 
 namespace yard::web {
 
+// One state change of a job of a run, rendered once for every stream that sends it.
 struct FeedMessage {
   std::int64_t id = 0;  // the daemon's event id
   std::int64_t run = 0;
   std::string owner;
-  std::string data;  // {"run":{...},"job":{...}} as sent
+  std::string change;    // [event id, run, job, "STATE", time, detail]
+  std::string run_text;  // the run after it: {"id","state","jobs_by_state"[,"end_time"]}
 };
+
+using FeedPtr = std::shared_ptr<const FeedMessage>;
 
 class EventFeed {
  public:
@@ -50,6 +55,13 @@ class EventFeed {
   void stop();
   std::int64_t last_id();
 
+  // Held while a run is submitted and until add_run: the feed takes no event meanwhile, so
+  // the first events of the run's jobs are not taken for those of no run.
+  std::unique_lock<std::mutex> hold_for_new_run() { return std::unique_lock<std::mutex>(registering_); }
+  // The run's state and its jobs' count by state, as the events told them (nothing for a
+  // run the feed has not seen).
+  std::optional<std::pair<JobState, nlohmann::json>> live_state(std::int64_t run);
+
   // Tells the feed a run's jobs (a new run): their events become the run's messages.
   void add_run(std::int64_t run, const std::string& owner, const std::vector<std::int64_t>& jobs);
   void add_run_locked(std::int64_t run, const std::string& owner, const std::vector<std::int64_t>& jobs,
@@ -58,8 +70,8 @@ class EventFeed {
   // The messages after `since` that `may_see` allows, waiting up to `wait_s` for the first;
   // `older` is set when `since` is before what is kept here (replay from the daemon);
   // `reached`: the last id looked at (the caller's next `since`).
-  std::vector<FeedMessage> after(std::int64_t since, const std::function<bool(const FeedMessage&)>& may_see,
-                                 double wait_s, bool& older, std::int64_t& reached);
+  std::vector<FeedPtr> after(std::int64_t since, const std::function<bool(const FeedMessage&)>& may_see,
+                             double wait_s, bool& older, std::int64_t& reached);
   // The daemon's log from `since` up to where the messages kept here start (`upto`), as
   // messages.
   std::vector<FeedMessage> replay(std::int64_t since, const std::function<bool(const FeedMessage&)>& may_see,
@@ -68,15 +80,21 @@ class EventFeed {
 
  private:
   void follow();
+  // Wakes the streams at most every kBatchS: a burst of changes (an array of 10,000 jobs)
+  // reaches each stream in a few writes a second, and 1,000 streams are not woken for
+  // each change (each wake-up takes the lock in turn).
+  void wake_streams();
+  static constexpr double kBatchS = 0.05;
   // The message for one event, or nothing for a job of no run; updates the run's state
   // (`live`: the event is new; an old one is told as it was).
   std::optional<FeedMessage> message_for(const LoggedEvent& e, bool live);
 
   Paths paths_;
   RunLookup run_of_;
+  std::mutex registering_;  // before mu_
   std::mutex mu_;
   std::condition_variable changed_;
-  std::deque<FeedMessage> kept_;
+  std::deque<FeedPtr> kept_;  // shared with the streams that send them: never copied
   std::int64_t start_id_ = 0, last_id_ = 0;
   // Each run's jobs' states as the events told them, and how many are in each (a run's
   // state is its jobs': counted as they change, not over a 10,000-job array each time).
@@ -87,8 +105,12 @@ class EventFeed {
   };
   std::map<std::int64_t, RunStates> run_jobs_;
   std::map<std::int64_t, std::pair<std::int64_t, std::string>> job_run_;  // job -> (run, owner)
+  std::set<std::int64_t> no_run_;  // jobs of no run (submitted by other clients)
   std::atomic<bool> stop_{false};
-  std::thread thread_;
+  std::thread thread_, waker_;
+  std::mutex wake_mu_;
+  std::condition_variable wake_;
+  bool news_ = false;  // under wake_mu_
 };
 
 // A run's state from how many of its jobs are in each state.

@@ -118,6 +118,8 @@ std::variant<RunRow, StartRefusal> start_run(Site& site, const User& user, const
                                    [](const std::string& f) { return f.rfind("--job-name=", 0) == 0; });
     if (!named) spec.name = t->kind == "job" ? t->name : t->name + "." + filled[i].name;
   }
+  // The feed waits until the run is known to it: its jobs' first events are the run's.
+  auto hold = site.feed->hold_for_new_run();
   if (t->kind == "job") {
     SubmitRequest request;
     request.spec = jobs[0].spec;
@@ -148,6 +150,7 @@ std::variant<RunRow, StartRefusal> start_run(Site& site, const User& user, const
   }
   if (auto st = site.db->set_run_jobs(run.id, run.jobs, run.steps); !st) return StartRefusal{503, st.error(), ""};
   site.feed->add_run(run.id, run.owner, run.jobs);
+  hold.unlock();
   (void)site.db->audit(user.name, "run.start",
                        "run " + std::to_string(run.id) + " of template " + t->name + ": " + good.dump());
   return run;

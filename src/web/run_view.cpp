@@ -49,7 +49,11 @@ nlohmann::json run_json(const RunRow& run, const std::map<std::int64_t, JobRecor
   out["owner"] = run.owner;
   out["values"] = run.values;
   out["submit_time"] = run.created;
-  out["jobs"] = run.jobs;
+  // The first of a large array's ids (job_count says how many): a reply is not 60 KB of
+  // ids for each 10,000-job array it mentions.
+  out["jobs"] = std::vector<std::int64_t>(run.jobs.begin(), run.jobs.begin() + static_cast<std::ptrdiff_t>(
+                                                                std::min(run.jobs.size(), kShownJobIds)));
+  out["job_count"] = run.jobs.size();
   out["backend"] = mine.empty() ? "" : mine.front()->backend;
   out["exit_code"] = mine.size() == 1 && mine.front()->exit_code ? nlohmann::json(*mine.front()->exit_code)
                                                                  : nlohmann::json();

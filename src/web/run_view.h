@@ -14,6 +14,9 @@
 
 namespace yard::web {
 
+// A run's JSON lists at most this many of its job ids (`job_count`: all).
+inline constexpr std::size_t kShownJobIds = 100;
+
 nlohmann::json run_json(const RunRow& run, const std::map<std::int64_t, JobRecord>& jobs);
 
 // The records of every job of `runs`, by id, in one request to the daemon.

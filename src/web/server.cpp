@@ -61,6 +61,9 @@ int serve(Site& site, const ListenSettings& listen) {
   // Uploads are the largest bodies; JSON bodies are checked against kMaxJsonBody.
   server.set_payload_max_length(std::size_t{1} << 30);
   server.set_keep_alive_max_count(1000);
+  // A reply is written in pieces (headers, body, chunks of a stream): sent at once, not held
+  // for the 40 ms of a delayed ACK.
+  server.set_tcp_nodelay(true);
   server.set_read_timeout(30, 0);
   server.set_post_routing_handler([](const httplib::Request&, httplib::Response& res) { secure_headers(res); });
   server.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {

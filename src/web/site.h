@@ -9,6 +9,7 @@
 #include "client/daemon_client.h"
 #include "web/event_feed.h"
 #include "web/login_limiter.h"
+#include "web/run_cache.h"
 #include "web/templates.h"
 #include "web/web_db.h"
 
@@ -27,12 +28,14 @@ struct Site {
   Paths daemon_paths;
   std::unique_ptr<EventFeed> feed;
   LoginLimiter logins;
+  RunCache runs;
+  TemplateShelf template_shelf;
 
   // A client of the service account's daemon (started when it is not running). One per
   // request: it holds no connection between calls.
   DaemonClient daemon() const { return DaemonClient(daemon_paths, true); }
   // The templates as the admin's files are now (read at each use: an edit needs no restart).
-  Result<std::vector<Template>> templates() const { return load_templates(settings.templates_dir); }
+  Result<std::vector<Template>> templates() { return template_shelf.load(settings.templates_dir); }
   std::string run_dir(std::int64_t run) const { return settings.site_dir + "/runs/" + std::to_string(run); }
   std::string upload_dir(const std::string& user) const { return settings.site_dir + "/uploads/" + user; }
 };

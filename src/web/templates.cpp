@@ -191,6 +191,27 @@ Result<std::vector<Template>> load_templates(const std::string& dir) {
   return out;
 }
 
+Result<std::vector<Template>> TemplateShelf::load(const std::string& dir) {
+  std::string signature;
+  std::error_code ec;
+  std::vector<std::string> entries;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (e.path().extension() != ".yaml") continue;
+    const auto size = fs::file_size(e.path(), ec);
+    const auto mtime = fs::last_write_time(e.path(), ec).time_since_epoch().count();
+    entries.push_back(e.path().filename().string() + ":" + std::to_string(size) + ":" + std::to_string(mtime));
+  }
+  std::sort(entries.begin(), entries.end());
+  for (const auto& e : entries) signature += e + "/";
+  std::lock_guard lock(mu_);
+  if (signature == signature_ && !signature.empty()) return templates_;
+  auto loaded = load_templates(dir);
+  if (!loaded) return loaded.failure();
+  signature_ = signature;
+  templates_ = *loaded;
+  return templates_;
+}
+
 nlohmann::json describe(const Template& t) {
   nlohmann::json fields = nlohmann::json::array();
   for (const auto& f : t.fields) {

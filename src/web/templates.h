@@ -21,6 +21,7 @@
 #pragma once
 
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <variant>
@@ -73,6 +74,18 @@ struct FilledStep {
 // Every *.yaml of `dir`, sorted by name; a bad file is an error naming its line.
 Result<std::vector<Template>> load_templates(const std::string& dir);
 Result<Template> parse_template(const std::string& name, const std::string& text, const std::string& source);
+
+// The templates of a directory, read again only when one of its files changed (by name,
+// size and modification time): a request does not parse YAML.
+class TemplateShelf {
+ public:
+  Result<std::vector<Template>> load(const std::string& dir);
+
+ private:
+  std::mutex mu_;
+  std::string signature_;
+  std::vector<Template> templates_;
+};
 
 // The template as the pages show it (no commands: only what a user fills).
 nlohmann::json describe(const Template& t);

@@ -18,15 +18,15 @@ def test_a_runs_changes_reach_its_owners_stream_and_no_one_elses(site):
     mine = alice.start("hello", {"count": 1})  # started before the streams open: ?since= covers it
     stream = EventStream(alice, since=since)
     try:
-        seen = stream.until(lambda m: m["run"]["id"] == mine["id"] and m["run"]["state"] in ENDED)
-        states = [m["job"]["state"] for _, m in seen if m["run"]["id"] == mine["id"]]
-        assert states[0] == "PENDING" and states[-1] == "COMPLETED" and "RUNNING" in states
-        ids = [i for i, _ in seen]
+        seen = stream.until(lambda c: c["run"] == mine["id"] and c["run_state"] in ENDED)
+        states = [c["state"] for c in seen if c["run"] == mine["id"]]
+        assert states == ["PENDING", "RUNNING", "COMPLETED"]
+        ids = [c["id"] for c in seen]
         assert ids == sorted(ids) and len(set(ids)) == len(ids)
         bob_stream = EventStream(bob, since=since)
         theirs = bob.start("hello", {"count": 1})
-        got = bob_stream.until(lambda m: m["run"]["state"] in ENDED)
-        assert {m["run"]["id"] for _, m in got} == {theirs["id"]}
+        got = bob_stream.until(lambda c: c["run_state"] in ENDED)
+        assert {c["run"] for c in got} == {theirs["id"]}
         bob_stream.close()
     finally:
         stream.close()
@@ -38,18 +38,18 @@ def test_a_page_that_reconnects_gets_every_change_it_missed_once(site):
     since = c.call("GET", "/api/v1/runs")[1]["last_event"]
     first = c.start("hello", {"count": 1})
     stream = EventStream(c, since=since)
-    seen = stream.until(lambda m: m["run"]["id"] == first["id"] and m["run"]["state"] in ENDED)
+    seen = stream.until(lambda c: c["run"] == first["id"] and c["run_state"] in ENDED)
     stream.close()
-    last = seen[-1][0]
+    last = seen[-1]["id"]
     # While the page is away: another run starts and ends.
     second = c.start("hello", {"count": 2})
     c.wait_run(second["id"])
     again = EventStream(c, last_event_id=last)
-    missed = again.until(lambda m: m["run"]["id"] == second["id"] and m["run"]["state"] in ENDED)
+    missed = again.until(lambda c: c["run"] == second["id"] and c["run_state"] in ENDED)
     again.close()
-    ids = [i for i, _ in missed]
+    ids = [c["id"] for c in missed]
     assert min(ids) > last and len(set(ids)) == len(ids)
-    assert [m["job"]["state"] for _, m in missed if m["run"]["id"] == second["id"]][0] == "PENDING"
+    assert [c["state"] for c in missed if c["run"] == second["id"]] == ["PENDING", "RUNNING", "COMPLETED"]
 
 
 def test_a_daemon_restart_under_the_service_loses_no_change(site):
@@ -62,8 +62,8 @@ def test_a_daemon_restart_under_the_service_loses_no_change(site):
     assert wait_gone(pid)
     # The next request starts the daemon again; the feed follows it from where it was.
     run = c.start("hello", {"count": 1})
-    seen = stream.until(lambda m: m["run"]["id"] == run["id"] and m["run"]["state"] in ENDED)
-    states = [m["job"]["state"] for _, m in seen if m["run"]["id"] == run["id"]]
+    seen = stream.until(lambda c: c["run"] == run["id"] and c["run_state"] in ENDED)
+    states = [c["state"] for c in seen if c["run"] == run["id"]]
     assert states == ["PENDING", "RUNNING", "COMPLETED"]
     stream.close()
 

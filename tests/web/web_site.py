@@ -137,6 +137,7 @@ class EventStream:
         path = "/api/v1/events" + (f"?since={since}" if since is not None else "")
         self.conn.request("GET", path, headers=headers)
         self.res = self.conn.getresponse()
+        self.pending = []
 
     def next_message(self):
         """The next message: (id, data as JSON); comments are skipped."""
@@ -148,20 +149,41 @@ class EventStream:
             line = line.rstrip("\n")
             if line == "":
                 if "data" in msg:
+                    assert msg["event"] == "runs", msg
                     return int(msg["id"]), json.loads(msg["data"])
                 msg = {}
             elif not line.startswith(":"):
                 key, _, value = line.partition(": ")
                 msg[key] = value
 
-    def until(self, predicate, limit=1000):
-        """Messages up to and including the first for which `predicate` holds."""
+    def next_change(self):
+        """The next change of a job, as a dict (id, run, job, state, time, detail), with the
+        state its run had after it ("run_state")."""
+        while not self.pending:
+            message_id, data = self.next_message()
+            runs = {r["id"]: r for r in data["runs"]}
+            assert data["changes"] and data["changes"][-1][0] == message_id
+            for event_id, run, job, state, when, detail in data["changes"]:
+                self.pending.append({"id": event_id, "run": run, "job": job, "state": state, "time": when,
+                                     "detail": detail, "run_state": runs[run]["state"]})
+            # A run's state is the one after its last change of the message.
+            for c in self.pending[:-1]:
+                c["run_state"] = None
+            last_of_run = {}
+            for c in self.pending:
+                last_of_run[c["run"]] = c
+            for c in last_of_run.values():
+                c["run_state"] = runs[c["run"]]["state"]
+        return self.pending.pop(0)
+
+    def until(self, predicate, limit=10000):
+        """Changes up to and including the first for which `predicate` holds."""
         seen = []
         for _ in range(limit):
-            seen.append(self.next_message())
-            if predicate(seen[-1][1]):
+            seen.append(self.next_change())
+            if predicate(seen[-1]):
                 return seen
-        raise AssertionError("no such message in " + str(limit))
+        raise AssertionError("no such change in " + str(limit))
 
     def close(self):
         self.conn.close()

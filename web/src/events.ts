@@ -1,5 +1,5 @@
-// One EventSource on /api/v1/events for the whole page: each `run` message carries a
-// run's new summary (or the part of it that changed), which goes into the run store. The browser reconnects by itself
+// One EventSource on /api/v1/events for the whole page: each `runs` message carries the
+// runs that changed (the parts of their summary that changed), which go into the run store. The browser reconnects by itself
 // (sending Last-Event-ID); if the stream is closed for good (an error answer), it is
 // opened anew after a pause and the pages are told to fetch again what they show.
 import { get } from './api';
@@ -121,14 +121,17 @@ function open(isReopen: boolean): void {
     if (wasOpen || isReopen) for (const l of resyncListeners) l();
     wasOpen = true;
   });
-  es.addEventListener('run', (e) => {
-    let run: Partial<Run> | undefined;
+  // Each message: the runs that changed, each as it is after its last change here, and
+  // the changes themselves ([event id, run, job, state, time, detail]).
+  es.addEventListener('runs', (e) => {
+    let runs: Partial<Run>[] | undefined;
     try {
-      run = (JSON.parse((e as MessageEvent<string>).data) as { run?: Partial<Run> }).run;
+      runs = (JSON.parse((e as MessageEvent<string>).data) as { runs?: Partial<Run>[] }).runs;
     } catch {
       return;
     }
-    if (run && typeof run.id === 'number') receive(run as Partial<Run> & { id: number });
+    for (const run of runs ?? [])
+      if (run && typeof run.id === 'number') receive(run as Partial<Run> & { id: number });
   });
   es.addEventListener('error', () => {
     if (source !== es) return;

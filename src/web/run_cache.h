@@ -1,0 +1,43 @@
+// Runs as the API shows them, kept for a second: a page's list or a run's page costs the
+// daemon one query a second for everyone asking, not one per request (200 clients listing
+// a 10,000-job array would otherwise fetch its 10,000 records each time). The state is
+// always the live one (the event feed's count of the run's jobs by state); times and usage
+// may be a second old; a run whose jobs all ended is computed once more and then kept.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/result.h"
+#include "web/web_db.h"
+
+namespace yard::web {
+
+struct Site;
+
+class RunCache {
+ public:
+  static constexpr double kMaxAgeS = 1.0;
+  // Each run's JSON (run_view.h), in the order given.
+  Result<std::vector<nlohmann::json>> runs(Site& site, const std::vector<RunRow>& rows);
+  // The run's timeline: the state changes of its first jobs, in time order.
+  Result<nlohmann::json> timeline(Site& site, const RunRow& row);
+
+ private:
+  struct Entry {
+    nlohmann::json run, events;
+    double run_at = 0, events_at = 0;
+    bool ended = false;         // every job had ended when `run` was made: it changes no more
+    bool events_ended = false;  // the same for `events`
+  };
+  bool fresh(const Entry& e, double at, double now) const { return e.ended || now - at < kMaxAgeS; }
+  std::mutex mu_;       // the entries
+  std::mutex refresh_;  // one refresh at a time: those waiting find it done
+  std::map<std::int64_t, Entry> entries_;
+};
+
+}  // namespace yard::web
