@@ -120,8 +120,7 @@ void add_run_routes(httplib::Server& server, Site& site) {
     logs.stderr_stream = stream == "stderr";
     logs.offset = *offset;
     logs.limit = *limit;
-    auto daemon = site.daemon();
-    auto got = daemon.logs(logs);
+    auto got = site.outputs.read(site, logs);
     if (!got) return send_failure(res, got.failure());
     send_json(res, 200, {{"data", bytes_to_json(got->data)}, {"offset", got->offset}, {"size", got->size},
                          {"ended", got->ended}, {"job", *job}});

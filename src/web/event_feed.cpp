@@ -105,6 +105,17 @@ std::optional<std::pair<JobState, nlohmann::json>> EventFeed::live_state(std::in
   return std::make_pair(run_state(it->second.counts), counts);
 }
 
+std::optional<JobState> EventFeed::job_state(std::int64_t job) {
+  std::lock_guard lock(mu_);
+  auto run = job_run_.find(job);
+  if (run == job_run_.end()) return std::nullopt;
+  auto states = run_jobs_.find(run->second.first);
+  if (states == run_jobs_.end()) return std::nullopt;
+  auto it = states->second.jobs.find(job);
+  if (it == states->second.jobs.end()) return std::nullopt;
+  return it->second;
+}
+
 std::optional<FeedMessage> EventFeed::message_for(const LoggedEvent& e, bool live) {
   auto found = job_run_.find(e.job_id);
   if (found == job_run_.end()) {

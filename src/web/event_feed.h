@@ -62,6 +62,9 @@ class EventFeed {
   // run the feed has not seen).
   std::optional<std::pair<JobState, nlohmann::json>> live_state(std::int64_t run);
 
+  // A job's state as the events told it (nothing for a job of no run the feed has seen).
+  std::optional<JobState> job_state(std::int64_t job);
+
   // Tells the feed a run's jobs (a new run): their events become the run's messages.
   void add_run(std::int64_t run, const std::string& owner, const std::vector<std::int64_t>& jobs);
   void add_run_locked(std::int64_t run, const std::string& owner, const std::vector<std::int64_t>& jobs,

@@ -9,6 +9,7 @@
 #include "client/daemon_client.h"
 #include "web/event_feed.h"
 #include "web/login_limiter.h"
+#include "web/output_reader.h"
 #include "web/run_cache.h"
 #include "web/templates.h"
 #include "web/web_db.h"
@@ -29,6 +30,7 @@ struct Site {
   std::unique_ptr<EventFeed> feed;
   LoginLimiter logins;
   RunCache runs;
+  OutputReader outputs;
   TemplateShelf template_shelf;
 
   // A client of the service account's daemon (started when it is not running). One per

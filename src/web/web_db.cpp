@@ -186,6 +186,7 @@ Result<std::int64_t> WebDb::add_run(RunRow run) {
 
 Status WebDb::drop_unsubmitted_run(std::int64_t id) {
   std::lock_guard lock(mu_);
+  rows_.erase(id);
   auto s = db_.prepare("DELETE FROM runs WHERE id = ? AND jobs = '[]'");
   if (!s) return s.failure();
   return s->bind(1, id).run();
@@ -193,6 +194,7 @@ Status WebDb::drop_unsubmitted_run(std::int64_t id) {
 
 Status WebDb::set_run_jobs(std::int64_t id, const std::vector<std::int64_t>& jobs, const nlohmann::json& steps) {
   std::lock_guard lock(mu_);
+  rows_.erase(id);
   auto s = db_.prepare("UPDATE runs SET jobs = ?, steps = ? WHERE id = ?");
   if (!s) return s.failure();
   const std::string job_text = nlohmann::json(jobs).dump(), step_text = steps.dump();
@@ -201,24 +203,35 @@ Status WebDb::set_run_jobs(std::int64_t id, const std::vector<std::int64_t>& job
 
 std::optional<RunRow> WebDb::run(std::int64_t id) {
   std::lock_guard lock(mu_);
+  return run_locked(id);
+}
+
+std::optional<RunRow> WebDb::run_locked(std::int64_t id) {
+  if (auto kept = rows_.find(id); kept != rows_.end()) return kept->second;
   auto s = db_.prepare(std::string("SELECT ") + kRunColumns + " FROM runs WHERE id = ?");
   if (!s) return std::nullopt;
   s->bind(1, id);
   if (!has_row(*s)) return std::nullopt;
-  return run_of(*s);
+  RunRow row = run_of(*s);
+  // A run with its jobs changes no more: kept, not read (and its ids parsed) again.
+  if (!row.jobs.empty()) rows_.emplace(id, row);
+  return row;
 }
 
 std::vector<RunRow> WebDb::runs(const RunFilter& filter) {
   std::lock_guard lock(mu_);
-  std::string sql = std::string("SELECT ") + kRunColumns + " FROM runs WHERE (? = '' OR owner = ?) AND " +
-                    "(? = '' OR template = ?) AND (? = 0 OR id < ?) ORDER BY id DESC LIMIT ?";
+  std::string sql = "SELECT id FROM runs WHERE (? = '' OR owner = ?) AND (? = '' OR template = ?) AND "
+                    "(? = 0 OR id < ?) ORDER BY id DESC LIMIT ?";
   std::vector<RunRow> out;
   auto s = db_.prepare(sql);
   if (!s) return out;
   s->bind(1, std::string_view(filter.owner)).bind(2, std::string_view(filter.owner));
   s->bind(3, std::string_view(filter.template_name)).bind(4, std::string_view(filter.template_name));
   s->bind(5, filter.before).bind(6, filter.before).bind(7, filter.limit);
-  while (has_row(*s)) out.push_back(run_of(*s));
+  std::vector<std::int64_t> ids;
+  while (has_row(*s)) ids.push_back(s->i64(0));
+  for (auto id : ids)
+    if (auto row = run_locked(id)) out.push_back(std::move(*row));
   return out;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -77,8 +78,10 @@ class WebDb {
   std::string site_key() const { return site_key_; }
 
  private:
+  std::optional<RunRow> run_locked(std::int64_t id);
   sql::Db db_;
   std::mutex mu_;
+  std::map<std::int64_t, RunRow> rows_;  // runs read whole, once they have their jobs
   std::string site_key_;
 };
 
