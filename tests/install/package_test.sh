@@ -72,6 +72,13 @@ import switchyard; print(switchyard.__file__); print(switchyard.Executor().submi
     fail "the installed Python module: got '$out'"
 fi
 
+# The web platform: its program behind `yard web`, and its pages where it finds them.
+if grep -q '/share/switchyard/web/index.html$' "$work/files"; then
+  out=$(su - "$user" -c 'printf "pass-word-1\n" | yard web user add someone --password-stdin --site ~/web-site && \
+    yard web user list --site ~/web-site')
+  [ "$out" = "$(printf 'user someone added\nsomeone\tsomeone')" ] || fail "yard web user add/list: got '$out'"
+fi
+
 # Removed and purged (its postrm runs ldconfig for the client library, so dpkg keeps a
 # removed package registered until it is purged): no file of it remains.
 dpkg -P switchyard >/dev/null
