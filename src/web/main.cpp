@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
@@ -144,7 +145,11 @@ int serve_command(const std::string& listen_text, SiteSettings settings, int thr
     std::cerr << "yard web: the daemon does not answer: " << st.error() << "\n";
     return 1;
   }
-  return serve(site, listen);
+  const int rc = serve(site, listen);
+  // The feed's thread may still be inside the daemon's watch: the process ends here, without
+  // destroying what that thread uses (every change is already in web.db and the store).
+  std::cout.flush();
+  std::_Exit(rc);
 }
 
 }  // namespace
