@@ -1,6 +1,7 @@
 #include "core/clock.h"
 
 #include <chrono>
+#include <ctime>
 
 namespace yard {
 namespace {
@@ -24,5 +25,14 @@ const Clock& system_clock() {
 
 double wall_now() { return system_clock().wall(); }
 double monotonic_now() { return system_clock().monotonic(); }
+
+std::string utc_text(double t, const char* format) {
+  const std::time_t s = static_cast<std::time_t>(t);
+  std::tm tm{};
+  gmtime_r(&s, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, format, &tm);
+  return buf;
+}
 
 }  // namespace yard

@@ -6,6 +6,8 @@
 // instead of waiting for it; the daemon gives it system_clock().
 #pragma once
 
+#include <string>
+
 namespace yard {
 
 class Clock {
@@ -37,5 +39,8 @@ class FakeClock : public Clock {
 // Shorthands for system_clock().wall() and .monotonic(), for code with nothing to fake.
 double wall_now();
 double monotonic_now();
+
+// A wall time (seconds since the epoch) in UTC, formatted by strftime's `format`.
+std::string utc_text(double t, const char* format);
 
 }  // namespace yard

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "core/clock.h"
 #include "core/duration.h"
 #include "core/size.h"
 #include "core/text.h"
@@ -12,15 +13,7 @@
 namespace yard {
 namespace {
 
-std::string iso(double t) {
-  if (t <= 0) return "-";
-  const std::time_t s = static_cast<std::time_t>(t);
-  std::tm tm{};
-  gmtime_r(&s, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
-  return buf;
-}
+std::string iso(double t) { return t <= 0 ? "-" : utc_text(t, "%Y-%m-%d %H:%M:%S"); }
 
 std::string seconds_text(double s) {
   char buf[32];

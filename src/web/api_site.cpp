@@ -12,14 +12,7 @@ namespace yard::web {
 namespace {
 
 // "2026-11" of a time.
-std::string month_of(double t) {
-  const std::time_t s = static_cast<std::time_t>(t);
-  std::tm tm{};
-  gmtime_r(&s, &tm);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m", &tm);
-  return buf;
-}
+std::string month_of(double t) { return utc_text(t, "%Y-%m"); }
 
 // The first instant of the month `back` months before now's.
 double month_start(int back) {
