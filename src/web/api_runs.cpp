@@ -19,7 +19,9 @@ void send_run(Site& site, httplib::Response& res, int status, const RunRow& run)
 
 void start(Site& site, const Caller& c, httplib::Response& res, const std::string& template_name,
            const nlohmann::json& values) {
-  auto started = start_run(site, c.user, template_name, values);
+  // A run of no template is a command's (POST /api/v1/jobs): its values are its description.
+  auto started = template_name.empty() ? start_command_run(site, c.user, values)
+                                       : start_run(site, c.user, template_name, values);
   if (auto* no = std::get_if<StartRefusal>(&started)) return send_error(res, no->status, no->message, no->field);
   send_run(site, res, 201, std::get<RunRow>(started));
 }
@@ -44,9 +46,15 @@ void add_run_routes(httplib::Server& server, Site& site) {
   server.Post("/api/v1/runs", guarded(site, [&site](const Caller& c, const httplib::Request& req, httplib::Response& res) {
     auto body = json_body(req, res, {"template", "values"});
     if (!body) return;
-    if (!body->value("template", nlohmann::json()).is_string())
+    if (!body->value("template", nlohmann::json()).is_string() || (*body)["template"].get<std::string>().empty())
       return send_error(res, 400, "template: the name of a template (text)", "template");
     start(site, c, res, (*body)["template"], body->value("values", nlohmann::json::object()));
+  }));
+
+  server.Post("/api/v1/jobs", guarded(site, [&site](const Caller& c, const httplib::Request& req, httplib::Response& res) {
+    auto body = json_body(req, res, {"name", "command", "script", "options"});
+    if (!body) return;
+    start(site, c, res, "", *body);
   }));
 
   server.Get("/api/v1/runs", guarded(site, [&site](const Caller& c, const httplib::Request& req, httplib::Response& res) {

@@ -22,4 +22,8 @@ struct StartRefusal {
 std::variant<RunRow, StartRefusal> start_run(Site& site, const User& user, const std::string& template_name,
                                              const nlohmann::json& values);
 
+// A run of one job described as the CLI describes it, for programs (POST /api/v1/jobs):
+// {"command": [words] or "script": "body", "options": {yard submit's long flags}, "name"}.
+std::variant<RunRow, StartRefusal> start_command_run(Site& site, const User& user, const nlohmann::json& job);
+
 }  // namespace yard::web

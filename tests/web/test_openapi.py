@@ -44,6 +44,9 @@ def test_the_document_describes_every_route_and_its_replies(site):
     _, started = call("POST", "/api/v1/runs", "/api/v1/runs", {"template": "hello", "values": {"count": 2}})
     rid = started["run"]["id"]
     call("POST", "/api/v1/runs", "/api/v1/runs", {"template": "hello", "values": {"count": 0}})
+    _, job = call("POST", "/api/v1/jobs", "/api/v1/jobs", {"command": ["true"], "options": {"time": "1:00"}})
+    call("POST", "/api/v1/jobs", "/api/v1/jobs", {"command": ["true"], "options": {"time": "soon"}})
+    c.wait_run(job["run"]["id"])
     c.wait_run(rid)
     _, wf = call("POST", "/api/v1/runs", "/api/v1/runs", {"template": "three-steps"})
     c.wait_run(wf["run"]["id"])

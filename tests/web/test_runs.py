@@ -101,3 +101,34 @@ def test_lists_page_by_cursor_and_filter(site):
     status, usage = c.call("GET", "/api/v1/usage?months=2")
     assert status == 200 and len(usage["months"]) == 2
     assert usage["months"][-1]["jobs_by_state"]["COMPLETED"] >= 3
+
+
+def test_a_program_submits_a_job_as_the_cli_describes_it(site):
+    c = site.client()
+    status, body = c.call("POST", "/api/v1/tokens", {"name": "bob", "password": "bob-password"})
+    c.token = body["token"]
+    status, body = c.call("POST", "/api/v1/jobs", {"name": "sum", "command": ["sh", "-c", "echo $((2 + 3))"],
+                                                   "options": {"cpus-per-task": 1, "time": "0:05:00"}})
+    assert status == 201, body
+    run = body["run"]
+    assert run["template"] == "" and run["name"] == "sum" and run["requested"]["walltime_s"] == 300
+    c.wait_run(run["id"])
+    assert c.call("GET", f"/api/v1/runs/{run['id']}/logs")[1]["data"] == "5\n"
+    status, again = c.call("POST", f"/api/v1/runs/{run['id']}/rerun")
+    assert status == 201 and again["run"]["values"]["command"] == ["sh", "-c", "echo $((2 + 3))"]
+    c.wait_run(again["run"]["id"])
+    before = c.call("GET", "/api/v1/runs")[1]["runs"]
+    for bad, field, words in [
+        ({"command": ["true"], "options": {"cpus-per-task": "lots"}}, "options", "--cpus-per-task"),
+        ({"command": ["true"], "options": {"colour": "red"}}, "options", "colour"),
+        ({"command": ["true"], "script": "#!/bin/sh\n"}, "script", "one of them"),
+        ({"options": {}}, "command", "one of them"),
+        ({"command": "true"}, "command", "a list of words"),
+        ({"command": ["true"], "options": {"mem": [1]}}, "options", "a word"),
+        ({"command": ["true"], "queue": "x"}, "queue", "unknown field"),
+        ({"command": ["true"], "name": 5}, "name", "text"),
+    ]:
+        status, reply = c.call("POST", "/api/v1/jobs", bad)
+        assert status == 400 and reply["field"] == field and words in reply["error"], (bad, reply)
+    assert c.call("GET", "/api/v1/runs")[1]["runs"] == before
+    assert c.call("POST", "/api/v1/runs", {"template": ""})[0] == 400
