@@ -232,8 +232,8 @@ nlohmann::json describe(const Template& t) {
 
 std::variant<nlohmann::json, FieldError> check_values(const Template& t, const nlohmann::json& values) {
   if (!values.is_object()) return FieldError{"values", "values: an object of the form's fields"};
-  for (const auto& [name, v] : values.items()) {
-    (void)v;
+  for (const auto& item : values.items()) {
+    const std::string name = item.key();
     if (std::none_of(t.fields.begin(), t.fields.end(), [&](const TemplateField& f) { return f.name == name; }))
       return FieldError{name, "'" + name + "' is not a field of template " + t.name};
   }
