@@ -187,7 +187,13 @@ int main(int argc, char** argv) {
         const auto a = std::chrono::steady_clock::now();
         auto res = api.Get(paths[i % 4].c_str(), auth);
         const auto b = std::chrono::steady_clock::now();
-        if (!res || res->status != 200) ++failures;
+        if (!res || res->status != 200) {
+          // The first few failures say what they were (on standard error, beside the table).
+          if (++failures <= 3)
+            std::fprintf(stderr, "web_load: %s: %s\n", paths[i % 4].c_str(),
+                         res ? (std::to_string(res->status) + " " + res->body.substr(0, 200)).c_str()
+                             : httplib::to_string(res.error()).c_str());
+        }
         mine.push_back(std::chrono::duration<double, std::milli>(b - a).count());
         if (think_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(think_ms));
       }
