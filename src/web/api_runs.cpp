@@ -18,12 +18,29 @@ void send_run(Site& site, httplib::Response& res, int status, const RunRow& run)
 
 
 void start(Site& site, const Caller& c, httplib::Response& res, const std::string& template_name,
-           const nlohmann::json& values) {
+           const nlohmann::json& values, const std::string& webhook = "") {
   // A run of no template is a command's (POST /api/v1/jobs): its values are its description.
-  auto started = template_name.empty() ? start_command_run(site, c.user, values)
-                                       : start_run(site, c.user, template_name, values);
+  auto started = template_name.empty() ? start_command_run(site, c.user, values, webhook)
+                                       : start_run(site, c.user, template_name, values, webhook);
   if (auto* no = std::get_if<StartRefusal>(&started)) return send_error(res, no->status, no->message, no->field);
   send_run(site, res, 201, std::get<RunRow>(started));
+}
+
+// The body's "webhook" (taken out of it), checked against the site's prefixes; nothing
+// after replying 400.
+std::optional<std::string> take_webhook(Site& site, nlohmann::json& body, httplib::Response& res) {
+  if (!body.contains("webhook")) return std::string();
+  if (!body["webhook"].is_string()) {
+    send_error(res, 400, "webhook: a URL (text)", "webhook");
+    return std::nullopt;
+  }
+  std::string url = body["webhook"];
+  body.erase("webhook");
+  if (auto st = site.webhooks.check(url); !st) {
+    send_error(res, 400, st.error(), "webhook");
+    return std::nullopt;
+  }
+  return url;
 }
 
 }  // namespace
@@ -44,17 +61,21 @@ std::optional<RunRow> caller_run(Site& site, const Caller& c, const httplib::Req
 
 void add_run_routes(httplib::Server& server, Site& site) {
   server.Post("/api/v1/runs", guarded(site, [&site](const Caller& c, const httplib::Request& req, httplib::Response& res) {
-    auto body = json_body(req, res, {"template", "values"});
+    auto body = json_body(req, res, {"template", "values", "webhook"});
     if (!body) return;
+    auto webhook = take_webhook(site, *body, res);
+    if (!webhook) return;
     if (!body->value("template", nlohmann::json()).is_string() || (*body)["template"].get<std::string>().empty())
       return send_error(res, 400, "template: the name of a template (text)", "template");
-    start(site, c, res, (*body)["template"], body->value("values", nlohmann::json::object()));
+    start(site, c, res, (*body)["template"], body->value("values", nlohmann::json::object()), *webhook);
   }));
 
   server.Post("/api/v1/jobs", guarded(site, [&site](const Caller& c, const httplib::Request& req, httplib::Response& res) {
-    auto body = json_body(req, res, {"name", "command", "script", "options"});
+    auto body = json_body(req, res, {"name", "command", "script", "options", "webhook"});
     if (!body) return;
-    start(site, c, res, "", *body);
+    auto webhook = take_webhook(site, *body, res);
+    if (!webhook) return;
+    start(site, c, res, "", *body, *webhook);
   }));
 
   server.Get("/api/v1/runs", guarded(site, [&site](const Caller& c, const httplib::Request& req, httplib::Response& res) {

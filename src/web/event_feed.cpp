@@ -135,7 +135,9 @@ std::optional<FeedMessage> EventFeed::message_for(const LoggedEvent& e, bool liv
   }
   const auto [run, owner] = found->second;
   auto& states = run_jobs_[run];
+  const bool ended_before = is_terminal(run_state(states.counts));
   if (live) states.set(e.job_id, e.event.state);
+  if (live && !ended_before && is_terminal(run_state(states.counts)) && on_run_end_) on_run_end_(run);
   nlohmann::json counts = nlohmann::json::object();
   for (const auto& [s, n] : states.counts) counts[std::string(to_string(s))] = n;
   const JobState state = live ? run_state(states.counts) : e.event.state;

@@ -65,6 +65,9 @@ class EventFeed {
   // A job's state as the events told it (nothing for a job of no run the feed has seen).
   std::optional<JobState> job_state(std::int64_t job);
 
+  // Called (under the feed's lock: quickly) when a run's state becomes an end state.
+  void on_run_end(std::function<void(std::int64_t run)> told) { on_run_end_ = std::move(told); }
+
   // Tells the feed a run's jobs (a new run): their events become the run's messages.
   void add_run(std::int64_t run, const std::string& owner, const std::vector<std::int64_t>& jobs);
   void add_run_locked(std::int64_t run, const std::string& owner, const std::vector<std::int64_t>& jobs,
@@ -94,6 +97,7 @@ class EventFeed {
 
   Paths paths_;
   RunLookup run_of_;
+  std::function<void(std::int64_t)> on_run_end_;
   std::mutex registering_;  // before mu_
   std::mutex mu_;
   std::condition_variable changed_;

@@ -105,7 +105,8 @@ int user_command(const std::string& action, const std::string& site_dir, const s
   return 0;
 }
 
-int serve_command(const std::string& listen_text, SiteSettings settings, int threads) {
+int serve_command(const std::string& listen_text, SiteSettings settings, int threads,
+                  const std::vector<std::string>& webhook_prefixes) {
   ListenSettings listen;
   listen.threads = threads;
   const auto colon = listen_text.rfind(':');
@@ -141,6 +142,8 @@ int serve_command(const std::string& listen_text, SiteSettings settings, int thr
       }
     return std::nullopt;
   });
+  site.webhooks.start(site, webhook_prefixes);
+  site.feed->on_run_end([&site](std::int64_t run) { site.webhooks.run_ended(run); });
   if (auto st = site.feed->start(); !st) {
     std::cerr << "yard web: the daemon does not answer: " << st.error() << "\n";
     return 1;
@@ -175,6 +178,9 @@ int main(int argc, char** argv) {
   serve->add_option("--threads", threads, "Requests and event streams served at once")->check(CLI::Range(4, 20000))
       ->capture_default_str();
   serve->add_flag("--secure-cookies", settings.secure_cookies, "Mark cookies Secure (behind TLS)");
+  std::vector<std::string> webhook_prefixes;
+  serve->add_option("--webhook-prefix", webhook_prefixes,
+                    "A URL prefix runs' webhooks may go to (repeatable; none: no webhooks)");
 
   auto* user = app.add_subcommand("user", "The platform's users (passwords hashed with argon2id)");
   user->require_subcommand(1);
@@ -194,7 +200,7 @@ int main(int argc, char** argv) {
   for (auto* sub : {add, password, remove, list})
     sub->add_option("--site", settings.site_dir, "The site's directory")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
-  if (serve->parsed()) return serve_command(listen, settings, threads);
+  if (serve->parsed()) return serve_command(listen, settings, threads, webhook_prefixes);
   for (auto* sub : {add, password, remove, list})
     if (sub->parsed()) return user_command(sub->get_name(), settings.site_dir, name, admin, account, password_stdin);
   return 2;

@@ -144,7 +144,7 @@ std::variant<RunRow, StartRefusal> launch(Site& site, const User& user, RunRow r
 }  // namespace
 
 std::variant<RunRow, StartRefusal> start_run(Site& site, const User& user, const std::string& template_name,
-                                             const nlohmann::json& values) {
+                                             const nlohmann::json& values, const std::string& webhook) {
   auto templates = site.templates();
   if (!templates) return StartRefusal{500, "the site's templates cannot be read: " + templates.error(), ""};
   const Template* t = nullptr;
@@ -171,11 +171,13 @@ std::variant<RunRow, StartRefusal> start_run(Site& site, const User& user, const
   run.kind = t->kind;
   run.name = t->title;
   run.values = good;
+  run.webhook = webhook;
   return launch(site, user, run, std::move(std::get<std::vector<FlaggedJob>>(jobs)), filled, uploads,
                 [&](std::size_t i) { return t->kind == "job" ? t->name : t->name + "." + filled[i].name; });
 }
 
-std::variant<RunRow, StartRefusal> start_command_run(Site& site, const User& user, const nlohmann::json& job) {
+std::variant<RunRow, StartRefusal> start_command_run(Site& site, const User& user, const nlohmann::json& job,
+                                                     const std::string& webhook) {
   FilledStep step;
   step.name = "job";
   if (job.contains("command")) {
@@ -211,6 +213,7 @@ std::variant<RunRow, StartRefusal> start_command_run(Site& site, const User& use
   run.kind = "job";
   run.name = job.value("name", step.command.empty() ? std::string("script") : step.command.front());
   run.values = job;
+  run.webhook = webhook;
   return launch(site, user, run, std::move(std::get<std::vector<FlaggedJob>>(jobs)), filled, {},
                 [&](std::size_t) { return run.name; });
 }

@@ -19,11 +19,13 @@ struct StartRefusal {
   std::string message, field;
 };
 
+// `webhook`: a URL to POST the run to when it ends (checked against the site's prefixes), or "".
 std::variant<RunRow, StartRefusal> start_run(Site& site, const User& user, const std::string& template_name,
-                                             const nlohmann::json& values);
+                                             const nlohmann::json& values, const std::string& webhook = "");
 
 // A run of one job described as the CLI describes it, for programs (POST /api/v1/jobs):
 // {"command": [words] or "script": "body", "options": {yard submit's long flags}, "name"}.
-std::variant<RunRow, StartRefusal> start_command_run(Site& site, const User& user, const nlohmann::json& job);
+std::variant<RunRow, StartRefusal> start_command_run(Site& site, const User& user, const nlohmann::json& job,
+                                                     const std::string& webhook = "");
 
 }  // namespace yard::web

@@ -13,6 +13,7 @@
 #include "web/run_cache.h"
 #include "web/templates.h"
 #include "web/web_db.h"
+#include "web/webhooks.h"
 
 namespace yard::web {
 
@@ -32,6 +33,7 @@ struct Site {
   RunCache runs;
   OutputReader outputs;
   TemplateShelf template_shelf;
+  Webhooks webhooks;
 
   // A client of the service account's daemon (started when it is not running). One per
   // request: it holds no connection between calls.

@@ -19,6 +19,7 @@ CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY AUTOINCREMENT, owner TEXT
   input TEXT NOT NULL, jobs TEXT NOT NULL DEFAULT '[]', steps TEXT NOT NULL DEFAULT '[]',
   created REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS runs_by_owner ON runs(owner, id);
+CREATE TABLE IF NOT EXISTS webhooks(run INTEGER PRIMARY KEY, url TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS audit(id INTEGER PRIMARY KEY AUTOINCREMENT, time REAL NOT NULL,
   user TEXT NOT NULL, action TEXT NOT NULL, detail TEXT NOT NULL);
 CREATE TRIGGER IF NOT EXISTS audit_keeps_rows BEFORE UPDATE ON audit
@@ -181,7 +182,21 @@ Result<std::int64_t> WebDb::add_run(RunRow run) {
   s->bind(3, std::string_view(run.kind)).bind(4, std::string_view(run.name)).bind(5, std::string_view(run.dir));
   s->bind(6, std::string_view(input)).bind(7, run.created > 0 ? run.created : wall_now());
   if (auto st = s->run(); !st) return st.failure();
-  return db_.last_insert_id();
+  const std::int64_t id = db_.last_insert_id();
+  if (!run.webhook.empty()) {
+    auto hook = db_.prepare("INSERT INTO webhooks(run, url) VALUES(?, ?)");
+    if (!hook) return hook.failure();
+    if (auto st = hook->bind(1, id).bind(2, std::string_view(run.webhook)).run(); !st) return st.failure();
+  }
+  return id;
+}
+
+std::string WebDb::webhook(std::int64_t run) {
+  std::lock_guard lock(mu_);
+  auto s = db_.prepare("SELECT url FROM webhooks WHERE run = ?");
+  if (!s) return "";
+  s->bind(1, run);
+  return has_row(*s) ? s->text(0) : "";
 }
 
 Status WebDb::drop_unsubmitted_run(std::int64_t id) {

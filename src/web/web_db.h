@@ -32,6 +32,7 @@ struct RunRow {
   std::vector<std::int64_t> jobs;                     // the daemon's job ids (every element)
   nlohmann::json steps = nlohmann::json::array();     // workflows: [{"name","needs","jobs"}]
   double created = 0;
+  std::string webhook;  // given when the run is added (kept apart: webhook())
 };
 
 struct RunFilter {
@@ -62,6 +63,8 @@ class WebDb {
 
   // Runs
   Result<std::int64_t> add_run(RunRow run);  // its id
+  // The URL to POST the run to when it ends ("" for none).
+  std::string webhook(std::int64_t run);
   // A run the daemon refused: nothing of it was submitted.
   Status drop_unsubmitted_run(std::int64_t id);
   Status set_run_jobs(std::int64_t id, const std::vector<std::int64_t>& jobs, const nlohmann::json& steps);

@@ -45,6 +45,7 @@ def test_bad_values_name_their_field_and_store_nothing(site):
         ({"template": "nope"}, "template", "no template"),
         ({"template": "hello", "extra": 1}, "extra", "unknown field"),
         ({"template": 5}, "template", "template"),
+        ({"template": "hello", "webhook": "http://127.0.0.1/"}, "webhook", "sends no webhooks"),
     ]
     for body, field, words in cases:
         status, reply = c.call("POST", "/api/v1/runs", body)

@@ -22,7 +22,8 @@ USERS = {"alice": "alice-password", "bob": "bob-password", "root-admin": "admin-
 
 
 class Site:
-    def __init__(self, templates=None):
+    def __init__(self, templates=None, serve_args=()):
+        self.serve_args = list(serve_args)
         self.root = tempfile.mkdtemp(prefix="yard-web-")
         self.env = dict(os.environ)
         for key in ("XDG_RUNTIME_DIR", "XDG_STATE_HOME", "XDG_CONFIG_HOME"):
@@ -40,7 +41,7 @@ class Site:
     def start(self):
         self.server = subprocess.Popen(
             [f"{BIN}/yard-web", "serve", "--listen", "127.0.0.1:0", "--site", self.site_dir, "--templates",
-             self.templates, "--threads", "64"], env=self.env, stdout=subprocess.PIPE, text=True)
+             self.templates, "--threads", "64", *self.serve_args], env=self.env, stdout=subprocess.PIPE, text=True)
         line = self.server.stdout.readline()
         assert line.startswith("listening on http://"), f"yard web serve said {line!r}"
         self.url = line.split()[-1]
