@@ -106,18 +106,25 @@ std::optional<User> check_login(Site& site, const httplib::Request& req, httplib
   return found->first;
 }
 
+// A new session or API token for `user`, stored as its digest; the token itself once.
+Result<std::string> issue_token(Site& site, const std::string& user, const char* kind) {
+  std::string token = random_token();
+  if (auto st = site.db->add_token(token_digest(token), user, kind, wall_now() + kTokenLifetimeS); !st)
+    return st.failure();
+  return token;
+}
+
 }  // namespace
 
 void add_session_routes(httplib::Server& server, Site& site) {
   server.Post("/api/v1/session", [&site](const httplib::Request& req, httplib::Response& res) {
     auto user = check_login(site, req, res);
     if (!user) return;
-    const std::string token = random_token();
-    if (auto st = site.db->add_token(token_digest(token), user->name, "session", wall_now() + kTokenLifetimeS); !st)
-      return send_failure(res, st.failure());
+    auto token = issue_token(site, user->name, "session");
+    if (!token) return send_failure(res, token.failure());
     (void)site.db->audit(user->name, "login", "from " + req.remote_addr);
-    res.set_header("Set-Cookie", session_cookie(site, token, kTokenLifetimeS));
-    send_json(res, 200, {{"user", user_json(*user)}, {"csrf", csrf_for(site, token)}, {"expires_in", kTokenLifetimeS}});
+    res.set_header("Set-Cookie", session_cookie(site, *token, kTokenLifetimeS));
+    send_json(res, 200, {{"user", user_json(*user)}, {"csrf", csrf_for(site, *token)}, {"expires_in", kTokenLifetimeS}});
   });
   server.Get("/api/v1/session", guarded(site, [&site](const Caller& c, const httplib::Request&, httplib::Response& res) {
     if (!c.via_cookie) return send_json(res, 200, {{"user", user_json(c.user)}});
@@ -129,23 +136,21 @@ void add_session_routes(httplib::Server& server, Site& site) {
     res.set_header("Set-Cookie", session_cookie(site, "", 0));
     res.status = 204;
   }));
-  // An API token for a program: asked for with a name and password (or from a session).
+  // An API token for a program, asked for with a name and password.
   server.Post("/api/v1/tokens", [&site](const httplib::Request& req, httplib::Response& res) {
     auto user = check_login(site, req, res);
     if (!user) return;
-    const std::string token = random_token();
-    if (auto st = site.db->add_token(token_digest(token), user->name, "api", wall_now() + kTokenLifetimeS); !st)
-      return send_failure(res, st.failure());
+    auto token = issue_token(site, user->name, "api");
+    if (!token) return send_failure(res, token.failure());
     (void)site.db->audit(user->name, "token.new", "from " + req.remote_addr);
-    send_json(res, 201, {{"token", token}, {"expires_in", kTokenLifetimeS}});
+    send_json(res, 201, {{"token", *token}, {"expires_in", kTokenLifetimeS}});
   });
   server.Post("/api/v1/tokens/refresh", guarded(site, [&site](const Caller& c, const httplib::Request&, httplib::Response& res) {
     if (c.via_cookie) return send_error(res, 400, "refresh an API token (Authorization: Bearer), not a session");
-    const std::string token = random_token();
-    if (auto st = site.db->add_token(token_digest(token), c.user.name, "api", wall_now() + kTokenLifetimeS); !st)
-      return send_failure(res, st.failure());
+    auto token = issue_token(site, c.user.name, "api");
+    if (!token) return send_failure(res, token.failure());
     (void)site.db->drop_token(token_digest(c.token));
-    send_json(res, 201, {{"token", token}, {"expires_in", kTokenLifetimeS}});
+    send_json(res, 201, {{"token", *token}, {"expires_in", kTokenLifetimeS}});
   }));
 }
 
