@@ -129,8 +129,11 @@ class StopTest(unittest.TestCase):
                 "SELECT pgid FROM jobs WHERE pgid IS NOT NULL")]
             store.close()
             self.assertEqual(len(groups), 2)
+            # The starter reports the job running before it has started the job's
+            # process: wait for both to be in the group.
             for g in groups:
-                self.assertGreaterEqual(len(core.group_members(g)), 2)   # starter and job
+                wait_for(lambda: len(core.group_members(g)) >= 2,
+                         what="the starter and the job in group %d" % g)
         finally:
             si.stop()
         self.assertFalse(core.pid_alive(si.pid), "the server is still alive")
