@@ -23,6 +23,8 @@ packages=(
   libcpp-httplib-dev libsodium-dev python3-jsonschema chromium
   # a workflow tool driving Slurm's commands as front ends to yard (tests/slurm-commands/)
   snakemake
+  # the documentation site (mkdocs.yml, scripts/docs.sh)
+  mkdocs mkdocs-material
   # MPMD launches through mpirun (direct mode, --launcher mpirun)
   openmpi-bin
   # the package test: building the .deb (dpkg-shlibdeps), its man pages, its modulefile

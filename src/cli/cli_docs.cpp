@@ -135,6 +135,31 @@ std::string zsh_function(const CliTree& tree, const CLI::App& app) {
 
 }  // namespace
 
+std::string exit_status_text() {
+  return "0: success. 1: a job or the daemon failed (nothing was changed). 2: bad input (nothing was changed). 3: "
+         "yard wait gave up (--timeout). 4: the daemon holds its state directory but did not answer within "
+         "$YARD_PATIENCE seconds (600 by default; 0 waits for ever): whether the request was carried out is unknown, "
+         "and yard status tells; do not simply retry.";
+}
+
+std::string environment_text() {
+  return "How long a request that changes something (submit, cancel, stop) waits for a daemon that "
+         "is alive but silent (stopped, or stalled on a hung disk), in seconds.";
+}
+
+std::string files_text(bool config) {
+  if (!config)
+    return "The store: every job and its history, its environment and script included: private to its user (0600, "
+           "in a 0700 directory).";
+  return "local.yaml and policy.yaml (the local scheduler), routes.yaml, and each scheduler's settings: " +
+         settings_files() + ".";
+}
+
+std::string files_text() {
+  return "$XDG_STATE_HOME/switchyard/store.db: " + files_text(false) + " $XDG_CONFIG_HOME/switchyard/: " +
+         files_text(true);
+}
+
 std::vector<OptionDoc> option_docs(const CLI::App& app) {
   std::vector<OptionDoc> out;
   for (const CLI::Option* o : app.get_options()) {
@@ -166,17 +191,10 @@ std::string man_page(const CliTree& tree, const CLI::App* sub) {
     for (const auto* s : visible_subcommands(app))
       out += ".TP\n\\fByard " + roff(s->get_name()) + "\\fR\n" + roff(summary(*s)) + " See \\fByard\\-" +
              roff(s->get_name()) + "\\fR(1).\n";
-    out += ".SH EXIT STATUS\n0: success. 1: a job or the daemon failed (nothing was changed). 2: bad input (nothing "
-           "was changed). 3: \\fByard wait\\fR gave up (\\-\\-timeout). 4: the daemon holds its state directory but "
-           "did not answer within $YARD_PATIENCE seconds (600 by default; 0 waits for ever): whether the request was "
-           "carried out is unknown, and \\fByard status\\fR tells; do not simply retry.\n";
-    out += ".SH ENVIRONMENT\n.TP\n\\fBYARD_PATIENCE\\fR\nHow long a request that changes something (submit, "
-           "cancel, stop) waits for a daemon that is alive but silent (stopped, or stalled on a hung disk), in "
-           "seconds.\n";
-    out += ".SH FILES\n.TP\n\\fI$XDG_STATE_HOME/switchyard/store.db\\fR\nThe store: every job and its history, "
-           "its environment and script included: private to its user (0600, in a 0700 directory).\n"
-           ".TP\n\\fI$XDG_CONFIG_HOME/switchyard/\\fR\nlocal.yaml and policy.yaml (the local scheduler), and each "
-           "scheduler's settings: " + roff(settings_files()) + ".\n";
+    out += ".SH EXIT STATUS\n" + roff(exit_status_text()) + "\n";
+    out += ".SH ENVIRONMENT\n.TP\n\\fBYARD_PATIENCE\\fR\n" + roff(environment_text()) + "\n";
+    out += ".SH FILES\n.TP\n\\fI$XDG_STATE_HOME/switchyard/store.db\\fR\n" + roff(files_text(false)) + "\n" +
+           ".TP\n\\fI$XDG_CONFIG_HOME/switchyard/\\fR\n" + roff(files_text(true)) + "\n";
     out += ".SH SEE ALSO\n";
     bool first = true;
     for (const auto* s : visible_subcommands(app)) {

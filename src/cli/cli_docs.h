@@ -22,6 +22,14 @@ std::vector<OptionDoc> option_docs(const CLI::App& app);
 // The subcommands of `app` that are documented (hidden ones have an empty group).
 std::vector<const CLI::App*> visible_subcommands(const CLI::App& app);
 
+// What yard(1) and the reference say of the exit statuses, the environment and the files
+// (YARD_PATIENCE's meaning; the store's file, `config` false, or the configuration
+// directory's; both, in one line).
+std::string exit_status_text();
+std::string environment_text();
+std::string files_text(bool config);
+std::string files_text();
+
 // yard(1) (`sub` null) or yard-SUB(1), in roff.
 std::string man_page(const CliTree& tree, const CLI::App* sub);
 // yard.1 and yard-SUB.1 for every subcommand, into `dir`.

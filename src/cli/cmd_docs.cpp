@@ -1,9 +1,11 @@
-// yard completion bash|zsh, and the hidden `yard __man DIR` the build runs to write the
-// man pages: both from the same CLI11 apps as --help (cli_docs.h).
+// yard completion bash|zsh, the hidden `yard __man DIR` the build runs to write the man
+// pages and `yard __markdown DIR` the site's command reference: all from the same CLI11
+// apps as --help (cli_docs.h, cli_markdown.h).
 #include <iostream>
 #include <memory>
 
 #include "cli/cli_docs.h"
+#include "cli/cli_markdown.h"
 #include "cli/commands.h"
 
 namespace yard {
@@ -31,6 +33,18 @@ void add_completion_command(CLI::App& app, CliTree& tree) {
   man->callback([&tree, dir] {
     if (auto s = write_man_pages(tree, *dir); !s) {
       std::cerr << "yard __man: " << s.error() << "\n";
+      tree.rc = 1;
+    }
+  });
+
+  // The documentation site's command reference (scripts/docs.sh): hidden as __man is.
+  auto* markdown = app.add_subcommand("__markdown", "Write the command reference in Markdown into DIR");
+  markdown->group("");
+  auto md_dir = std::make_shared<std::string>();
+  markdown->add_option("dir", *md_dir)->required();
+  markdown->callback([&tree, md_dir] {
+    if (auto s = write_markdown_reference(tree, *md_dir); !s) {
+      std::cerr << "yard __markdown: " << s.error() << "\n";
       tree.rc = 1;
     }
   });

@@ -10,8 +10,9 @@ README = os.path.join(os.path.dirname(__file__), "..", "..", "README.md")
 
 def test_the_readmes_example_runs_as_written():
     text = open(README).read()
-    section = text[text.index("## From Python"):text.index("## Installing on a cluster")]
-    code = "\n".join(line[4:] for line in section.splitlines() if line.startswith("    "))
+    blocks = re.findall(r"^```python\n(.*?)^```$", text, re.M | re.S)
+    assert len(blocks) == 1, "the README shows one Python example"
+    code = blocks[0]
     assert code.startswith("import switchyard")
     out = io.StringIO()
     with contextlib.redirect_stdout(out):

@@ -1,0 +1,106 @@
+#include "cli/cli_markdown.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include "cli/cli_docs.h"
+
+namespace yard {
+namespace {
+
+// Prose for Markdown: the characters that would start emphasis, a link, code or HTML are
+// escaped, so that a help text shows as --help shows it.
+std::string md(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\\' || c == '*' || c == '_' || c == '`' || c == '[' || c == ']' || c == '<' || c == '>' || c == '|' ||
+        c == '#')
+      out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+// A description as --help prints it: its first paragraph as prose, the rest (usage
+// examples, lists aligned with blanks) verbatim in a text block.
+std::string description(const std::string& d) {
+  const auto cut = d.find('\n');
+  std::string out = md(d.substr(0, cut)) + "\n";
+  if (cut != std::string::npos) {
+    std::string rest = d.substr(cut + 1);
+    while (!rest.empty() && rest.back() == '\n') rest.pop_back();
+    if (!rest.empty()) out += "\n```text\n" + rest + "\n```\n";
+  }
+  return out;
+}
+
+void options(std::string& out, const CLI::App& app, const std::string& heading) {
+  const auto docs = option_docs(app);
+  if (docs.empty()) return;
+  out += heading + "\n\n";
+  for (const auto& o : docs) {
+    out += "- `";
+    for (std::size_t i = 0; i < o.names.size(); ++i) out += (i ? ", " : "") + o.names[i];
+    if (o.takes_value) out += " " + o.value_name;
+    out += "`";
+    if (!o.description.empty()) {
+      std::string d = o.description;
+      for (auto& c : d)
+        if (c == '\n') c = ' ';
+      out += ": " + md(d);
+    }
+    out += "\n";
+  }
+  out += "\n";
+}
+
+std::string summary(const CLI::App& app) {
+  const std::string d = app.get_description();
+  return d.substr(0, d.find('\n'));
+}
+
+std::string command_page(const CliTree& tree, const CLI::App& sub) {
+  const CLI::App& app = documented(tree, sub);
+  std::string out = "# yard " + sub.get_name() + "\n\n" + description(app.get_description()) + "\n";
+  const auto subs = visible_subcommands(sub);
+  out += "```text\nyard " + sub.get_name() + " [OPTIONS]" + (subs.empty() ? "" : " COMMAND") + "\n```\n\n";
+  options(out, app, "## Options");
+  for (const auto* s : subs) {
+    out += "## yard " + sub.get_name() + " " + s->get_name() + "\n\n" + description(s->get_description()) + "\n";
+    options(out, *s, "Options:");
+  }
+  return out + "See also: [all commands](index.md), `man yard-" + sub.get_name() + "`.\n";
+}
+
+std::string index_page(const CliTree& tree) {
+  const CLI::App& app = *tree.app;
+  std::string out =
+      "# Commands\n\nGenerated from yard's own option tables, as `--help`, the man pages and the shell "
+      "completions are.\n\n" +
+      description(app.get_description()) + "\n| command | what it does |\n|---|---|\n";
+  for (const auto* s : visible_subcommands(app))
+    out += "| [yard " + s->get_name() + "](yard-" + s->get_name() + ".md) | " + md(summary(*s)) + " |\n";
+  out += "\n";
+  options(out, app, "## Options of yard itself");
+  out += "## Exit status\n\n" + md(exit_status_text()) + "\n\n## Environment\n\n`YARD_PATIENCE`: " + md(environment_text()) +
+         "\n\n## Files\n\n" + md(files_text()) + "\n";
+  return out;
+}
+
+}  // namespace
+
+Status write_markdown_reference(const CliTree& tree, const std::string& dir) {
+  auto write = [&](const std::string& file, const std::string& text) -> Status {
+    std::ofstream f(dir + "/" + file);
+    f << text;
+    if (!f.flush()) return err("cannot write " + dir + "/" + file + ": " + std::strerror(errno));
+    return {};
+  };
+  if (auto s = write("index.md", index_page(tree)); !s) return s;
+  for (const auto* sub : visible_subcommands(*tree.app))
+    if (auto s = write("yard-" + sub->get_name() + ".md", command_page(tree, *sub)); !s) return s;
+  return {};
+}
+
+}  // namespace yard

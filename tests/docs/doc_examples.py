@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""Runs the examples of the README and the documentation site, so that they cannot drift.
+
+The rules a page follows (docs/CONTRIBUTING-DOCS.md says them to writers):
+* Code is fenced (```); an indented code block is an error, since it could hide a command
+  that no test runs.
+* A ```console block is run: each line starting with "$ " is a command (a line ending in a
+  backslash goes on with the next, one opening a here-document <<'EOF' takes its lines to
+  EOF), the lines after it up to the next command are the
+  output it claims. `...` alone on a line stands for any lines, `...` inside a line for
+  any text, and a run of blanks for any blanks. A command with no lines after it has its
+  output unchecked. It must exit 0, unless it ends with the comment `# exit N`.
+* The commands of one page run in order in one sandbox of their own: a fresh HOME and
+  XDG directories where a user's are by default (so a daemon of their own, stopped at the
+  end), the working directory a
+  copy of the repository's examples/ under `examples/`, `yard` of this build first on
+  PATH. Variables exported and `cd` carry over to the next command.
+* A block that cannot run here says so just before it: `<!-- doc-test: skip REASON -->`.
+  Every skip is listed with its reason.
+* Other blocks (```yaml, ```python, ```text, ...) are not run.
+
+Usage: doc_examples.py --bin DIR --root DIR [PAGE...]   (default: README.md and docs/**/*.md)
+Exit 1 naming the page and line of every failure.
+"""
+
+import argparse
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+FENCE = re.compile(r"^(\s*)(```+|~~~+)\s*([\w+-]*)")
+SKIP = re.compile(r"<!--\s*doc-test:\s*skip\s+(.+?)\s*-->")
+EXIT = re.compile(r"\s#\s*exit\s+(\d+)\s*$")
+HEREDOC = re.compile(r"<<-?\s*'?\"?(\w+)'?\"?")
+
+
+class Command:
+    def __init__(self, line, text):
+        self.line, self.text, self.expected, self.rc = line, text, [], 0
+        m = EXIT.search(text)
+        if m:
+            self.rc = int(m.group(1))
+
+
+def blocks(path, shown):
+    """The page's fenced blocks: (first line, language, lines, skip reason); and errors."""
+    out, errors = [], []
+    lines = open(path, encoding="utf-8").read().split("\n")
+    i, skip, in_list = 0, None, False
+    while i < len(lines):
+        line = lines[i]
+        m = FENCE.match(line)
+        if m:
+            indent, fence, lang = m.groups()
+            body, j = [], i + 1
+            while j < len(lines) and not lines[j].strip().startswith(fence):
+                body.append(lines[j][len(indent):] if lines[j].startswith(indent) else lines[j])
+                j += 1
+            if j == len(lines):
+                errors.append("%s:%d: a ``` block that never ends" % (shown, i + 1))
+            out.append((i + 1, lang, body, skip))
+            skip, i = None, j + 1
+            continue
+        s = SKIP.search(line)
+        if s:
+            skip = s.group(1)
+        elif line.strip():
+            skip = skip if line.strip().startswith("<!--") else None
+        # An indented code block: four blanks after a blank line, outside a list item.
+        if line.strip() and not line.startswith(" "):
+            in_list = bool(re.match(r"^\s*([-*+]|\d+\.)\s", line))
+        if (line.startswith("    ") and line.strip() and i > 0 and not lines[i - 1].strip()
+                and not in_list):
+            errors.append("%s:%d: an indented code block: fence it (```console to have it run, "
+                          "```text if it is not a command)" % (shown, i + 1))
+            while i + 1 < len(lines) and (lines[i + 1].startswith("    ") or not lines[i + 1].strip()):
+                i += 1
+        i += 1
+    return out, errors
+
+
+def commands(first, body):
+    cmds, k = [], 0
+    while k < len(body):
+        line = body[k]
+        if line.startswith("$ "):
+            text, start = line[2:], first + 1 + k
+            while text.endswith("\\") and k + 1 < len(body):
+                k += 1
+                text = text[:-1] + "\n" + body[k]
+            here = HEREDOC.search(text)
+            if here:  # a here-document's lines belong to the command, to its end word
+                while k + 1 < len(body):
+                    k += 1
+                    text += "\n" + body[k]
+                    if body[k] == here.group(1):
+                        break
+            cmds.append(Command(start, text))
+        elif cmds:
+            cmds[-1].expected.append(line)
+        k += 1
+    for c in cmds:
+        while c.expected and not c.expected[-1].strip():
+            c.expected.pop()
+    return cmds
+
+
+def pattern(line):
+    parts = [re.escape(p) for p in line.rstrip().split("...")]
+    text = ".*".join(parts)
+    return re.compile(re.sub(r"(\\ )+", r"\\s+", text) + r"\s*$")
+
+
+def matches(expected, got, e=0, g=0):
+    """Whether the output lines `got` are those `expected` (with its wildcards)."""
+    while e < len(expected):
+        if expected[e].strip() == "...":
+            return any(matches(expected, got, e + 1, k) for k in range(g, len(got) + 1))
+        if g >= len(got) or not pattern(expected[e]).match(got[g].rstrip()):
+            return False
+        e, g = e + 1, g + 1
+    return g == len(got)
+
+
+class Sandbox:
+    def __init__(self, bindir, root):
+        self.dir = tempfile.mkdtemp(prefix="yard-doc-")
+        work = os.path.join(self.dir, "work")
+        shutil.copytree(os.path.join(root, "examples"), os.path.join(work, "examples"))
+        # The XDG directories where a user's are by default (~/.local/state, ~/.config), so
+        # that a page may name them so.
+        for d in ("run", ".local/state", ".config/switchyard"):
+            os.makedirs(os.path.join(self.dir, d), exist_ok=True)
+        self.env = dict(os.environ, HOME=self.dir, XDG_RUNTIME_DIR=os.path.join(self.dir, "run"),
+                        XDG_STATE_HOME=os.path.join(self.dir, ".local", "state"),
+                        XDG_CONFIG_HOME=os.path.join(self.dir, ".config"),
+                        PATH=bindir + os.pathsep + os.environ.get("PATH", ""), TERM="dumb",
+                        COLUMNS="100", LC_ALL="C.UTF-8")
+        self.env.pop("YARD_SOCKET", None)
+        self.state = os.path.join(self.dir, "shell-state")
+        with open(self.state, "w") as f:
+            f.write("cd %s\n" % shlex_quote(work))
+        self.bindir = bindir
+
+    def run(self, cmd):
+        script = ('. %s\n%s\nrc=$?\n{ export -p; echo "cd $(printf %%q "$PWD")"; } > %s\nexit $rc\n'
+                  % (shlex_quote(self.state), cmd, shlex_quote(self.state)))
+        try:
+            r = subprocess.run(["bash", "-c", script], env=self.env, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, timeout=180)
+            return r.returncode, r.stdout.decode("utf-8", "replace")
+        except subprocess.TimeoutExpired as e:
+            return -1, (e.output or b"").decode("utf-8", "replace") + "\n(timed out after 180 s)"
+
+    def close(self):
+        if os.path.exists(os.path.join(self.dir, "run", "switchyard")):
+            subprocess.run([os.path.join(self.bindir, "yard"), "server", "stop", "--kill-jobs"],
+                           env=self.env, capture_output=True, timeout=120)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def shlex_quote(s):
+    return "'" + s.replace("'", "'\\''") + "'"
+
+
+def check_page(path, shown, bindir, root):
+    """(commands run, skips, failures) of one page."""
+    found, failures = blocks(path, shown)
+    ran, skips, box = 0, [], None
+    try:
+        for first, lang, body, skip in found:
+            if lang != "console":
+                continue
+            cmds = commands(first, body)
+            if not cmds:
+                failures.append("%s:%d: a console block without a command ($ ...)" % (shown, first))
+                continue
+            if skip:
+                skips.append("%s:%d: %s" % (shown, first, skip))
+                continue
+            box = box or Sandbox(bindir, root)
+            for c in cmds:
+                rc, out = box.run(c.text)
+                ran += 1
+                got = out.rstrip("\n").split("\n") if out.strip() else []
+                if rc != c.rc:
+                    failures.append("%s:%d: `%s` exited %d, the page says %d; it printed:\n%s"
+                                    % (shown, c.line, c.text, rc, c.rc, indent(out)))
+                elif c.expected and not matches(c.expected, got):
+                    failures.append("%s:%d: `%s` printed what the page does not show.\n  the page:\n%s\n"
+                                    "  printed:\n%s" % (shown, c.line, c.text,
+                                                        indent("\n".join(c.expected)), indent(out)))
+    finally:
+        if box:
+            box.close()
+    return ran, skips, failures
+
+
+def indent(text):
+    return "\n".join("    | " + l for l in text.rstrip("\n").split("\n"))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--bin", required=True, help="the directory holding this build's yard")
+    ap.add_argument("--root", required=True, help="the repository")
+    ap.add_argument("pages", nargs="*")
+    a = ap.parse_args()
+    pages = a.pages or [os.path.join(a.root, "README.md")] + sorted(
+        glob.glob(os.path.join(a.root, "docs", "**", "*.md"), recursive=True))
+    total, all_skips, all_failures = 0, [], []
+    for p in pages:
+        shown = os.path.relpath(p, a.root)
+        ran, skips, failures = check_page(p, shown, os.path.abspath(a.bin), a.root)
+        print("%-40s %3d commands run, %d blocks skipped, %d failures" % (shown, ran, len(skips),
+                                                                         len(failures)))
+        total += ran
+        all_skips += skips
+        all_failures += failures
+    for s in all_skips:
+        print("skipped: " + s)
+    for f in all_failures:
+        print("FAILED: " + f, file=sys.stderr)
+    print("%d commands run from %d pages, %d blocks skipped, %d failures"
+          % (total, len(pages), len(all_skips), len(all_failures)))
+    return 1 if all_failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
