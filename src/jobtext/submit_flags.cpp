@@ -82,7 +82,7 @@ void add_submit_flags(CLI::App& app, SubmitFlags& f, const SubmitChoices& choice
   app.add_flag_callback("--requeue", [&f] { f.requeue = true; },
                         "Submit the job again when the scheduler preempts it (an OAR best-effort job killed)");
   app.add_flag_callback("--no-requeue", [&f] { f.requeue = false; }, "Never submit it again (the default)");
-  app.add_option("--class", f.job_class, "Class of job: its backend and defaults (slurm.yaml classes:)");
+  app.add_option("--class", f.job_class, "Size class of job (routes.yaml classes:, docs/ROUTES.md): its target, queue and defaults; also a settings file's classes:");
   app.add_option("--het-group", f.het_group,
                  "slurm-steps in a heterogeneous allocation: the component (0, 1, ...) the step runs in")
       ->check(CLI::NonNegativeNumber);

@@ -36,7 +36,7 @@ struct SubmitFlags : ComponentFlags {
   std::string account, qos, backend, launcher;
   std::vector<std::string> job_types;  // --job-type, repeated
   std::optional<bool> requeue;         // --requeue / --no-requeue
-  std::string job_class;  // --class: resolved by the daemon (slurm.yaml classes:)
+  std::string job_class;  // --class: resolved by the daemon (routes.yaml classes:, or a settings file's)
   int het_group = -1;     // --het-group: a component of the allocation (slurm-steps)
   bool test_only = false;  // --test-only: check and show, store nothing (command line only)
   std::string directives;  // --directives: which kind of script directives to read ("" = the script's)

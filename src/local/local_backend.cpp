@@ -58,6 +58,16 @@ std::string LocalBackend::script_path(std::int64_t spec_id) const {
   return state_dir_ + "/scripts/" + std::to_string(spec_id) + ".sh";
 }
 
+Status LocalBackend::save_script(std::int64_t spec_id, const std::string& script) const {
+  if (script.empty()) return {};
+  const std::string path = script_path(spec_id);
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f << script;
+  f.close();
+  if (!f || ::chmod(path.c_str(), 0700) != 0) return unavailable("cannot save the job script to " + path);
+  return {};
+}
+
 Result<std::shared_ptr<const JobSpec>> LocalBackend::spec_for(std::int64_t spec_id) {
   if (auto it = specs_.find(spec_id); it != specs_.end()) return it->second;
   auto s = store_.spec(spec_id);
@@ -158,13 +168,7 @@ Result<std::vector<std::int64_t>> LocalBackend::submit(JobSpec spec) {
   auto first = store_.job(ids->front());
   if (!first || !first->has_value()) return err("submitted job vanished from the store");
   const JobRecord& rec = **first;
-  if (!spec.script.empty()) {
-    const std::string path = script_path(rec.spec_id);
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    f << spec.script;
-    f.close();
-    if (!f || ::chmod(path.c_str(), 0700) != 0) return unavailable("cannot save the job script to " + path);
-  }
+  if (auto s = save_script(rec.spec_id, spec.script); !s) return s.failure();
   if (auto s = tx.commit(); !s) return s.failure();
   specs_[rec.spec_id] = std::make_shared<const JobSpec>(spec);
 

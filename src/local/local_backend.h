@@ -165,6 +165,9 @@ class LocalBackend {
     int depth = 0;           // hand-offs not started before it, itself included
   };
 
+  // The script of a job's spec where its launch runs it (script_path): written when the job
+  // is submitted here, or moved here from a backend that kept it elsewhere.
+  Status save_script(std::int64_t spec_id, const std::string& script) const;
   std::string script_path(std::int64_t spec_id) const;
   Result<std::shared_ptr<const JobSpec>> spec_for(std::int64_t spec_id);
   QueuedJob queued(const JobRecord& r);

@@ -3,6 +3,8 @@
 // one moved here enters them as recovery would enter it.
 #include "local/local_backend.h"
 
+#include <filesystem>
+
 namespace yard {
 
 std::string LocalBackend::release(std::int64_t id, bool dry_run) {
@@ -31,9 +33,13 @@ Status LocalBackend::adopt(const JobRecord& job) {
     if (!p) return p.failure();
     parents.push_back({Dependency{e.kind, e.parent_id}, *p ? (**p).state : JobState::Unknown});
   }
+  // A job submitted to a cluster backend kept its script there: the launch here runs it
+  // from script_path.
+  auto spec = spec_for(job.spec_id);
+  if (spec && *spec && !std::filesystem::exists(script_path(job.spec_id)))
+    if (auto s = save_script(job.spec_id, (*spec)->script); !s) return s;
   enqueue_pending(job);
   if (job.retry_not_before > clock_.wall()) retry_at_[job.id] = job.retry_not_before;
-  auto spec = spec_for(job.spec_id);
   ParentElements elements;
   add_dependencies(job.id, for_element(parents, job.array_index, elements), spec && *spec && (*spec)->dependency_any);
   return {};
