@@ -1,0 +1,2 @@
+#!/bin/sh
+echo "case ${1:-1} done"
