@@ -5,6 +5,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -104,9 +105,13 @@ void add_translate_command(CLI::App& app, int& rc) {
   auto o = std::make_shared<TranslateOptions>();
   const ScriptLanguages& languages = all_script_languages();
   std::string words;
-  for (const auto& l : languages.all())
-    words += (words.empty() ? "" : ", ") + std::string(l->directive_word()) +
-             (l->reads_scripts() ? "" : " (" + std::string(l->title()) + ")");
+  std::vector<std::string> said;  // a family's word once (#PBS: PBS Pro's and Torque's)
+  for (const auto& l : languages.all()) {
+    std::string word = std::string(l->directive_word()) + (l->reads_scripts() ? "" : " (" + std::string(l->title()) + ")");
+    if (std::find(said.begin(), said.end(), word) != said.end()) continue;
+    said.push_back(word);
+    words += (words.empty() ? "" : ", ") + word;
+  }
   CLI::App* cmd = app.add_subcommand(
       "translate",
       "Write a batch script for another scheduler: its directives (" + words +

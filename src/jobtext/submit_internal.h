@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -16,10 +17,14 @@
 
 namespace yard {
 
-// Whether a word that starts with '-' takes the next word as its value: every flag of
-// `yard submit` does but --json and --help; one glued to its flag (-n2, --mem=1G) is in
-// the same word.
+// Whether a word that starts with '-' takes the next word as its value: yard's own flags
+// but kFlagsWithoutValue, and sbatch's options as its table says (--wait, -W, --hold take
+// none; --exclusive only glued, --exclusive=user); one glued to its flag (-n2, --mem=1G)
+// is in the same word.
 bool takes_value(const std::string& flag);
+// yard submit's own flags that take no value (submit_flags.cpp; a test holds the two
+// lists together).
+inline constexpr std::string_view kFlagsWithoutValue[] = {"help", "json", "test-only", "requeue", "no-requeue"};
 // The index of the first word that is not a flag, a flag's value or ':' (a script or a
 // program), or words.size().
 std::size_t flags_end(const std::vector<std::string>& words);

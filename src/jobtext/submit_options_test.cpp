@@ -6,8 +6,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "backends/all_languages.h"
+#include "jobtext/submit_internal.h"
 
 namespace yard {
 namespace {
@@ -215,6 +217,34 @@ TEST(SubmitOptions, ComponentsAreSeparatedByALoneColon) {
   auto words = split_components({"-n", "1", "job.sh", "a", ":", "-n", "2"});
   ASSERT_TRUE(words.ok());
   EXPECT_EQ(words->size(), 1u);
+}
+
+TEST(SubmitOptions, FlagsWithoutAValueDoNotTakeTheComponentSeparator) {
+  bool json = false, help = false;
+  // --test-only, --requeue and sbatch's --wait/-W/--hold take no value: the ':' after
+  // them separates a component, it is not their value (nor a script named ':').
+  for (const char* flag : {"--test-only", "--requeue", "--no-requeue", "--json", "-W", "--wait", "--contiguous"}) {
+    auto f = parse_submit_args_of({"-n", "1", flag, ":", "-n", "2"}, json, help);
+    ASSERT_TRUE(f.ok()) << flag << ": " << f.error();
+    EXPECT_EQ(f->components.size(), 1u) << flag;
+    EXPECT_TRUE(f->positional.empty()) << flag;
+  }
+  // A flag with a value still takes the next word, whatever it is.
+  auto f = parse_submit_args_of({"-J", ":", "-n", "3"}, json, help);
+  ASSERT_TRUE(f.ok()) << f.error();
+  EXPECT_TRUE(f->components.empty());
+}
+
+TEST(SubmitOptions, TheListOfFlagsWithoutAValueIsTheFlagParsersOwn) {
+  SubmitFlags flags;
+  bool json = false;
+  auto app = submit_app(flags, json);
+  std::set<std::string> without;
+  for (const CLI::Option* o : app->get_options())
+    if (o->get_expected_max() == 0)
+      for (const auto& l : o->get_lnames()) without.insert(l);
+  std::set<std::string> listed(std::begin(kFlagsWithoutValue), std::end(kFlagsWithoutValue));
+  EXPECT_EQ(without, listed);
 }
 
 TEST(SubmitOptions, BadComponentsAreClearErrors) {

@@ -2,6 +2,8 @@
 // components at lone ':' words, MPMD app contexts. Pure.
 #include "jobtext/submit_internal.h"
 
+#include "core/sbatch_options.h"
+
 namespace yard {
 namespace {
 
@@ -14,8 +16,19 @@ std::string empty_component(std::size_t k) {
 }  // namespace
 
 bool takes_value(const std::string& flag) {
-  const bool no_value = flag == "--json" || flag == "--help" || flag == "-h";
-  return !no_value && flag.find('=') == std::string::npos && (flag[1] == '-' || flag.size() == 2);
+  if (flag.find('=') != std::string::npos) return false;
+  if (flag.size() > 2 && flag[1] == '-') {
+    const std::string_view name = std::string_view(flag).substr(2);
+    for (auto own : kFlagsWithoutValue)
+      if (name == own) return false;
+    if (const SbatchOption* o = find_sbatch_option(name)) return o->value == SbatchValue::Required;
+    return true;  // yard's own flags take one (an abbreviation is taken for one that does)
+  }
+  if (flag.size() != 2) return false;  // -n2: glued
+  if (flag == "-h") return false;
+  for (const auto& o : sbatch_options())
+    if (o.short_name == flag[1]) return o.value == SbatchValue::Required;
+  return true;
 }
 
 std::size_t flags_end(const std::vector<std::string>& words) {

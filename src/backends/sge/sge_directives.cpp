@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
+#include <map>
 #include <set>
 
 #include "core/text.h"
@@ -132,6 +133,7 @@ class Translator {
       if (opt.empty() || opt[0] != '-') return fail("'" + opt + "' is not a Grid Engine option");
       if (no_value().count(opt)) {
         all_ = all_ || opt == "-V";
+        if (opt == "-V") at_["export"] = number_;
         if (!silent().count(opt)) warn(opt, why_ignored(opt));
         continue;
       }
@@ -147,22 +149,26 @@ class Translator {
   }
 
   // The options that combine across lines: slots, GPUs, the array and its throttle,
-  // output files, exported variables.
-  std::vector<std::string> combined() const {
-    std::vector<std::string> out;
+  // output files, exported variables; each with the line that gave it (warnings and errors
+  // about it name that line), in line order.
+  std::vector<DirectiveLine> combined() const {
+    std::map<int, std::vector<std::string>> by_line;
+    auto add = [&](const char* what, std::string word) { by_line[line_of(what)].push_back(std::move(word)); };
     if (slots_ > 0) {
-      out.push_back(mpi_ ? "-n" : "-c");
-      out.push_back(std::to_string(slots_));
+      add("slots", mpi_ ? "-n" : "-c");
+      add("slots", std::to_string(slots_));
     }
-    if (gpus_per_slot_ > 0) out.push_back("--gpus=" + std::to_string(gpus_per_slot_ * std::max(1LL, slots_)));
-    if (!array_.empty()) out.push_back("--array=" + array_ + (throttle_.empty() ? "" : "%" + throttle_));
+    if (gpus_per_slot_ > 0) add("gpus", "--gpus=" + std::to_string(gpus_per_slot_ * std::max(1LL, slots_)));
+    if (!array_.empty()) add("array", "--array=" + array_ + (throttle_.empty() ? "" : "%" + throttle_));
     const bool array = !array_.empty();
-    if (!output_.empty()) out.push_back("--output=" + file(output_, 'o', array));
-    if (!error_.empty() && !joined_) out.push_back("--error=" + file(error_, 'e', array));
+    if (!output_.empty()) add("output", "--output=" + file(output_, 'o', array));
+    if (!error_.empty() && !joined_) add("error", "--error=" + file(error_, 'e', array));
     // qsub gives the job the caller's environment with -V only; without it, -v's list alone
     // (once a #$ line was read: a script without one keeps yard's default).
-    if (all_ && !exports_.empty()) out.push_back("--export=ALL," + exports_);
-    if (!all_ && number_ > 0) out.push_back("--export=" + (exports_.empty() ? "NONE" : exports_));
+    if (all_ && !exports_.empty()) add("export", "--export=ALL," + exports_);
+    if (!all_ && number_ > 0) add("export", "--export=" + (exports_.empty() ? "NONE" : exports_));
+    std::vector<DirectiveLine> out;
+    for (auto& [line, words] : by_line) out.push_back({line, 0, std::move(words)});
     return out;
   }
   std::vector<std::string> warnings;
@@ -170,8 +176,8 @@ class Translator {
  private:
   Status option(const std::string& opt, const std::string& v, const std::string& v2, std::vector<std::string>& out) {
     if (opt == "-N") return push(out, "--job-name=" + v);
-    if (opt == "-o") return output_ = v, Status{};
-    if (opt == "-e") return error_ = v, Status{};
+    if (opt == "-o") return at_["output"] = number_, output_ = v, Status{};
+    if (opt == "-e") return at_["error"] = number_, error_ = v, Status{};
     if (opt == "-j") {
       const std::string l = lower(v);
       if (l != "y" && l != "yes" && l != "n" && l != "no" && l != "true" && l != "false")
@@ -187,11 +193,12 @@ class Translator {
       if (n <= 0) return fail("-pe " + v + " " + v2 + ": expected a number of slots");
       if (v2.find('-') != std::string::npos) warn("-pe", "a range of slots (" + v2 + "): yard asks for " + low);
       slots_ = n;
+      at_["slots"] = number_;
       const std::string pe = lower(v);
       mpi_ = pe.find("mpi") != std::string::npos || pe.find("orte") != std::string::npos;
       return {};
     }
-    if (opt == "-t") return array_ = v, Status{};
+    if (opt == "-t") return at_["array"] = number_, array_ = v, Status{};
     if (opt == "-tc") {
       if (small_number(v) <= 0) return fail("-tc " + v + ": expected a number of tasks");
       throttle_ = v;
@@ -212,6 +219,7 @@ class Translator {
     if (opt == "-p") return push(out, "--priority=" + v);
     if (opt == "-v") {
       exports_ += (exports_.empty() ? "" : ",") + v;
+      at_["export"] = number_;
       return {};
     }
     if (opt == "-a") return fail("-a: a job starting at a given time is not supported");
@@ -247,6 +255,7 @@ class Translator {
         const long long n = small_number(value);
         if (n < 0) return fail("-l " + name + "=" + value + ": expected a number of GPUs");
         gpus_per_slot_ = n;
+        at_["gpus"] = number_;
       } else if (name == "q" || name == "queue") {
         out.push_back("--partition=" + value);
       } else {
@@ -286,6 +295,11 @@ class Translator {
   long long slots_ = 0, gpus_per_slot_ = 0;
   bool mpi_ = false, joined_ = false, hard_time_ = false, all_ = false;
   std::string array_, throttle_, output_, error_, exports_;
+  std::map<std::string, int> at_;  // the line of each combined option ("slots", "array", ...)
+  int line_of(const char* what) const {
+    auto it = at_.find(what);
+    return it != at_.end() ? it->second : number_;  // (--export=NONE: the last line read)
+  }
 };
 
 }  // namespace
@@ -312,7 +326,7 @@ Result<TranslatedDirectives> read_sge_directives(std::string_view script, std::s
   out.directives.has_shebang = starts_with(script, "#!");
   if (script.find('\0') != std::string_view::npos) return err(std::string(origin) + ": the script contains a NUL byte");
   Translator t(origin, is_directory);
-  int lineno = 0, last = 0;
+  int lineno = 0;
   for (std::string_view line : split(script, '\n')) {
     ++lineno;
     if (!line.empty() && line.back() == '\r')
@@ -326,15 +340,13 @@ Result<TranslatedDirectives> read_sge_directives(std::string_view script, std::s
     if (!words) return err(std::string(origin) + ":" + std::to_string(lineno) + ": " + words.error());
     std::vector<std::string> translated;
     if (auto s = t.line(lineno, *words, translated); !s) return s.failure();
-    last = lineno;
     if (translated.empty()) continue;
     out.directives.words.insert(out.directives.words.end(), translated.begin(), translated.end());
     out.directives.lines.push_back({lineno, 0, std::move(translated)});
   }
-  auto combined = t.combined();
-  if (!combined.empty()) {
-    out.directives.words.insert(out.directives.words.end(), combined.begin(), combined.end());
-    out.directives.lines.push_back({last, 0, std::move(combined)});
+  for (auto& group : t.combined()) {
+    out.directives.words.insert(out.directives.words.end(), group.words.begin(), group.words.end());
+    out.directives.lines.push_back(std::move(group));
   }
   out.warnings = std::move(t.warnings);
   return out;

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 namespace yard {
 namespace {
 
@@ -55,6 +57,20 @@ TEST(SgeDirectives, EveryLineOfTheScriptCountsAndTheLastValueWins) {
   // qsub reads #$ lines after the first command too (checked on Grid Engine 8.1.9).
   EXPECT_EQ(words("#!/bin/sh\n#$ -N early\necho\n#$ -N late\n"), (W{"--job-name=early", "--job-name=late", "--export=NONE"}));
   EXPECT_TRUE(words("#!/bin/sh\n#$$ -N no\n##$ -N no\n #$ -N no\n").empty());
+}
+
+// Options that combine across lines are said at the line that gave them, so that a
+// warning or an error about one (yard translate's, yard submit's) names that line.
+TEST(SgeDirectives, CombinedOptionsKeepTheLineThatGaveThem) {
+  auto r = read_sge_directives("#!/bin/sh\n#$ -pe smp 4\n#$ -t 1-3\n#$ -o out\n#$ -m ea\necho\n", "job.sh");
+  ASSERT_TRUE(r) << r.error();
+  std::map<std::string, int> line_of;
+  for (const auto& l : r->directives.lines)
+    for (const auto& w : l.words) line_of[w.substr(0, w.find('='))] = l.number;
+  EXPECT_EQ(line_of["-c"], 2);
+  EXPECT_EQ(line_of["--array"], 3);
+  EXPECT_EQ(line_of["--output"], 4);
+  EXPECT_EQ(line_of["--export"], 5);  // no -v nor -V: NONE, from the last line read
 }
 
 TEST(SgeDirectives, MpiEnvironmentsAreTasksOthersCpusAndGpusCountPerSlot) {
