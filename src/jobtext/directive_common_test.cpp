@@ -40,6 +40,12 @@ TEST(DirectiveCommon, PathsDependenciesAndVariables) {
   EXPECT_EQ(output_file("o", "o", "%j.out", nullptr), "o");
   EXPECT_EQ(*dependency("afterok:12.srv:13,afternotok:14"), "afterok:12:13,afternotok:14");
   EXPECT_EQ(*dependency("after:12"), "after:12");  // PBS's and Flux's: once 12 has started
+  // A whole array as PBS and Torque name it, and Torque's kinds on one (what yard's own
+  // writers write for a dependency on an array, read back).
+  EXPECT_EQ(*dependency("afterok:8,afterany:7[]"), "afterok:8,afterany:7");
+  EXPECT_EQ(*dependency("afterokarray:7[].srv"), "afterok:7");
+  EXPECT_EQ(*dependency("afterstartarray:7[]"), "after:7");
+  EXPECT_FALSE(dependency("beforeokarray:7[]"));
   EXPECT_FALSE(dependency("beforeok:12"));
   EXPECT_FALSE(dependency("afterok"));
   EXPECT_EQ(*variable_list(" A=1, B ,C='x y'"), (std::vector<std::string>{"A=1", "B", "C=x y"}));
