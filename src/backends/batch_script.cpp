@@ -7,8 +7,24 @@
 
 namespace yard {
 
+namespace {
+
+// A writer's loss says what yard translate did instead ("...; left out", "..., written as
+// 4 processors"); a job refused did nothing of the kind: that part goes.
+std::string_view without_outcome(std::string_view why) {
+  for (std::string_view tail : {"; left out", "; written as ", ", written as "}) {
+    const auto at = why.rfind(tail);
+    if (at != std::string_view::npos && (tail != "; left out" || at + tail.size() == why.size()))
+      return why.substr(0, at);
+  }
+  return why;
+}
+
+}  // namespace
+
 std::string cannot_run(std::string_view backend, std::string_view option, std::string_view why) {
-  return std::string(option) + ": backend " + std::string(backend) + " cannot run this job: " + std::string(why);
+  return std::string(option) + ": backend " + std::string(backend) + " cannot run this job: " +
+         std::string(without_outcome(why));
 }
 
 Result<std::string> indirect_batch_script(const JobSpec& spec, const SubmitContext& ctx, const BatchScriptKind& kind,

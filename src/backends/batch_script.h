@@ -27,7 +27,8 @@ struct BatchScriptKind {
   bool joins_lines = true;          // its reader joins a line ending in a backslash to the next
 };
 
-// "--qos: backend pbs cannot run this job: PBS Pro has no QOS".
+// "--qos: backend pbs cannot run this job: PBS Pro has no QOS"; `why` a writer's loss,
+// without what yard translate does instead ("; left out", "; written as ...").
 std::string cannot_run(std::string_view backend, std::string_view option, std::string_view why);
 
 // The script for `spec`: valid, then what `expressible` refuses, a UID in ctx, nothing
