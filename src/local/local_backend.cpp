@@ -144,12 +144,19 @@ Status LocalBackend::check(const JobSpec& spec) const {
   // valid job larger than the machine is no parse error: as sbatch's "Requested node
   // configuration is not available", exit 1.
   const auto& r = spec.res;
-  if (!pool_.could_ever_fit(spec.total_cpus(), spec.total_mem_bytes(), spec.total_gpus()))
+  if (!pool_.could_ever_fit(spec.total_cpus(), spec.total_mem_bytes(), spec.total_gpus())) {
+    // The local machine's size can be declared larger; a direct mode's is its allocation's,
+    // whose memory is not counted (the steps share what the scheduler gave).
+    const bool local = name_ == "local";
     return Error{"the job asks for " + std::to_string(spec.total_cpus()) + " CPUs, " + format_bytes(spec.total_mem_bytes()) +
-                     " and " + std::to_string(spec.total_gpus()) + " GPUs, but this machine offers " +
-                     std::to_string(machine_.cpus) + " CPUs, " + format_bytes(machine_.mem_bytes) + " and " +
-                     std::to_string(machine_.gpus) + " GPUs (a larger node can be declared in the local config file)",
+                     " and " + std::to_string(spec.total_gpus()) + " GPUs, but " +
+                     (local ? "this machine offers " + std::to_string(machine_.cpus) + " CPUs, " +
+                                  format_bytes(machine_.mem_bytes) + " and " + std::to_string(machine_.gpus) +
+                                  " GPUs (a larger node can be declared in the local config file)"
+                            : "the allocation of backend " + name_ + " has " + std::to_string(machine_.cpus) + " CPUs and " +
+                                  std::to_string(machine_.gpus) + " GPUs"),
                  ErrorKind::Unsatisfiable};
+  }
   if (r.nodes > machine_.nodes)
     return Error{"--nodes=" + std::to_string(r.nodes) + ": backend " + name_ + " has " + std::to_string(machine_.nodes) +
                      (machine_.nodes == 1 ? " node" : " nodes"),
