@@ -7,5 +7,4 @@
 #$ -o align.$TASK_ID.out
 #$ -j y
 #$ -cwd
-#$ -m ea
 echo "sample ${SGE_TASK_ID:-$YARD_ARRAY_TASK_ID} aligned"

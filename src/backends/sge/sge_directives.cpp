@@ -108,13 +108,11 @@ const std::set<std::string_view>& silent() {  // built when first read, not at e
 }
 const std::set<std::string_view>& warned() {  // built when first read, not at every start of yard
   static const std::set<std::string_view> kSet{"-notify", "-now", "-R", "-js", "-w", "-soft", "-hard", "-binding",
-                                         "-display", "-ckpt", "-c", "-dl", "-C", "-masterq", "-sync", "-A", "-r",
-                                         "-m", "-M"};
+                                         "-display", "-ckpt", "-c", "-dl", "-C", "-masterq", "-sync", "-A", "-r"};
   return kSet;
 }
 
 std::string why_ignored(std::string_view opt) {
-  if (opt == "-m" || opt == "-M") return "yard sends no mail; ignored";
   if (opt == "-A") return "Grid Engine's accounting string has no equivalent (projects: -P); ignored";
   if (opt == "-r") return "rerunning is not chosen per job yet; ignored";
   return "no equivalent in yard; ignored";
@@ -213,6 +211,21 @@ class Translator {
       }
       return push(out, "--dependency=afterany" + ids);
     }
+    if (opt == "-m") {  // qsub's letters: b begin, e end, a abort, s suspend; n none
+      if (v == "n") return push(out, "--mail-type=NONE");
+      std::string types;
+      for (char c : v) {
+        if (c == 's') {
+          warn("-m s", "yard sends no mail when a job is suspended; ignored");
+          continue;
+        }
+        const char* t = c == 'a' ? "FAIL" : c == 'b' ? "BEGIN" : c == 'e' ? "END" : nullptr;
+        if (!t) return fail("-m " + v + ": expected n or letters of beas");
+        if (types.find(t) == std::string::npos) types += (types.empty() ? "" : ",") + std::string(t);
+      }
+      return types.empty() ? Status{} : push(out, "--mail-type=" + types);
+    }
+    if (opt == "-M") return push(out, "--mail-user=" + v);
     if (opt == "-q") return push(out, "--partition=" + v);
     if (opt == "-P") return push(out, "--account=" + v);
     if (opt == "-wd") return push(out, "--chdir=" + v);

@@ -100,10 +100,24 @@ TEST(SgeDirectives, TimesAndSizesInGridEnginesUnits) {
 
 TEST(SgeDirectives, WhatChangesNothingIsAWarningNamingTheLine) {
   std::vector<std::string> warnings;
-  EXPECT_EQ(words("#!/bin/sh\n#$ -cwd -V -S /bin/bash\n#$ -m bea -M me@x.org\n#$ -l arch=lx-amd64\n", &warnings), W{});
-  ASSERT_EQ(warnings.size(), 3u);
-  EXPECT_EQ(warnings[0], "job.sh:3: #$ -m: yard sends no mail; ignored");
-  EXPECT_EQ(warnings[2], "job.sh:4: #$ -l arch: a site's resource yard does not know; ignored");
+  EXPECT_EQ(words("#!/bin/sh\n#$ -cwd -V -S /bin/bash\n#$ -notify\n#$ -l arch=lx-amd64\n", &warnings), W{});
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_EQ(warnings[0], "job.sh:3: #$ -notify: no equivalent in yard; ignored");
+  EXPECT_EQ(warnings[1], "job.sh:4: #$ -l arch: a site's resource yard does not know; ignored");
+}
+
+// qsub's mail letters are sbatch's --mail-type (the local backend sends it; Slurm's and
+// Grid Engine's writers say it again); a suspension has no mail in yard.
+TEST(SgeDirectives, MailLettersAreMailTypes) {
+  std::vector<std::string> warnings;
+  EXPECT_EQ(words("#$ -m bea -M me@x.org\n", &warnings),
+            (W{"--mail-type=BEGIN,END,FAIL", "--mail-user=me@x.org", "--export=NONE"}));
+  EXPECT_TRUE(warnings.empty());
+  EXPECT_EQ(words("#$ -m n\n"), (W{"--mail-type=NONE", "--export=NONE"}));
+  EXPECT_EQ(words("#$ -m s\n", &warnings), (W{"--export=NONE"}));
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], "job.sh:1: #$ -m s: yard sends no mail when a job is suspended; ignored");
+  EXPECT_NE(refusal("#$ -m x\n").find("-m x: expected n or letters of beas"), std::string::npos);
 }
 
 TEST(SgeDirectives, WhatWouldChangeTheResultIsRefusedNamingTheLine) {
