@@ -1,7 +1,7 @@
 // Writes a job as `# flux:` directives (flux batch, RFC 36; flux_directives.h), one
 // option a line, values quoted as a shell would:
 //   --job-name=NAME   -N NODES -n TASKS -c CORES (-n always with -N: without it Flux gives
-//     the nodes whole)   GPUs  -g G (a task's) or --gpus-per-node=G
+//     the nodes whole)   GPUs  -g G (a task's: flux batch's --gpus-per-slot)
 //   -t FSD (30s, 10m, 2h, 1d)   -q QUEUE  -B BANK (the account)  --cwd=DIR
 //   files  --output --error ({{id}} %j, {{name}} %x, {{cc}} %a, {{node.name}} %N,
 //     {{node.id}} %n, {{taskid}} %t)
@@ -30,12 +30,13 @@ void shape(Writer& w) {
   if (r.ntasks > 1 || r.nodes > 1) w.add("-n " + std::to_string(r.ntasks));
   if (r.cpus_per_task > 1) w.add("-c " + std::to_string(r.cpus_per_task));
   if (r.gpus > 0) {
+    // flux batch counts GPUs per slot (-g, --gpus-per-slot) and has no --gpus-per-node
+    // (flux submit's, which needs --nodes): a count the tasks do not divide is rounded up.
     if (r.gpus % r.ntasks == 0) {
       w.add("-g " + std::to_string(r.gpus / r.ntasks));
-    } else if (r.gpus % r.nodes == 0) {
-      w.add("--gpus-per-node=" + std::to_string(r.gpus / r.nodes));
     } else {
-      w.lose("gpus", "--gpus " + std::to_string(r.gpus), "does not divide among tasks or nodes; each task asks for the next whole number");
+      w.lose("gpus", "--gpus " + std::to_string(r.gpus),
+             "does not divide among the tasks (flux batch counts GPUs per slot); each task asks for the next whole number");
       w.add("-g " + std::to_string((r.gpus + r.ntasks - 1) / r.ntasks));
     }
   }

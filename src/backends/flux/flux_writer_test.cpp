@@ -40,18 +40,21 @@ TEST(FluxWriter, GpusUrgencyEnvironmentAndExclusive) {
   testing::expect_directives(write_flux(j),
       "# flux: -N 2\n"
       "# flux: -n 3\n"
-      "# flux: --gpus-per-node=2\n"
+      "# flux: -g 2\n"
       "# flux: -t 90s\n"
       "# flux: -x\n"
       "# flux: --urgency=31\n"
       "# flux: --env='A=1 2'\n",
-      {});
+      {"0: --gpus 4: does not divide among the tasks (flux batch counts GPUs per slot); each task asks for the next "
+       "whole number"});
   j.exports = "A,B=1,C*";
   j.spec.priority = 16;
   const Directives none = write_flux(j);
   EXPECT_NE(none.text.find("# flux: --env=-*\n# flux: --env=A\n# flux: --env=B=1\n"), std::string::npos) << none.text;
   EXPECT_EQ(testing::losses(none),
-            (std::vector<std::string>{"0: --priority 16: Flux's urgency runs from 1 to 31 (16 + a priority of -15 to 15); left out",
+            (std::vector<std::string>{"0: --gpus 4: does not divide among the tasks (flux batch counts GPUs per slot); each task "
+                                      "asks for the next whole number",
+                                      "0: --priority 16: Flux's urgency runs from 1 to 31 (16 + a priority of -15 to 15); left out",
                                       "0: --export C*: Flux reads --env=C* as a rule, not a variable's name; left out"}));
 }
 
