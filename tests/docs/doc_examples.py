@@ -17,7 +17,10 @@ The rules a page follows (docs/CONTRIBUTING-DOCS.md says them to writers):
   PATH. Variables exported and `cd` carry over to the next command.
 * A block that cannot run here says so just before it: `<!-- doc-test: skip REASON -->`.
   Every skip is listed with its reason.
-* Other blocks (```yaml, ```python, ```text, ...) are not run.
+* A ```python block is run by python3 in the page's sandbox, this build's module first on
+  its path, each block in an interpreter of its own: it must exit 0 (its `assert`s are
+  its checks). A skip comment works as for console blocks.
+* Other blocks (```yaml, ```text, ...) are not run.
 
 Usage: doc_examples.py --bin DIR --root DIR [PAGE...]   (default: README.md and docs/**/*.md)
 Exit 1 naming the page and line of every failure.
@@ -145,6 +148,8 @@ class Sandbox:
         with open(self.state, "w") as f:
             f.write("cd %s\n" % shlex_quote(work))
         self.bindir = bindir
+        # The build's Python module: build/python beside build/src/cli.
+        self.python_dir = os.path.normpath(os.path.join(bindir, "..", "..", "python"))
 
     def run(self, cmd):
         script = ('. %s\n%s\nrc=$?\n{ export -p; echo "cd $(printf %%q "$PWD")"; } > %s\nexit $rc\n'
@@ -155,6 +160,14 @@ class Sandbox:
             return r.returncode, r.stdout.decode("utf-8", "replace")
         except subprocess.TimeoutExpired as e:
             return -1, (e.output or b"").decode("utf-8", "replace") + "\n(timed out after 180 s)"
+
+    def python(self, code):
+        """Runs a page's Python in the shell's directory, with this build's module."""
+        path = os.path.join(self.dir, "block.py")
+        with open(path, "w") as f:
+            f.write(code)
+        return self.run("PYTHONPATH=%s${PYTHONPATH:+:$PYTHONPATH} python3 %s"
+                        % (shlex_quote(self.python_dir), shlex_quote(path)))
 
     def close(self):
         if os.path.exists(os.path.join(self.dir, "run", "switchyard")):
@@ -173,6 +186,17 @@ def check_page(path, shown, bindir, root):
     ran, skips, box = 0, [], None
     try:
         for first, lang, body, skip in found:
+            if lang == "python":
+                if skip:
+                    skips.append("%s:%d: %s" % (shown, first, skip))
+                    continue
+                box = box or Sandbox(bindir, root)
+                rc, out = box.python("\n".join(body))
+                ran += 1
+                if rc != 0:
+                    failures.append("%s:%d: the Python block exited %d; it printed:\n%s"
+                                    % (shown, first, rc, indent(out)))
+                continue
             if lang != "console":
                 continue
             cmds = commands(first, body)
