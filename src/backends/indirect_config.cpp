@@ -8,6 +8,7 @@
 
 #include "backends/indirect_backend.h"
 #include "core/duration.h"
+#include "core/setting_doc.h"
 #include "core/size.h"
 #include "core/yaml_file.h"
 
@@ -238,12 +239,9 @@ Result<IndirectConfig> load_indirect_config(const std::string& path, const std::
                      : key == "down_after"       ? &c.down_after_s
                                                  : nullptr;
       if (!slot) {
-        std::string known;
+        std::string known = setting_names(kClusterSettings);
         for (auto& k : scheduler_keys) known += ", " + k;
-        return err(yaml_where(path, it.first) + ": unknown setting '" + key +
-                   "' (known: poll_interval, calls_per_second, burst, command_timeout, retry_max, "
-                   "lost_after, cancel_resend, down_after_failures, down_after, max_queued, submit_rate, allocation, pilot, job_limit, classes" + known +
-                   ")");
+        return err(yaml_where(path, it.first) + ": unknown setting '" + key + "' (known: " + known + ")");
       }
       double v = 0;
       try {

@@ -6,9 +6,30 @@
 #include <fstream>
 
 #include "backends/indirect_backend.h"
+#include "core/setting_doc.h"
 
 namespace yard {
 namespace {
+
+// The documented table (core/setting_doc.h, the reference's) is the reader's: every key
+// of it is read (a wrong value is an error about that key, not an unknown one).
+TEST(IndirectConfig, EveryDocumentedKeyIsRead) {
+  auto dir = std::filesystem::temp_directory_path() / ("yard-indirect-keys-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto path = (dir / "c.yaml").string();
+  for (const auto& s : kClusterSettings) {
+    std::ofstream(path) << s.key << ": [not, a, value]\n";
+    auto c = load_indirect_config(path);
+    if (!c) {
+      EXPECT_EQ(c.error().find("unknown setting"), std::string::npos) << s.key << ": " << c.error();
+    }
+  }
+  std::ofstream(path) << "frobnicate: 1\n";
+  auto c = load_indirect_config(path);
+  ASSERT_FALSE(c);
+  EXPECT_NE(c.error().find("(known: " + setting_names(kClusterSettings) + ")"), std::string::npos) << c.error();
+  std::filesystem::remove_all(dir);
+}
 
 TEST(IndirectConfig, ReadsSettingsAndNamesBadOnes) {
   auto dir = std::filesystem::temp_directory_path() / ("yard-indirect-config-" + std::to_string(::getpid()));

@@ -3,8 +3,12 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <span>
+#include <vector>
 
+#include "backends/all_languages.h"
 #include "cli/cli_docs.h"
+#include "core/setting_doc.h"
 
 namespace yard {
 namespace {
@@ -88,6 +92,37 @@ std::string index_page(const CliTree& tree) {
   return out;
 }
 
+void settings_table(std::string& out, std::span<const SettingDoc> table) {
+  out += "| key | meaning | default |\n|---|---|---|\n";
+  for (const auto& s : table)
+    out += "| `" + std::string(s.key) + "` | " + md(std::string(s.meaning)) + " | " +
+           (s.default_value.empty() ? std::string("none") : md(std::string(s.default_value))) + " |\n";
+  out += "\n";
+}
+
+// Every settings file's keys, from the tables its reader checks keys against.
+std::string settings_page() {
+  std::string out =
+      "# Settings files: every key\n\nGenerated from the tables yard's readers check keys against (a key not "
+      "listed here is refused, naming the file, the line and the keys there are). Each file lives in "
+      "`$XDG_CONFIG_HOME/switchyard/` (`~/.config/switchyard/`); [configuration files](configuration.md) says "
+      "when they are read.\n\n## local.yaml\n\nThe machine as the local scheduler sees it.\n\n";
+  settings_table(out, kLocalSettings);
+  std::vector<std::string> files;
+  for (const auto& l : all_script_languages().all())
+    if (!l->settings_file().empty()) files.push_back("`" + std::string(l->settings_file()) + "`");
+  out += "## Every cluster backend's file\n\nThe same keys in each of " + joined(files) +
+         ": polling, throttles, failover and the direct modes.\n\n";
+  settings_table(out, kClusterSettings);
+  for (const auto& l : all_script_languages().all()) {
+    if (l->own_settings().empty()) continue;
+    out += "## " + std::string(l->settings_file()) + "\n\n" + std::string(l->title()) +
+           "'s own keys, beside the cluster backends' above.\n\n";
+    settings_table(out, l->own_settings());
+  }
+  return out;
+}
+
 }  // namespace
 
 Status write_markdown_reference(const CliTree& tree, const std::string& dir) {
@@ -98,6 +133,7 @@ Status write_markdown_reference(const CliTree& tree, const std::string& dir) {
     return {};
   };
   if (auto s = write("index.md", index_page(tree)); !s) return s;
+  if (auto s = write("../settings.md", settings_page()); !s) return s;
   for (const auto* sub : visible_subcommands(*tree.app))
     if (auto s = write("yard-" + sub->get_name() + ".md", command_page(tree, *sub)); !s) return s;
   return {};

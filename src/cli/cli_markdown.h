@@ -10,7 +10,8 @@
 namespace yard {
 
 // index.md (yard itself: its commands, exit status, environment, files) and yard-SUB.md
-// for every documented subcommand, into `dir`.
+// for every documented subcommand, into `dir`; and ../settings.md beside it, every key of
+// every settings file (core/setting_doc.h and each scheduler's own).
 Status write_markdown_reference(const CliTree& tree, const std::string& dir);
 
 }  // namespace yard

@@ -12,12 +12,14 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/batch_directives.h"
 #include "core/result.h"
+#include "core/setting_doc.h"
 #include "jobtext/script_job.h"
 
 namespace yard {
@@ -62,6 +64,9 @@ class ScriptLanguage {
   virtual std::string_view family() const { return name(); }
   // Its backend's settings file in yard's configuration directory ("sge.yaml"), "" for none.
   virtual std::string_view settings_file() const { return ""; }
+  // The keys of that file that are this scheduler's own (sge.yaml's pe_single_node), beside
+  // every cluster backend's (core/setting_doc.h's kClusterSettings).
+  virtual std::span<const SettingDoc> own_settings() const { return {}; }
 
   // --- Reading a batch script (yard submit, yard translate --from) ---
   // Whether yard submit reads scripts of this language (HTCondor describes jobs in a file

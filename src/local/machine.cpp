@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "core/setting_doc.h"
 #include "core/size.h"
 #include "core/yaml_file.h"
 
@@ -86,10 +87,9 @@ Result<Machine> load_machine(const std::string& config_path) {
     }
     for (auto it = c.begin(); it != c.end(); ++it) {
       auto k = it->first.as<std::string>();
-      if (k != "cpus" && k != "gpus" && k != "memory" && k != "job_limit" && k != "kill_grace" &&
-          k != "memory_limit" && k != "handoff_wait" && k != "sendmail")
-        return err(yaml_where(config_path, it->first) + ": unknown setting '" + k +
-                   "' (accepted: cpus, memory, gpus, job_limit, kill_grace, memory_limit, handoff_wait, sendmail)");
+      if (!has_setting(kLocalSettings, k))
+        return err(yaml_where(config_path, it->first) + ": unknown setting '" + k + "' (accepted: " +
+                   setting_names(kLocalSettings) + ")");
     }
   } catch (const YAML::Exception& e) {
     return err(yaml_error(config_path, e));

@@ -12,6 +12,7 @@ class FluxLanguage : public ScriptLanguage {
   std::string_view name() const override { return "flux"; }
   std::string_view title() const override { return kFluxTitle; }
   std::string_view directive_word() const override { return "# flux:"; }
+  std::string_view settings_file() const override { return "flux.yaml"; }
   bool has_directives(std::string_view script, std::string_view) const override { return has_flux_directives(script); }
   Result<TranslatedDirectives> read_directives(std::string_view script, std::string_view origin,
                                                IsDirectory) const override {

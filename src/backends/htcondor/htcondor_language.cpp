@@ -11,6 +11,7 @@ class HtcondorLanguage : public ScriptLanguage {
   std::string_view name() const override { return "htcondor"; }
   std::string_view title() const override { return kHtcondorTitle; }
   std::string_view directive_word() const override { return "submit description"; }
+  std::string_view settings_file() const override { return "htcondor.yaml"; }
   bool reads_scripts() const override { return false; }
   bool has_directives(std::string_view, std::string_view) const override { return false; }
   Result<TranslatedDirectives> read_directives(std::string_view, std::string_view origin, IsDirectory) const override {

@@ -3,6 +3,7 @@
 #include "backends/indirect_entry.h"
 #include "backends/local/hostfile_steps.h"
 #include "backends/lsf/lsf_dialect.h"
+#include "backends/lsf/lsf_language.h"
 
 namespace yard {
 namespace {
@@ -11,7 +12,7 @@ namespace {
 // site's LSF schedules GPUs (lsf_script.h).
 Result<std::unique_ptr<Backend>> open_lsf(const BackendContext& c) {
   const std::string path = c.config_dir + "/lsf.yaml";
-  auto config = load_indirect_config(path, {std::begin(kLsfSettingKeys), std::end(kLsfSettingKeys)});
+  auto config = load_indirect_config(path, setting_keys(kLsfSettings));
   if (!config) return Error{config.failure()};
   auto settings = lsf_settings_from(config->scheduler_settings, path);
   if (!settings) return settings.failure();
@@ -24,7 +25,7 @@ Result<std::unique_ptr<Backend>> open_lsf(const BackendContext& c) {
 const HostfileScheduler kLsfSteps{"lsf-steps", "an LSF job", "LSB_JOBID", "LSB_DJOB_HOSTFILE", {"blaunch"}, "blaunch"};
 
 Result<std::unique_ptr<Backend>> open_lsf_steps(const BackendContext& c) {
-  auto config = load_indirect_config(c.config_dir + "/lsf.yaml", {std::begin(kLsfSettingKeys), std::end(kLsfSettingKeys)});
+  auto config = load_indirect_config(c.config_dir + "/lsf.yaml", setting_keys(kLsfSettings));
   if (!config) return Error{config.failure()};
   return open_hostfile_steps(c, kLsfSteps, *config);
 }

@@ -12,6 +12,8 @@ class LsfLanguage : public ScriptLanguage {
   std::string_view name() const override { return "lsf"; }
   std::string_view title() const override { return kLsfTitle; }
   std::string_view directive_word() const override { return "#BSUB"; }
+  std::string_view settings_file() const override { return "lsf.yaml"; }
+  std::span<const SettingDoc> own_settings() const override { return kLsfSettings; }
   bool has_directives(std::string_view script, std::string_view) const override { return has_lsf_directives(script); }
   Result<TranslatedDirectives> read_directives(std::string_view script, std::string_view origin,
                                                IsDirectory is_directory) const override {

@@ -8,6 +8,11 @@
 
 namespace yard {
 
+// lsf.yaml's own keys (the backend reads them).
+inline constexpr SettingDoc kLsfSettings[] = {
+    {"gpus", "true when the site's LSF schedules GPUs (-gpu)", "false: GPUs refused"},
+};
+
 inline constexpr std::string_view kLsfTitle = "LSF";
 
 // Registers "lsf" (backends/all_languages.cpp).

@@ -18,7 +18,6 @@ struct LsfSettings {
   // False: a job asking for GPUs is refused.
   bool gpus = false;
 };
-inline constexpr const char* kLsfSettingKeys[] = {"gpus"};
 Result<LsfSettings> lsf_settings_from(const std::map<std::string, std::string>& values, const std::string& path);
 
 Result<std::string> lsf_batch_script(const JobSpec& spec, const SubmitContext& ctx, const LsfSettings& settings);

@@ -3,6 +3,7 @@
 #include "backends/indirect_entry.h"
 #include "backends/local/steps_entry.h"
 #include "backends/oar/oar_dialect.h"
+#include "backends/oar/oar_language.h"
 #include "backends/oar/oar_steps.h"
 
 namespace yard {
@@ -11,7 +12,7 @@ namespace {
 // oar.yaml: the engine's settings (poll_interval, lost_after, ...), the site's
 // resource names (oar_script.h) and direct mode's `allocation: ID`.
 Result<IndirectConfig> load_oar_config(const BackendContext& c, OarSettings& settings) {
-  auto config = load_indirect_config(c.config_dir + "/oar.yaml", {"host_resource", "gpu_resource"});
+  auto config = load_indirect_config(c.config_dir + "/oar.yaml", setting_keys(kOarSettings));
   if (!config) return Error{config.failure()};
   const auto& own = config->scheduler_settings;
   if (auto it = own.find("host_resource"); it != own.end()) settings.host_resource = it->second;

@@ -16,6 +16,7 @@ class OarLanguage : public ScriptLanguage {
   std::string_view title() const override { return kOarTitle; }
   std::string_view directive_word() const override { return "#OAR"; }
   std::string_view settings_file() const override { return "oar.yaml"; }
+  std::span<const SettingDoc> own_settings() const override { return kOarSettings; }
   bool has_directives(std::string_view script, std::string_view) const override { return has_oar_directives(script); }
   Result<TranslatedDirectives> read_directives(std::string_view script, std::string_view origin,
                                                IsDirectory) const override {

@@ -14,6 +14,12 @@ namespace yard {
 
 inline constexpr std::string_view kOarTitle = "OAR";
 
+// oar.yaml's own keys, read into OarSettings.
+inline constexpr SettingDoc kOarSettings[] = {
+    {"host_resource", "the resource level of a machine in the site's hierarchy (nodes also works)", "host"},
+    {"gpu_resource", "the resource type counting GPUs (gpu on Grid'5000)", "none: GPUs refused"},
+};
+
 // What differs between OAR sites (oar.yaml).
 struct OarSettings {
   // The resource level of a machine in the site's hierarchy (OAR's default `host`;

@@ -3,6 +3,7 @@
 #include "backends/indirect_entry.h"
 #include "backends/local/hostfile_steps.h"
 #include "backends/pbs/pbs_dialect.h"
+#include "backends/pbs/pbs_language.h"
 
 namespace yard {
 namespace {
@@ -11,7 +12,7 @@ namespace {
 // resource (pbs_script.h).
 Result<std::unique_ptr<Backend>> open_pbs(const BackendContext& c) {
   const std::string path = c.config_dir + "/pbs.yaml";
-  auto config = load_indirect_config(path, {std::begin(kPbsSettingKeys), std::end(kPbsSettingKeys)});
+  auto config = load_indirect_config(path, setting_keys(kPbsSettings));
   if (!config) return Error{config.failure()};
   auto settings = pbs_settings_from(config->scheduler_settings, path);
   if (!settings) return settings.failure();
@@ -25,7 +26,7 @@ Result<std::unique_ptr<Backend>> open_pbs(const BackendContext& c) {
 const HostfileScheduler kPbsSteps{"pbs-steps", "a PBS job", "PBS_JOBID", "PBS_NODEFILE", {"pbsdsh", "-h"}, ""};
 
 Result<std::unique_ptr<Backend>> open_pbs_steps(const BackendContext& c) {
-  auto config = load_indirect_config(c.config_dir + "/pbs.yaml", {std::begin(kPbsSettingKeys), std::end(kPbsSettingKeys)});
+  auto config = load_indirect_config(c.config_dir + "/pbs.yaml", setting_keys(kPbsSettings));
   if (!config) return Error{config.failure()};
   return open_hostfile_steps(c, kPbsSteps, *config);
 }

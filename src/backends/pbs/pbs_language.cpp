@@ -12,6 +12,8 @@ class PbsLanguage : public ScriptLanguage {
   std::string_view name() const override { return "pbs"; }
   std::string_view title() const override { return kPbsTitle; }
   std::string_view directive_word() const override { return "#PBS"; }
+  std::string_view settings_file() const override { return "pbs.yaml"; }
+  std::span<const SettingDoc> own_settings() const override { return kPbsSettings; }
   bool has_directives(std::string_view script, std::string_view) const override { return has_pbs_directives(script); }
   Result<TranslatedDirectives> read_directives(std::string_view script, std::string_view origin,
                                                IsDirectory is_directory) const override {
@@ -51,6 +53,8 @@ class TorqueLanguage : public PbsLanguage {
   std::string_view name() const override { return "torque"; }
   std::string_view title() const override { return kTorqueTitle; }
   std::string_view family() const override { return "pbs"; }
+  std::string_view settings_file() const override { return "torque.yaml"; }
+  std::span<const SettingDoc> own_settings() const override { return kTorqueSettings; }
   jobtext::Directives write(const jobtext::Job& job, const WriteContext&) const override {
     return jobtext::within_bounds(job, jobtext::write_torque);
   }

@@ -12,6 +12,14 @@ namespace yard {
 inline constexpr std::string_view kPbsTitle = "PBS Pro";
 inline constexpr std::string_view kTorqueTitle = "Torque";
 
+// pbs.yaml's and torque.yaml's own keys (the backends read them; yard translate does not).
+inline constexpr SettingDoc kPbsSettings[] = {
+    {"gpu_resource", "the chunk resource counting a chunk's GPUs (ngpus on most sites)", "none: GPUs refused"},
+};
+inline constexpr SettingDoc kTorqueSettings[] = {
+    {"gpus", "true when the nodes count GPUs (nodes=N:ppn=P:gpus=G)", "false: GPUs refused"},
+};
+
 // Registers "pbs" and "torque" (backends/all_languages.cpp).
 void register_pbs_languages(ScriptLanguages& languages);
 

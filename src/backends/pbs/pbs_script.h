@@ -19,7 +19,6 @@ struct PbsSettings {
   // defines none itself). Empty: the site has none, and a job asking for GPUs is refused.
   std::string gpu_resource;
 };
-inline constexpr const char* kPbsSettingKeys[] = {"gpu_resource"};
 Result<PbsSettings> pbs_settings_from(const std::map<std::string, std::string>& values, const std::string& path);
 
 Result<std::string> pbs_batch_script(const JobSpec& spec, const SubmitContext& ctx, const PbsSettings& settings);

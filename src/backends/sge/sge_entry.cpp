@@ -12,7 +12,7 @@ namespace {
 // parallel environments and GPU complex (sge_script.h).
 Result<std::unique_ptr<Backend>> open_sge(const BackendContext& c) {
   const std::string path = c.config_dir + "/sge.yaml";
-  auto config = load_indirect_config(path, {std::begin(kSgeSettingKeys), std::end(kSgeSettingKeys)});
+  auto config = load_indirect_config(path, setting_keys(kSgeSettings));
   if (!config) return Error{config.failure()};
   auto settings = sge_settings_from(config->scheduler_settings, path);
   if (!settings) return settings.failure();

@@ -16,6 +16,7 @@ class SgeLanguage : public ScriptLanguage {
   std::string_view title() const override { return kSgeTitle; }
   std::string_view directive_word() const override { return "#$"; }
   std::string_view settings_file() const override { return "sge.yaml"; }
+  std::span<const SettingDoc> own_settings() const override { return kSgeSettings; }
   bool has_directives(std::string_view script, std::string_view) const override { return has_sge_directives(script); }
   Result<TranslatedDirectives> read_directives(std::string_view script, std::string_view origin,
                                                IsDirectory is_directory) const override {
@@ -67,7 +68,8 @@ Result<SgeSettings> read_sge_settings(const std::string& path) {
     if (!doc->IsMap() && !doc->IsNull()) return err(path + ": expected a mapping of settings");
     if (doc->IsMap()) {
       for (auto kv : *doc)
-        for (auto key : kSgeSettingKeys) {
+        for (const auto& setting : kSgeSettings) {
+          const std::string_view key = setting.key;
           if (kv.first.as<std::string>() != key) continue;
           if (!kv.second.IsScalar()) return err(yaml_where(path, kv.second) + ": " + std::string(key) + ": expected a value");
           values[std::string(key)] = kv.second.as<std::string>();

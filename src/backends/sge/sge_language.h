@@ -9,6 +9,7 @@
 
 #include "core/array_spec.h"
 #include "core/result.h"
+#include "core/setting_doc.h"
 #include "jobtext/script_language.h"
 
 namespace yard {
@@ -32,8 +33,12 @@ struct SgeSettings {
 };
 // The site's words from sge.yaml's own keys (`values`, as read from `path`): its parallel
 // environments, GPU complex and accounting lag; the file's other keys are the engine's.
-inline constexpr std::string_view kSgeSettingKeys[] = {"pe_single_node", "pe_multi_node", "gpu_resource",
-                                                       "accounting_lag"};
+inline constexpr SettingDoc kSgeSettings[] = {
+    {"pe_single_node", "the parallel environment of one host, for one task of several CPUs (\"\" refuses such jobs)", "smp"},
+    {"pe_multi_node", "the parallel environment that may spread slots over hosts, for several tasks or nodes", "mpi"},
+    {"gpu_resource", "the consumable complex counting GPUs (-l NAME=G)", "none: GPUs refused"},
+    {"accounting_lag", "seconds qacct may lag behind a job's end (the qmaster's flush interval and a margin)", "20"},
+};
 Result<SgeSettings> sge_settings_from(const std::map<std::string, std::string>& values, const std::string& path);
 // The same from the file at `path` (yard translate); the defaults when there is none.
 Result<SgeSettings> read_sge_settings(const std::string& path);

@@ -1,6 +1,7 @@
 #include "backends/torque/torque_entry.h"
 
 #include "backends/indirect_entry.h"
+#include "backends/pbs/pbs_language.h"
 #include "backends/torque/torque_dialect.h"
 
 namespace yard {
@@ -10,7 +11,7 @@ namespace {
 // site's nodes count GPUs (torque_script.h).
 Result<std::unique_ptr<Backend>> open_torque(const BackendContext& c) {
   const std::string path = c.config_dir + "/torque.yaml";
-  auto config = load_indirect_config(path, {std::begin(kTorqueSettingKeys), std::end(kTorqueSettingKeys)});
+  auto config = load_indirect_config(path, setting_keys(kTorqueSettings));
   if (!config) return Error{config.failure()};
   auto settings = torque_settings_from(config->scheduler_settings, path);
   if (!settings) return settings.failure();

@@ -18,7 +18,6 @@ struct TorqueSettings {
   // with them and its nodes declaring them). False: a job asking for GPUs is refused.
   bool gpus = false;
 };
-inline constexpr const char* kTorqueSettingKeys[] = {"gpus"};
 Result<TorqueSettings> torque_settings_from(const std::map<std::string, std::string>& values, const std::string& path);
 
 Result<std::string> torque_batch_script(const JobSpec& spec, const SubmitContext& ctx, const TorqueSettings& settings);
