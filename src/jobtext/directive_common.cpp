@@ -225,7 +225,7 @@ void warn_unset_variables(std::string_view script, const std::vector<std::string
   if (read.empty()) return;
   std::string list;
   for (std::string_view name : read) list += (list.empty() ? "$" : ", $") + std::string(name);
-  m.warnings.push_back(std::string(m.origin()) + ": the script reads " + list + ", which yard does not set; " + instead);
+  m.outside.push_back(std::string(m.origin()) + ": the script reads " + list + ", which yard does not set; " + instead);
 }
 
 }  // namespace yard::directives

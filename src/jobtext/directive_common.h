@@ -72,6 +72,7 @@ class Messages {
   // "job.sh:4: #BSUB -x: the job does not get its hosts to itself; ignored"
   void warn(const std::string& what, const std::string& why);
   std::vector<std::string> warnings;
+  std::vector<std::string> outside;  // TranslatedDirectives::outside_warnings
 
  private:
   std::string_view origin_;
@@ -87,8 +88,9 @@ void add_line(TranslatedDirectives& out, int line, std::vector<std::string> word
 // comma) or the current directory is unknown.
 std::string directory_variable(std::string_view name, std::string_view dir);
 
-// One warning when the script's text reads any of `names` ($NAME or ${NAME}), variables
-// the scheduler sets in its jobs and yard does not: which ones, and `instead`.
+// One warning (in m.outside) when the script's text reads any of `names` ($NAME or
+// ${NAME}), variables the scheduler sets in its jobs and yard does not: which ones, and
+// `instead`.
 void warn_unset_variables(std::string_view script, const std::vector<std::string_view>& names,
                           const std::string& instead, Messages& m);
 

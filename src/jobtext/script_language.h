@@ -27,7 +27,11 @@ namespace yard {
 // A script's directives said in sbatch's words, with the reader's warnings.
 struct TranslatedDirectives {
   ScriptDirectives directives;  // in sbatch's words, one line per directive line
-  std::vector<std::string> warnings;  // "job.sh:4: #$ -m: mail is not sent by yard; ignored"
+  std::vector<std::string> warnings;  // "job.sh:4: #$ -notify: no equivalent in yard; ignored"
+  // What holds only where the script does not run under its own scheduler: the variables
+  // that scheduler sets in its jobs, its own commands ("job.sh: the script reads
+  // $PBS_ARRAY_INDEX, which yard does not set; ..."). Not said of a job sent to it.
+  std::vector<std::string> outside_warnings;
 };
 
 // A job described by a file that is not the script (HTCondor's submit description): the

@@ -29,6 +29,26 @@ Result<SubmitFlags> parse_submit_args_of(const std::vector<std::string>& args, b
   return parse_submit_args(args, all_script_languages(), json, help);
 }
 
+// A PBS script reading $PBS_ARRAY_INDEX: yard does not set it, PBS (and its direct mode)
+// does; the warning is said only where the job does not go to its own scheduler.
+TEST(SubmitOptions, TheSchedulersOwnVariablesAreWarnedAboutOnlyOffIt) {
+  ScriptFile script("submit_options_vars_test.sh");
+  std::ofstream(script.path) << "#!/bin/sh\n#PBS -J 1-2\necho $PBS_ARRAY_INDEX\n";
+  bool json = false, help = false;
+  for (const auto& [backend, warned] : std::vector<std::pair<std::string, bool>>{
+           {"", true}, {"local", true}, {"sge", true}, {"pbs", false}, {"pbs-steps", false}, {"torque", false}}) {
+    std::vector<std::string> args;
+    if (!backend.empty()) args = {"--backend", backend};
+    args.push_back(script.path);
+    testing::internal::CaptureStderr();
+    auto f = parse_submit_args_of(args, json, help);
+    const std::string said = testing::internal::GetCapturedStderr();
+    ASSERT_TRUE(f.ok()) << f.error();
+    EXPECT_EQ(said.find("$PBS_ARRAY_INDEX, which yard does not set") != std::string::npos, warned)
+        << "--backend " << backend << ": " << said;
+  }
+}
+
 TEST(SubmitOptions, CommandLineWinsOverDirectives) {
   ScriptFile script("submit_options_test.sh");
   const std::string& path = script.path;

@@ -24,11 +24,20 @@ bool is_directory(const std::string& path) {
 // Which directives say what: "#$" for a Grid Engine script (in sbatch's words).
 std::string kind_words(const ScriptDirectives& d) { return d.kind.empty() ? "#SBATCH" : d.kind; }
 
+// Whether `backend` (--backend: "pbs", "pbs-steps", "torque") runs the scripts of
+// `language`'s family under their own scheduler, which sets its own variables.
+bool own_scheduler(const ScriptLanguages& languages, const ScriptLanguage& language, std::string_view backend) {
+  if (backend.ends_with("-steps")) backend.remove_suffix(6);
+  const ScriptLanguage* target = backend.empty() ? nullptr : languages.find(backend);
+  return target && target->family() == language.family();
+}
+
 // The script's directives of the one kind it has (#SBATCH, Grid Engine's #$, #OAR, #PBS,
 // #BSUB, `# flux:`, ...), or of the kind `chosen` (--directives); the other kinds' lines
-// are then comments.
+// are then comments. `backend` the job's --backend, if given.
 Result<ScriptDirectives> script_directives(const ScriptLanguages& languages, const std::string& script,
-                                           const std::string& path, const std::string& chosen) {
+                                           const std::string& path, const std::string& chosen,
+                                           std::string_view backend) {
   auto language = script_kind(languages, script, path, chosen, "--directives");
   if (!language) return language.failure();
   auto translated = (*language)->read_directives(script, path, is_directory);
@@ -39,6 +48,8 @@ Result<ScriptDirectives> script_directives(const ScriptLanguages& languages, con
     return err(path + ": this does not look like a batch script: the first line must start with #! followed by the "
                "path to an interpreter (sbatch refuses it too), e.g. #!/bin/bash");
   for (const auto& w : translated->warnings) std::cerr << "yard submit: " << w << "\n";
+  if (!own_scheduler(languages, **language, backend))
+    for (const auto& w : translated->outside_warnings) std::cerr << "yard submit: " << w << "\n";
   return std::move(translated->directives);
 }
 
@@ -61,7 +72,7 @@ Result<std::string> read_script(const std::string& path) {
 Result<SubmitFlags> merge_script_directives(const ScriptLanguages& languages, const SubmitFlags& first,
                                             const std::vector<std::vector<std::string>>& groups,
                                             const std::string& script, bool& json) {
-  auto d = script_directives(languages, script, first.positional[0], first.directives);
+  auto d = script_directives(languages, script, first.positional[0], first.directives, first.backend);
   if (!d) return d.failure();
   return merge_directives(first, groups, *d, json);
 }

@@ -92,6 +92,9 @@ Result<ReadJob> read_job(const ScriptLanguages& languages, std::string_view text
   }
   r.kind = language->name();
   r.warnings = std::move(d.warnings);
+  // A translation runs under the target, not yard: what the script's own scheduler alone
+  // provides is worth saying there too.
+  r.warnings.insert(r.warnings.end(), d.outside_warnings.begin(), d.outside_warnings.end());
   SubmitFlags first;
   first.positional = {origin};
   bool json = false;

@@ -308,11 +308,12 @@ Result<TranslatedDirectives> read_flux_directives(std::string_view script, std::
   t.m_.at(last);
   if (last > 0) directives::add_line(out, last, t.combined());
   if (runs_flux)
-    t.m_.warnings.push_back(std::string(origin) + ": the script runs flux commands, which need a Flux instance " +
+    t.m_.outside.push_back(std::string(origin) + ": the script runs flux commands, which need a Flux instance " +
                             "(yard starts none; on another backend use srun, mpirun or the commands themselves)");
   directives::warn_unset_variables(body, {"FLUX_JOB_ID", "FLUX_JOB_CC", "FLUX_JOB_SIZE", "FLUX_JOB_NNODES",
       "FLUX_JOB_TMPDIR", "FLUX_URI"}, "yard's own are $YARD_JOB_ID, $SLURM_ARRAY_TASK_ID, $YARD_NTASKS", t.m_);
   out.warnings = std::move(t.m_.warnings);
+  out.outside_warnings = std::move(t.m_.outside);
   return out;
 }
 

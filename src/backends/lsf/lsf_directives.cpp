@@ -360,6 +360,7 @@ Result<TranslatedDirectives> read_lsf_directives(std::string_view script, std::s
       "LSB_DJOB_HOSTFILE", "LSB_DJOB_NUMPROC", "LSB_MAX_NUM_PROCESSORS", "LSB_JOBINDEX_END", "LSB_JOBINDEX_STEP"},
       "yard's own are $YARD_JOB_ID, $SLURM_ARRAY_TASK_ID, $YARD_JOB_NAME, $YARD_NTASKS", t.m_);
   out.warnings = std::move(t.m_.warnings);
+  out.outside_warnings = std::move(t.m_.outside);
   return out;
 }
 

@@ -23,7 +23,10 @@ class LsfDirectives : public ::testing::Test {
     auto r = read_lsf_directives(script, "job.sh", is_dir);
     EXPECT_TRUE(r) << r.error();
     if (!r) return {};
-    if (warnings) *warnings = r->warnings;
+    if (warnings) {
+    *warnings = r->warnings;  // and what holds off the script's own scheduler, last
+    warnings->insert(warnings->end(), r->outside_warnings.begin(), r->outside_warnings.end());
+  }
     return r->directives.words;
   }
   static std::string refusal(const std::string& script) {

@@ -390,6 +390,7 @@ Result<TranslatedDirectives> read_pbs_directives(std::string_view script, std::s
       "PBS_NUM_NODES", "PBS_NUM_PPN", "PBS_NP", "PBS_TASKNUM", "PBS_QUEUE"},
       "yard's own are $YARD_JOB_ID, $YARD_JOB_NAME, $SLURM_ARRAY_TASK_ID, $YARD_NTASKS", t.m_);
   out.warnings = std::move(t.m_.warnings);
+  out.outside_warnings = std::move(t.m_.outside);
   return out;
 }
 

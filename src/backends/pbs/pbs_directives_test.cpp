@@ -17,7 +17,10 @@ W words(const std::string& script, std::vector<std::string>* warnings = nullptr,
   auto r = read_pbs_directives(script, "job.sh", is_dir);
   EXPECT_TRUE(r) << r.error();
   if (!r) return {};
-  if (warnings) *warnings = r->warnings;
+  if (warnings) {
+    *warnings = r->warnings;  // and what holds off the script's own scheduler, last
+    warnings->insert(warnings->end(), r->outside_warnings.begin(), r->outside_warnings.end());
+  }
   return r->directives.words;
 }
 

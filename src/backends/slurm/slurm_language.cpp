@@ -17,7 +17,7 @@ class SlurmLanguage : public ScriptLanguage {
                                                IsDirectory) const override {
     auto d = read_batch_directives(script, origin);
     if (!d) return d.failure();
-    return TranslatedDirectives{std::move(*d), {}};
+    return TranslatedDirectives{std::move(*d), {}, {}};
   }
   // sbatch refuses a script without a #! line.
   bool needs_interpreter_line() const override { return true; }
