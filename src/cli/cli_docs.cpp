@@ -221,13 +221,15 @@ std::string man_page(const CliTree& tree, const CLI::App* sub) {
   return out + ".SH SEE ALSO\n\\fByard\\fR(1)\n";
 }
 
+Status write_text_file(const std::string& path, const std::string& text) {
+  std::ofstream f(path);
+  f << text;
+  if (!f.flush()) return err("cannot write " + path + ": " + std::strerror(errno));
+  return {};
+}
+
 Status write_man_pages(const CliTree& tree, const std::string& dir) {
-  auto write = [&](const std::string& file, const std::string& text) -> Status {
-    std::ofstream f(dir + "/" + file);
-    f << text;
-    if (!f.flush()) return err("cannot write " + dir + "/" + file + ": " + std::strerror(errno));
-    return {};
-  };
+  auto write = [&](const std::string& file, const std::string& text) { return write_text_file(dir + "/" + file, text); };
   if (auto s = write("yard.1", man_page(tree, nullptr)); !s) return s;
   for (const auto* sub : visible_subcommands(*tree.app))
     if (auto s = write("yard-" + sub->get_name() + ".1", man_page(tree, sub)); !s) return s;

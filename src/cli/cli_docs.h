@@ -32,6 +32,8 @@ std::string files_text();
 
 // yard(1) (`sub` null) or yard-SUB(1), in roff.
 std::string man_page(const CliTree& tree, const CLI::App* sub);
+// `text` into the file at `path`, or an error naming it.
+Status write_text_file(const std::string& path, const std::string& text);
 // yard.1 and yard-SUB.1 for every subcommand, into `dir`.
 Status write_man_pages(const CliTree& tree, const std::string& dir);
 

@@ -1,8 +1,5 @@
 #include "cli/cli_markdown.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <span>
 #include <vector>
 
@@ -126,12 +123,7 @@ std::string settings_page() {
 }  // namespace
 
 Status write_markdown_reference(const CliTree& tree, const std::string& dir) {
-  auto write = [&](const std::string& file, const std::string& text) -> Status {
-    std::ofstream f(dir + "/" + file);
-    f << text;
-    if (!f.flush()) return err("cannot write " + dir + "/" + file + ": " + std::strerror(errno));
-    return {};
-  };
+  auto write = [&](const std::string& file, const std::string& text) { return write_text_file(dir + "/" + file, text); };
   if (auto s = write("index.md", index_page(tree)); !s) return s;
   if (auto s = write("../settings.md", settings_page()); !s) return s;
   for (const auto* sub : visible_subcommands(*tree.app))

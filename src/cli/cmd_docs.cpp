@@ -3,6 +3,7 @@
 // apps as --help (cli_docs.h, cli_markdown.h).
 #include <iostream>
 #include <memory>
+#include <tuple>
 
 #include "cli/cli_docs.h"
 #include "cli/cli_markdown.h"
@@ -26,28 +27,24 @@ void add_completion_command(CLI::App& app, CliTree& tree) {
     }
   });
 
-  auto* man = app.add_subcommand("__man", "Write the man pages into DIR");
-  man->group("");  // hidden: the build's, not a user's
-  auto dir = std::make_shared<std::string>();
-  man->add_option("dir", *dir)->required();
-  man->callback([&tree, dir] {
-    if (auto s = write_man_pages(tree, *dir); !s) {
-      std::cerr << "yard __man: " << s.error() << "\n";
-      tree.rc = 1;
-    }
-  });
-
-  // The documentation site's command reference (scripts/docs.sh): hidden as __man is.
-  auto* markdown = app.add_subcommand("__markdown", "Write the command reference in Markdown into DIR");
-  markdown->group("");
-  auto md_dir = std::make_shared<std::string>();
-  markdown->add_option("dir", *md_dir)->required();
-  markdown->callback([&tree, md_dir] {
-    if (auto s = write_markdown_reference(tree, *md_dir); !s) {
-      std::cerr << "yard __markdown: " << s.error() << "\n";
-      tree.rc = 1;
-    }
-  });
+  // Hidden (the build's, not a user's): the man pages, and the documentation site's
+  // command reference (scripts/docs.sh).
+  using Writer = Status (*)(const CliTree&, const std::string&);
+  for (const auto& [name, help, write] : {std::tuple<const char*, const char*, Writer>{
+                                              "__man", "Write the man pages into DIR", write_man_pages},
+                                          {"__markdown", "Write the command reference in Markdown into DIR",
+                                           write_markdown_reference}}) {
+    auto* cmd = app.add_subcommand(name, help);
+    cmd->group("");
+    auto dir = std::make_shared<std::string>();
+    cmd->add_option("dir", *dir)->required();
+    cmd->callback([&tree, dir, cmd_name = std::string(name), writer = write] {
+      if (auto s = writer(tree, *dir); !s) {
+        std::cerr << "yard " << cmd_name << ": " << s.error() << "\n";
+        tree.rc = 1;
+      }
+    });
+  }
 }
 
 }  // namespace yard
