@@ -4,6 +4,7 @@
 // yard's patterns, and messages that name the script, the line and the value.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -82,6 +83,28 @@ class Messages {
 
 // Appends one line's sbatch words to `out` (nothing for none).
 void add_line(TranslatedDirectives& out, int line, std::vector<std::string> words);
+
+// The options that combine across directive lines (resources, the array, the files,
+// exports), each said at the line that gave it, so that a warning or an error about one
+// names that line: note() where an option is read, put() its words when they are made,
+// then into() the directives (in line order, after the lines' own words).
+class LineBook {
+ public:
+  void note(const std::string& what, int line) { at_[what] = line; }
+  // At the line noted for `what`, else `fallback` (the last directive line).
+  void put(const std::string& what, std::string word, int fallback) {
+    const auto it = at_.find(what);
+    words_[it != at_.end() ? it->second : fallback].push_back(std::move(word));
+  }
+  void into(TranslatedDirectives& out) {
+    for (auto& [line, words] : words_) add_line(out, line, std::move(words));
+    words_.clear();
+  }
+
+ private:
+  std::map<std::string, int> at_;
+  std::map<int, std::vector<std::string>> words_;
+};
 
 // "NAME=DIR" for --export: the directory a scheduler's variable names (PBS_O_WORKDIR,
 // LS_SUBCWD) made absolute against the current one; "" when --export cannot hold it (a

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <optional>
 
 #include "core/text.h"
@@ -57,32 +58,33 @@ class Translator {
   }
 
   // What combines across lines: tasks and hosts, memory, GPUs, the array, files, mail.
-  std::vector<std::string> combined() {
-    std::vector<std::string> out;
-    if (tasks_ > 0) out.push_back("--ntasks=" + std::to_string(tasks_));
-    if (nodes_ > 0) out.push_back("--nodes=" + std::to_string(nodes_));
-    if (ptile_ > 0) out.push_back("--ntasks-per-node=" + std::to_string(ptile_));
-    if (limit_kib_ > 0 || host_kib_ > 0) out.push_back("--mem=" + kib(std::max(limit_kib_, host_kib_)));
-    else if (task_kib_ > 0) out.push_back("--mem-per-cpu=" + kib(task_kib_));
+  // Each word in book_ at the line that gave it (`last`: the last directive line).
+  void combined(int last) {
+    auto put = [&](const char* what, std::string word) { book_.put(what, std::move(word), last); };
+    if (tasks_ > 0) put("tasks", "--ntasks=" + std::to_string(tasks_));
+    if (nodes_ > 0) put("nodes", "--nodes=" + std::to_string(nodes_));
+    if (ptile_ > 0) put("ptile", "--ntasks-per-node=" + std::to_string(ptile_));
+    if (limit_kib_ > 0 || host_kib_ > 0) put(limit_kib_ >= host_kib_ ? "limit" : "rusage", "--mem=" + kib(std::max(limit_kib_, host_kib_)));
+    else if (task_kib_ > 0) put("rusage", "--mem-per-cpu=" + kib(task_kib_));
     if (gpus_ > 0) {
       const long long tasks = std::max(tasks_, 1LL);
       const long long hosts = nodes_ > 0 ? nodes_ : ptile_ > 0 ? directives::ceil_div(tasks, ptile_) : 1;
-      out.push_back("--gpus=" + std::to_string(gpus_ * (gpus_per_ == 't' ? tasks : hosts)));
+      put("gpus", "--gpus=" + std::to_string(gpus_ * (gpus_per_ == 't' ? tasks : hosts)));
     }
-    if (!array_.empty()) out.push_back("--array=" + array_);
-    if (!output_.empty()) out.push_back("--output=" + file(output_, "out"));
-    if (!error_.empty()) out.push_back("--error=" + file(error_, "err"));
+    if (!array_.empty()) put("array", "--array=" + array_);
+    if (!output_.empty()) put("output", "--output=" + file(output_, "out"));
+    if (!error_.empty()) put("error", "--error=" + file(error_, "err"));
     if (append_ && overwrite_) m_.warn("-o/-e and -oo/-eo", "one mode for both files in yard: they are appended to");
-    if (append_) out.push_back("--open-mode=append");
-    if (!mail_.empty()) out.push_back("--mail-type=" + mail_);
+    if (append_) put("output", "--open-mode=append");
+    if (!mail_.empty()) put("mail", "--mail-type=" + mail_);
     std::string exports = exports_;
     if (script_.find("LS_SUBCWD") != std::string_view::npos && exports != "NONE") {
       const std::string var = directives::directory_variable("LS_SUBCWD", "");
       if (!var.empty()) exports = exports.empty() ? "ALL," + var : exports + "," + var;
     }
-    if (!exports.empty()) out.push_back("--export=" + exports);
-    return out;
+    if (!exports.empty()) put("export", "--export=" + exports);
   }
+  directives::LineBook book_;
 
  private:
   static bool is_flag(const std::string& opt) {
@@ -94,6 +96,12 @@ class Translator {
 
   Status option(const std::string& opt, const std::string& v, std::vector<std::string>& out) {
     const std::string at = opt + (v.empty() ? "" : " " + v);
+    // Where the options that combine across lines come from (combined()).
+    static const std::map<std::string_view, const char*> kCombined = {
+        {"-n", "tasks"},  {"-M", "limit"}, {"-o", "output"},  {"-oo", "output"}, {"-e", "error"},
+        {"-eo", "error"}, {"-gpu", "gpus"}, {"-B", "mail"},    {"-N", "mail"},    {"-env", "export"},
+        {"-nnodes", "nodes"}};
+    if (auto c = kCombined.find(opt); c != kCombined.end()) book_.note(c->second, m_.line());
     if (auto r = lsf::refused().find(opt); r != lsf::refused().end()) return m_.fail(opt + ": " + std::string(r->second));
     if (lsf::warned().count(opt)) {
       m_.warn(at, "no equivalent in yard; ignored");
@@ -164,6 +172,7 @@ class Translator {
     const auto close = v.find(']', open);
     if (close == std::string::npos) return m_.fail("-J " + v + ": unclosed [");
     array_ = v.substr(open + 1, close - open - 1) + v.substr(close + 1);
+    book_.note("array", m_.line());
     if (auto s = directives::check_array(array_); !s) return m_.fail("-J " + v + ": " + s.error());
     if (open > 0) out.push_back("--job-name=" + v.substr(0, open));
     return {};
@@ -213,6 +222,7 @@ class Translator {
       auto k = directives::size_kib(value.substr(0, slash), unit_);
       if (!k || (per != "host" && per != "task" && per != "job")) return err(std::string(item) + " is not a size");
       (per == "task" ? task_kib_ : host_kib_) = *k;
+      book_.note("rusage", m_.line());
     }
     return {};
   }
@@ -221,8 +231,8 @@ class Translator {
     for (std::string_view item : split(body, ':')) {
       const auto eq = item.find('=');
       const std::string_view name = item.substr(0, eq), value = eq == std::string_view::npos ? "" : item.substr(eq + 1);
-      if (name == "hosts" && value == "1") nodes_ = 1;
-      else if (name == "ptile" && count(value) > 0) ptile_ = count(value);
+      if (name == "hosts" && value == "1") nodes_ = 1, book_.note("nodes", m_.line());
+      else if (name == "ptile" && count(value) > 0) ptile_ = count(value), book_.note("ptile", m_.line());
       else m_.warn("-R span[" + std::string(item) + "]", "a spread yard does not know; ignored");
     }
     return {};
@@ -355,7 +365,10 @@ Result<TranslatedDirectives> read_lsf_directives(std::string_view script, std::s
     directives::add_line(out, last = number, std::move(translated));
   }
   t.m_.at(last);
-  if (last > 0) directives::add_line(out, last, t.combined());
+  if (last > 0) {
+    t.combined(last);
+    t.book_.into(out);
+  }
   directives::warn_unset_variables(body, {"LSB_JOBID", "LSB_JOBINDEX", "LSB_JOBNAME", "LSB_HOSTS", "LSB_MCPU_HOSTS",
       "LSB_DJOB_HOSTFILE", "LSB_DJOB_NUMPROC", "LSB_MAX_NUM_PROCESSORS", "LSB_JOBINDEX_END", "LSB_JOBINDEX_STEP"},
       "yard's own are $YARD_JOB_ID, $SLURM_ARRAY_TASK_ID, $YARD_JOB_NAME, $YARD_NTASKS", t.m_);

@@ -4,6 +4,8 @@
 #include "backends/lsf/lsf_directives.h"
 
 #include <gtest/gtest.h>
+
+#include <map>
 #include <stdlib.h>
 
 #include <filesystem>
@@ -53,6 +55,17 @@ TEST_F(LsfDirectives, EveryCommonOptionSaidInSbatchsWords) {
                "--dependency=after:16,afterany:13,afternotok:14,afterok:12:15", "--exclusive", "--mail-user=me@x.org",
                "--ntasks=4", "--nodes=1", "--mem=2048000K", "--output=out.%j", "--error=err.%j", "--open-mode=append",
                "--mail-type=BEGIN,END"}));
+  // Each option combined across lines at its own line (a warning about one names it).
+  auto r = read_lsf_directives(script, "job.sh");
+  ASSERT_TRUE(r) << r.error();
+  std::map<std::string, int> line_of;
+  for (const auto& l : r->directives.lines)
+    for (const auto& w : l.words) line_of[w.substr(0, w.find('='))] = l.number;
+  EXPECT_EQ(line_of["--ntasks"], 3);
+  EXPECT_EQ(line_of["--nodes"], 4);
+  EXPECT_EQ(line_of["--mem"], 4);
+  EXPECT_EQ(line_of["--output"], 7);
+  EXPECT_EQ(line_of["--mail-type"], 9);
 }
 
 TEST_F(LsfDirectives, AnyOneOfTheDependenciesIsSbatchsQuestionMark) {

@@ -61,10 +61,11 @@ class Translator {
     return {};
   }
 
-  // What combines across lines: resources, array, files, exports, the account.
-  Result<std::vector<std::string>> combined() {
-    std::vector<std::string> out;
-    auto add = [&out](const char* flag, long long n) { out.push_back(flag + std::to_string(n)); };
+  // What combines across lines: resources, array, files, exports, the account; each word
+  // in book_ at the line that gave it (`last`: the last directive line).
+  Status combined(int last) {
+    auto put = [&](const char* what, std::string word) { book_.put(what, std::move(word), last); };
+    auto add = [&](const char* flag, long long n) { put("shape", flag + std::to_string(n)); };
     if (select_line_ && nodes_line_) {
       m_.at(std::max(select_line_, nodes_line_));
       return m_.fail("-l select and -l nodes: qsub takes one or the other");
@@ -73,7 +74,7 @@ class Translator {
     if (select_line_) {
       add("--ntasks=", chunks_ * mpiprocs_);
       add("--cpus-per-task=", ceil_div(ncpus_, mpiprocs_));
-      if (chunk_mem_ > 0) out.push_back("--mem-per-cpu=" + kib(ceil_div(chunk_mem_, ncpus_)));
+      if (chunk_mem_ > 0) put("shape", "--mem-per-cpu=" + kib(ceil_div(chunk_mem_, ncpus_)));
       if (chunk_gpus_ > 0) add("--gpus=", chunks_ * chunk_gpus_);
       if (scatter_) nodes = chunks_;
     } else if (nodes_line_) {
@@ -88,47 +89,48 @@ class Translator {
     if (job_gpus_ > 0 && chunk_gpus_ == 0 && host_gpus_ == 0) add("--gpus=", job_gpus_);
     // One memory request (yard's --mem and --mem-per-cpu exclude each other): the chunks',
     // else the job's, else a process's.
-    if (job_mem_ > 0 && chunk_mem_ == 0) out.push_back("--mem=" + kib(ceil_div(job_mem_, nodes > 0 ? nodes : 1)));
-    if (pmem_ > 0 && chunk_mem_ == 0 && job_mem_ == 0) out.push_back("--mem-per-cpu=" + kib(pmem_));
+    if (job_mem_ > 0 && chunk_mem_ == 0) put("mem", "--mem=" + kib(ceil_div(job_mem_, nodes > 0 ? nodes : 1)));
+    if (pmem_ > 0 && chunk_mem_ == 0 && job_mem_ == 0) put("pmem", "--mem-per-cpu=" + kib(pmem_));
     for (auto [line, name] : {std::pair{mem_line_, "mem"}, std::pair{pmem_line_, "pmem"}}) {
       if (!line || (chunk_mem_ == 0 && (name[0] == 'm' || job_mem_ == 0))) continue;
       m_.at(line);
       m_.warn(std::string("-l ") + name, chunk_mem_ > 0 ? "select's mem counts; ignored" : "-l mem counts; ignored");
     }
-    if (excl_) out.push_back("--exclusive");
-    if (walltime_ > 0) out.push_back("--time=" + directives::sbatch_time(walltime_));
-    if (!array_.empty()) out.push_back("--array=" + array_);
+    if (excl_) put("exclusive", "--exclusive");
+    if (walltime_ > 0) put("walltime", "--time=" + directives::sbatch_time(walltime_));
+    if (!array_.empty()) put("array", "--array=" + array_);
     // -j oe: both streams in the output file; eo: both in the error file.
     const std::string& output = join_ == 'e' ? error_ : output_;
-    if (!output.empty()) out.push_back("--output=" + file(output, join_ == 'e' ? "ER" : "OU"));
-    if (!error_.empty() && join_ == 'n') out.push_back("--error=" + file(error_, "ER"));
+    if (!output.empty()) put(join_ == 'e' ? "error" : "output", "--output=" + file(output, join_ == 'e' ? "ER" : "OU"));
+    if (!error_.empty() && join_ == 'n') put("error", "--error=" + file(error_, "ER"));
     std::string exports = exports_;
     if (script_.find("PBS_O_WORKDIR") != std::string_view::npos) {
       const std::string var = directives::directory_variable("PBS_O_WORKDIR", workdir_);
       if (!var.empty()) exports = var + (exports.empty() ? "" : "," + exports);
     }
     // qsub gives the job the caller's environment with -V only; without it, -v's list alone.
-    if (!all_) out.push_back("--export=" + (exports.empty() ? std::string("NONE") : exports));
-    else if (!exports.empty()) out.push_back("--export=ALL," + exports);
-    if (!account_.empty() || !project_.empty()) out.push_back("--account=" + (account_.empty() ? project_ : account_));
-    return out;
+    if (!all_) put("export", "--export=" + (exports.empty() ? std::string("NONE") : exports));
+    else if (!exports.empty()) put("export", "--export=ALL," + exports);
+    if (!account_.empty() || !project_.empty()) put("account", "--account=" + (account_.empty() ? project_ : account_));
+    return {};
   }
+  directives::LineBook book_;
 
  private:
   // One option; `v` is its value ("" for an option that takes none).
   Status option(char opt, const std::string& v, std::vector<std::string>& out) {
     const std::string o = std::string("-") + opt;
     switch (opt) {
-      case 'V': all_ = true; return {};
+      case 'V': all_ = true, book_.note("export", m_.line()); return {};
       case 'f': case 'z': case 'x': return {};
       case 'n': return push(out, "--exclusive");
       case 'N': return push(out, "--job-name=" + v);
       case 'q': return push(out, "--partition=" + v.substr(0, v.find('@')));
-      case 'A': account_ = v; return {};
-      case 'P': project_ = v; return {};
+      case 'A': account_ = v, book_.note("account", m_.line()); return {};
+      case 'P': project_ = v, book_.note("account", m_.line()); return {};
       case 'l': return resources(v);
-      case 'o': return path(o, v, output_);
-      case 'e': return path(o, v, error_);
+      case 'o': return book_.note("output", m_.line()), path(o, v, output_);
+      case 'e': return book_.note("error", m_.line()), path(o, v, error_);
       case 'j':
         if (v != "oe" && v != "eo" && v != "n") return m_.fail("-j " + v + ": expected oe, eo or n");
         join_ = v == "n" ? 'n' : v[0];
@@ -136,12 +138,14 @@ class Translator {
       case 'J': case 't':
         if (auto s = directives::check_array(v); !s) return m_.fail(o + " " + v + ": " + s.error());
         array_ = v;
+        book_.note("array", m_.line());
         return {};
       case 'W': return attributes(v, out);
       case 'v': {
         auto vars = directives::variable_list(v);
         if (!vars) return m_.fail("-v " + v + ": " + vars.error());
         for (const auto& var : *vars) exports_ += (exports_.empty() ? "" : ",") + var;
+        book_.note("export", m_.line());
         return {};
       }
       case 'm': {
@@ -195,28 +199,33 @@ class Translator {
       if (name == "select" || name == "nodes") {
         if (auto s = name == "select" ? select(value) : torque_nodes(value); !s) return m_.fail(at + s.error());
         (name == "select" ? select_line_ : nodes_line_) = m_.line();
+        book_.note("shape", m_.line());
       } else if (name == "place") {
         for (std::string_view p : split(value, ':')) {
           const bool arrangement = p == "scatter" || p == "vscatter" || p == "pack" || p == "free";
           if (arrangement) scatter_ = p.find("scatter") != std::string_view::npos;
           if (arrangement) pack_ = p == "pack";
-          if (p == "excl" || p == "exclhost") excl_ = true;
+          if (p == "excl" || p == "exclhost") excl_ = true, book_.note("exclusive", m_.line());
           else if (!arrangement && p != "shared") m_.warn("-l place=" + std::string(p), "a placement yard does not know; ignored");
         }
       } else if (name == "walltime") {
         if ((walltime_ = directives::clock_seconds(value)) <= 0)
           return m_.fail(at + "expected [[hours:]minutes:]seconds");
+        book_.note("walltime", m_.line());
       } else if (name == "mem" || name == "pmem") {
         auto k = directives::size_kib(value, 1);  // PBS counts bytes when no unit is given
         if (!k) return m_.fail(at + "expected a size such as 4gb or 500mb");
         (name == "mem" ? job_mem_ : pmem_) = *k;
         (name == "mem" ? mem_line_ : pmem_line_) = m_.line();
+        book_.note(name, m_.line());
       } else if (name == "ncpus" || name == "procs" || name == "ngpus" || name == "gpus") {
         const long long n = count(value);
         if (n < (name == "ngpus" || name == "gpus" ? 0 : 1)) return m_.fail(at + "expected a number");
         (name == "ncpus" ? job_ncpus_ : name == "procs" ? procs_ : job_gpus_) = n;
+        if (!select_line_ && !nodes_line_) book_.note("shape", m_.line());
       } else if (name == "naccesspolicy" && (value == "singlejob" || value == "singleuser")) {
         excl_ = true;
+        book_.note("exclusive", m_.line());
       } else {
         m_.warn("-l " + name, "a resource yard does not know; ignored");
       }
@@ -383,9 +392,8 @@ Result<TranslatedDirectives> read_pbs_directives(std::string_view script, std::s
     directives::add_line(out, last = number, std::move(translated));
   }
   t.m_.at(last);
-  auto combined = t.combined();
-  if (!combined) return combined.failure();
-  if (last > 0) directives::add_line(out, last, std::move(*combined));
+  if (auto s = t.combined(last); !s) return s.failure();
+  if (last > 0) t.book_.into(out);
   directives::warn_unset_variables(body, {"PBS_JOBID", "PBS_JOBNAME", "PBS_ARRAY_INDEX", "PBS_ARRAYID", "PBS_NODEFILE",
       "PBS_NUM_NODES", "PBS_NUM_PPN", "PBS_NP", "PBS_TASKNUM", "PBS_QUEUE"},
       "yard's own are $YARD_JOB_ID, $YARD_JOB_NAME, $SLURM_ARRAY_TASK_ID, $YARD_NTASKS", t.m_);

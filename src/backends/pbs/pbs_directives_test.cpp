@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <filesystem>
 
 namespace yard {
@@ -48,11 +50,24 @@ TEST(PbsDirectives, EveryCommonPbsProOptionSaidInSbatchsWords) {
       "#PBS -v A=1,B -p -10 -r n\n"
       "#PBS -m abe -M me@x.org\n"
       "echo hi\n";
+  // The lines' own words, then those combined across lines, in the order of their lines.
   EXPECT_EQ(words(script),
             (W{"--job-name=sim", "--partition=workq", "--dependency=afterok:12:14,afterany:15", "--priority=-10",
-               "--no-requeue", "--mail-type=FAIL,BEGIN,END", "--mail-user=me@x.org", "--ntasks=8", "--cpus-per-task=2",
-               "--mem-per-cpu=2097152K", "--gpus=2", "--time=0-01:30:00", "--array=1-9:2%3", "--output=out.%j",
-               "--error=err.%a", "--export=A=1,B", "--account=proj"}));
+               "--no-requeue", "--mail-type=FAIL,BEGIN,END", "--mail-user=me@x.org", "--account=proj",
+               "--time=0-01:30:00", "--ntasks=8", "--cpus-per-task=2", "--mem-per-cpu=2097152K", "--gpus=2",
+               "--output=out.%j", "--error=err.%a", "--array=1-9:2%3", "--export=A=1,B"}));
+  // Each combined option at its own line (a warning or error about one names it).
+  auto r = read_pbs_directives(script, "job.sh");
+  ASSERT_TRUE(r) << r.error();
+  std::map<std::string, int> line_of;
+  for (const auto& l : r->directives.lines)
+    for (const auto& w : l.words) line_of[w.substr(0, w.find('='))] = l.number;
+  EXPECT_EQ(line_of["--account"], 2);
+  EXPECT_EQ(line_of["--time"], 3);
+  EXPECT_EQ(line_of["--cpus-per-task"], 4);
+  EXPECT_EQ(line_of["--error"], 5);
+  EXPECT_EQ(line_of["--array"], 6);
+  EXPECT_EQ(line_of["--export"], 8);
 }
 
 TEST(PbsDirectives, TorqueNodesArraysAndDirectories) {
