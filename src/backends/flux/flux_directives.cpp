@@ -99,20 +99,21 @@ class Translator {
   }
 
   // What combines across lines: the slots and their resources, dependencies, exports.
-  std::vector<std::string> combined() const {
-    std::vector<std::string> out;
-    if (slots_ > 0) out.push_back("--ntasks=" + std::to_string(slots_));
-    if (nodes_ > 0) out.push_back("--nodes=" + std::to_string(nodes_));
-    if (nodes_ > 0 && slots_ == 0) out.push_back("--exclusive");  // Flux gives the nodes whole
-    if (cores_ > 0) out.push_back("--cpus-per-task=" + std::to_string(cores_));
+  // Each word in book_ at the line that gave it (`last`: the last directive line).
+  void combined(int last) {
+    auto put = [&](const char* what, std::string word) { book_.put(what, std::move(word), last); };
+    if (slots_ > 0) put("slots", "--ntasks=" + std::to_string(slots_));
+    if (nodes_ > 0) put("nodes", "--nodes=" + std::to_string(nodes_));
+    if (nodes_ > 0 && slots_ == 0) put("nodes", "--exclusive");  // Flux gives the nodes whole
+    if (cores_ > 0) put("cores", "--cpus-per-task=" + std::to_string(cores_));
     const long long gpus = gpus_per_slot_ * (slots_ > 0 ? slots_ : std::max(nodes_, 1LL)) +
                            gpus_per_node_ * std::max(nodes_, 1LL);
-    if (gpus > 0) out.push_back("--gpus=" + std::to_string(gpus));
-    if (!dependencies_.empty()) out.push_back("--dependency=" + dependencies_);
-    if (none_) out.push_back("--export=" + (exports_.empty() ? "NONE" : exports_));
-    else if (!exports_.empty()) out.push_back("--export=ALL," + exports_);
-    return out;
+    if (gpus > 0) put("gpus", "--gpus=" + std::to_string(gpus));
+    if (!dependencies_.empty()) put("dependency", "--dependency=" + dependencies_);
+    if (none_) put("export", "--export=" + (exports_.empty() ? "NONE" : exports_));
+    else if (!exports_.empty()) put("export", "--export=ALL," + exports_);
   }
+  directives::LineBook book_;
 
  private:
   Status option(const std::string& opt, const std::string& v, std::vector<std::string>& out) {
@@ -134,6 +135,13 @@ class Translator {
       if (n < (c->second == &Translator::gpus_per_slot_ || c->second == &Translator::gpus_per_node_ ? 0 : 1))
         return m_.fail(at + ": expected a number");
       this->*(c->second) = n;
+      const auto member = c->second;
+      book_.note(member == &Translator::nodes_         ? "nodes"
+                 : member == &Translator::slots_       ? "slots"
+                 : member == &Translator::cores_       ? "cores"
+                 : member == &Translator::tasks_per_node_ ? "tasks_per_node"
+                                                         : "gpus",
+                 m_.line());
       if (c->second == &Translator::tasks_per_node_) out.push_back("--ntasks-per-node=" + v);
       return {};
     }
@@ -159,6 +167,7 @@ class Translator {
       auto d = directives::dependency(v);
       if (!d) return m_.fail(at + ": " + d.error());
       dependencies_ += (dependencies_.empty() ? "" : ",") + *d;
+      book_.note("dependency", m_.line());
       return {};
     }
     if (opt == "--cc" || opt == "--bcc") {
@@ -170,6 +179,7 @@ class Translator {
     if (opt == "--env" && (v == "-*" || v == "-/.*/")) {  // no variable of the submitter's, but those given after
       exports_.clear();
       none_ = true;
+      book_.note("export", m_.line());
       return {};
     }
     if (opt == "--env") {
@@ -187,6 +197,7 @@ class Translator {
       }
       if (rule.find(',') != std::string::npos) return m_.fail(at + ": a value holding a comma cannot be passed on");
       exports_ += (exports_.empty() ? "" : ",") + rule;
+      book_.note("export", m_.line());
       return {};
     }
     if (opt == "-v" || opt == "--verbose" || opt == "--quiet") return {};
@@ -306,7 +317,10 @@ Result<TranslatedDirectives> read_flux_directives(std::string_view script, std::
     directives::add_line(out, last = number, std::move(translated));
   }
   t.m_.at(last);
-  if (last > 0) directives::add_line(out, last, t.combined());
+  if (last > 0) {
+    t.combined(last);
+    t.book_.into(out);
+  }
   if (runs_flux)
     t.m_.outside.push_back(std::string(origin) + ": the script runs flux commands, which need a Flux instance " +
                             "(yard starts none; on another backend use srun, mpirun or the commands themselves)");

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <cstdlib>
 
 namespace yard {
@@ -27,6 +29,19 @@ std::string refusal(const std::string& script) {
   auto r = read_flux_directives(script, "job.sh");
   EXPECT_FALSE(r) << script;
   return r ? "" : r.error();
+}
+
+// The options that combine across lines keep the line that gave them.
+TEST(FluxDirectives, CombinedOptionsKeepTheirLines) {
+  auto r = read_flux_directives("#!/bin/sh\n# flux: -n 4\n# flux: -t 10m\n# flux: -N 2\n# flux: --env=A=1\necho\n",
+                                "job.sh");
+  ASSERT_TRUE(r) << r.error();
+  std::map<std::string, int> line_of;
+  for (const auto& l : r->directives.lines)
+    for (const auto& w : l.words) line_of[w.substr(0, w.find('='))] = l.number;
+  EXPECT_EQ(line_of["--ntasks"], 2);
+  EXPECT_EQ(line_of["--nodes"], 4);
+  EXPECT_EQ(line_of["--export"], 5);
 }
 
 TEST(FluxDirectives, EveryCommonOptionSaidInSbatchsWords) {

@@ -3,9 +3,10 @@
 #include <cstdlib>
 #include <optional>
 
+#include "backends/pbs/pbs_lines.h"
+#include "backends/pbs/pbs_paths.h"
 #include "core/text.h"
 #include "jobtext/directive_common.h"
-#include "backends/pbs/pbs_paths.h"
 
 namespace yard {
 namespace {
@@ -14,23 +15,6 @@ using directives::ceil_div;
 using directives::count;
 using directives::kib;
 using directives::kMaxCount;
-
-// The text after "#PBS" when the line is a directive: "#PBS" after blanks, then a blank,
-// a '-' or the end of the line.
-std::optional<std::string_view> directive_text(std::string_view line) {
-  const std::size_t i = line.find_first_not_of(" \t");
-  if (i == std::string_view::npos || line.substr(i, 4) != "#PBS") return std::nullopt;
-  const std::string_view rest = line.substr(i + 4);
-  if (!rest.empty() && rest[0] != ' ' && rest[0] != '\t' && rest[0] != '-') return std::nullopt;
-  return rest;
-}
-
-// qsub's end of the directives: a line that is not blank and not a comment (a line
-// starting with ':' is not a command either).
-bool is_command(std::string_view line) {
-  const std::string_view t = trim(line);
-  return !t.empty() && t[0] != '#' && line[0] != ':';
-}
 
 class Translator {
  public:
@@ -355,8 +339,8 @@ class Translator {
 
 bool has_pbs_directives(std::string_view script) {
   for (std::string_view line : split(script, '\n')) {
-    if (directive_text(line)) return true;
-    if (is_command(line)) return false;
+    if (pbs_directive_text(line)) return true;
+    if (pbs_is_command(line)) return false;
   }
   return false;
 }
@@ -371,8 +355,8 @@ Result<TranslatedDirectives> read_pbs_directives(std::string_view script, std::s
   std::string body;  // from the first command on
   int last = 0;
   for (std::size_t i = 0; i < lines->size(); ++i) {
-    auto text = directive_text((*lines)[i]);
-    if (!text && is_command((*lines)[i])) {
+    auto text = pbs_directive_text((*lines)[i]);
+    if (!text && pbs_is_command((*lines)[i])) {
       for (; i < lines->size(); ++i) body += std::string((*lines)[i]) + "\n";
       break;
     }
