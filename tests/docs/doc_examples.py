@@ -17,6 +17,10 @@ The rules a page follows (docs/CONTRIBUTING-DOCS.md says them to writers):
   PATH. Variables exported and `cd` carry over to the next command.
 * A block that cannot run here says so just before it: `<!-- doc-test: skip REASON -->`.
   Every skip is listed with its reason.
+* A page about a scheduler that has no server in Debian may say `<!-- doc-test: stand-in
+  NAME -->` (pbs, torque, lsf, htcondor, flux): its sandbox then starts that stand-in
+  scheduler (tests/stand-in-schedulers/start.sh) before the page's first command, its
+  commands first on PATH, and stops it (stop.sh) at the end.
 * A ```python block is run by python3 in the page's sandbox, this build's module first on
   its path, each block in an interpreter of its own: it must exit 0 (its `assert`s are
   its checks). A skip comment works as for console blocks.
@@ -37,6 +41,7 @@ import tempfile
 
 FENCE = re.compile(r"^(\s*)(```+|~~~+)\s*([\w+-]*)")
 SKIP = re.compile(r"<!--\s*doc-test:\s*skip\s+(.+?)\s*-->")
+STAND_IN = re.compile(r"<!--\s*doc-test:\s*stand-in\s+(\w+)\s*-->")
 EXIT = re.compile(r"\s#\s*exit\s+(\d+)\s*$")
 HEREDOC = re.compile(r"<<-?\s*'?\"?(\w+)'?\"?")
 
@@ -130,8 +135,10 @@ def matches(expected, got, e=0, g=0):
 
 
 class Sandbox:
-    def __init__(self, bindir, root):
+    def __init__(self, bindir, root, stand_in=None):
         self.dir = tempfile.mkdtemp(prefix="yard-doc-")
+        self.stand_ins = os.path.join(root, "tests", "stand-in-schedulers")
+        self.stand_in_state = os.path.join(self.dir, "stand-in") if stand_in else None
         work = os.path.join(self.dir, "work")
         shutil.copytree(os.path.join(root, "examples"), os.path.join(work, "examples"))
         # The XDG directories where a user's are by default (~/.local/state, ~/.config), so
@@ -145,8 +152,15 @@ class Sandbox:
                         COLUMNS="100", LC_ALL="C.UTF-8")
         self.env.pop("YARD_SOCKET", None)
         self.state = os.path.join(self.dir, "shell-state")
+        setup = "cd %s\n" % shlex_quote(work)
+        if stand_in:  # its commands first on PATH, before any daemon starts
+            r = subprocess.run(["bash", os.path.join(self.stand_ins, "start.sh"), self.stand_in_state, stand_in],
+                               env=self.env, capture_output=True, text=True, timeout=60)
+            if r.returncode != 0:
+                raise RuntimeError("the %s stand-in did not start: %s" % (stand_in, r.stderr))
+            setup += r.stdout.strip() + "\n"
         with open(self.state, "w") as f:
-            f.write("cd %s\n" % shlex_quote(work))
+            f.write(setup)
         self.bindir = bindir
         # The build's Python module: build/python beside build/src/cli.
         self.python_dir = os.path.normpath(os.path.join(bindir, "..", "..", "python"))
@@ -173,6 +187,9 @@ class Sandbox:
         if os.path.exists(os.path.join(self.dir, "run", "switchyard")):
             subprocess.run([os.path.join(self.bindir, "yard"), "server", "stop", "--kill-jobs"],
                            env=self.env, capture_output=True, timeout=120)
+        if self.stand_in_state:
+            subprocess.run(["bash", os.path.join(self.stand_ins, "stop.sh"), self.stand_in_state],
+                           capture_output=True, timeout=120)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
@@ -184,13 +201,15 @@ def check_page(path, shown, bindir, root):
     """(commands run, skips, failures) of one page."""
     found, failures = blocks(path, shown)
     ran, skips, box = 0, [], None
+    stand_in = STAND_IN.search(open(path, encoding="utf-8").read())
+    stand_in = stand_in.group(1) if stand_in else None
     try:
         for first, lang, body, skip in found:
             if lang == "python":
                 if skip:
                     skips.append("%s:%d: %s" % (shown, first, skip))
                     continue
-                box = box or Sandbox(bindir, root)
+                box = box or Sandbox(bindir, root, stand_in)
                 rc, out = box.python("\n".join(body))
                 ran += 1
                 if rc != 0:
@@ -206,7 +225,7 @@ def check_page(path, shown, bindir, root):
             if skip:
                 skips.append("%s:%d: %s" % (shown, first, skip))
                 continue
-            box = box or Sandbox(bindir, root)
+            box = box or Sandbox(bindir, root, stand_in)
             for c in cmds:
                 rc, out = box.run(c.text)
                 ran += 1
