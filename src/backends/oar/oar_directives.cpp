@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/text.h"
+#include "jobtext/directive_common.h"
 
 namespace yard {
 namespace {
@@ -185,13 +186,17 @@ Result<TranslatedDirectives> read_oar_directives(std::string_view script, std::s
   if (script.find('\0') != std::string_view::npos) return err(std::string(origin) + ": the script contains a NUL byte");
   if (!starts_with(script, "#")) return out;  // oarsub reads no directive then
   Translator t(origin);
+  std::string body;  // the lines that are not #OAR directives
   int lineno = 0;
   for (std::string_view line : split(script, '\n')) {
     ++lineno;
     if (!line.empty() && line.back() == '\r')
       return err(std::string(origin) + ":" + std::to_string(lineno) +
                  ": DOS line break (\\r\\n); convert the script with dos2unix");
-    if (lineno == 1 || !starts_with(line, "#OAR") || line.size() < 5 || (line[4] != ' ' && line[4] != '\t')) continue;
+    if (lineno == 1 || !starts_with(line, "#OAR") || line.size() < 5 || (line[4] != ' ' && line[4] != '\t')) {
+      body += std::string(line) + "\n";
+      continue;
+    }
     const std::string_view rest = trim(line.substr(4));
     const auto blank = rest.find_first_of(" \t");
     const std::string_view opt = rest.substr(0, blank);
@@ -203,6 +208,11 @@ Result<TranslatedDirectives> read_oar_directives(std::string_view script, std::s
     out.directives.lines.push_back({lineno, 0, std::move(translated)});
   }
   out.warnings = std::move(t.warnings);
+  directives::Messages m(origin, "#OAR");
+  directives::warn_unset_variables(body, {"OAR_JOB_ID", "OAR_JOBID", "OAR_JOB_NAME", "OAR_ARRAY_ID", "OAR_ARRAY_INDEX",
+      "OAR_NODEFILE", "OAR_FILE_NODES", "OAR_RESOURCE_FILE", "OAR_RESOURCE_PROPERTIES_FILE", "OAR_WORKDIR"},
+      "yard's own are $YARD_JOB_ID, $YARD_JOB_NAME, $YARD_ARRAY_TASK_ID, $YARD_NTASKS", m);
+  out.outside_warnings = std::move(m.outside);
   return out;
 }
 

@@ -66,5 +66,14 @@ TEST(OarDirectives, WarningsAndRefusalsNameTheLine) {
   EXPECT_NE(refusal("#!/bin/sh\n#OAR -n x\r\n").find("DOS line break"), std::string::npos);
 }
 
+// OAR's own variables are said (off OAR) when the script reads them.
+TEST(OarDirectives, TheSchedulersVariablesTheScriptReadsAreNamed) {
+  auto r = read_oar_directives("#!/bin/sh\n#OAR -n x\nmpirun -machinefile $OAR_NODEFILE ./a\n", "job.sh");
+  ASSERT_TRUE(r) << r.error();
+  ASSERT_EQ(r->outside_warnings.size(), 1u);
+  EXPECT_EQ(r->outside_warnings[0].rfind("job.sh: the script reads $OAR_NODEFILE, which yard does not set", 0), 0u)
+      << r->outside_warnings[0];
+}
+
 }  // namespace
 }  // namespace yard

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/text.h"
+#include "jobtext/directive_common.h"
 
 namespace yard {
 namespace {
@@ -339,6 +340,7 @@ Result<TranslatedDirectives> read_sge_directives(std::string_view script, std::s
   out.directives.has_shebang = starts_with(script, "#!");
   if (script.find('\0') != std::string_view::npos) return err(std::string(origin) + ": the script contains a NUL byte");
   Translator t(origin, is_directory);
+  std::string body;  // the lines that are not #$ directives
   int lineno = 0;
   for (std::string_view line : split(script, '\n')) {
     ++lineno;
@@ -346,9 +348,12 @@ Result<TranslatedDirectives> read_sge_directives(std::string_view script, std::s
       return err(std::string(origin) + ":" + std::to_string(lineno) +
                  ": DOS line break (\\r\\n); convert the script with dos2unix");
     // Every `#$` line of the script counts, as for qsub; "#$$" and the like are not.
-    if (!starts_with(line, "#$")) continue;
+    const bool directive = starts_with(line, "#$") && (line.size() == 2 || line[2] == ' ' || line[2] == '\t');
+    if (!directive) {
+      body += std::string(line) + "\n";
+      continue;
+    }
     const std::string_view rest = line.substr(2);
-    if (!rest.empty() && rest[0] != ' ' && rest[0] != '\t') continue;
     auto words = split_directive_words(rest);
     if (!words) return err(std::string(origin) + ":" + std::to_string(lineno) + ": " + words.error());
     std::vector<std::string> translated;
@@ -362,6 +367,11 @@ Result<TranslatedDirectives> read_sge_directives(std::string_view script, std::s
     out.directives.lines.push_back(std::move(group));
   }
   out.warnings = std::move(t.warnings);
+  directives::Messages m(origin, "#$");
+  directives::warn_unset_variables(body, {"JOB_ID", "JOB_NAME", "SGE_TASK_ID", "SGE_TASK_FIRST", "SGE_TASK_LAST",
+      "SGE_TASK_STEPSIZE", "NSLOTS", "NHOSTS", "PE_HOSTFILE", "SGE_O_WORKDIR"},
+      "yard's own are $YARD_JOB_ID, $YARD_JOB_NAME, $YARD_ARRAY_TASK_ID, $YARD_NTASKS", m);
+  out.outside_warnings = std::move(m.outside);
   return out;
 }
 

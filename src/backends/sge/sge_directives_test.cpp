@@ -106,6 +106,16 @@ TEST(SgeDirectives, WhatChangesNothingIsAWarningNamingTheLine) {
   EXPECT_EQ(warnings[1], "job.sh:4: #$ -l arch: a site's resource yard does not know; ignored");
 }
 
+// Grid Engine's own variables are said (off Grid Engine) when the script reads them.
+TEST(SgeDirectives, TheSchedulersVariablesTheScriptReadsAreNamed) {
+  auto r = read_sge_directives("#!/bin/sh\n#$ -t 1-3\necho $SGE_TASK_ID ${NSLOTS} $SGE_TASK_IDX\n", "job.sh");
+  ASSERT_TRUE(r) << r.error();
+  ASSERT_EQ(r->outside_warnings.size(), 1u);
+  EXPECT_EQ(r->outside_warnings[0].rfind("job.sh: the script reads $NSLOTS, $SGE_TASK_ID, which yard does not set", 0), 0u)
+      << r->outside_warnings[0];
+  EXPECT_TRUE(read_sge_directives("#$ -N x\necho $HOME\n", "job.sh")->outside_warnings.empty());
+}
+
 // qsub's mail letters are sbatch's --mail-type (the local backend sends it; Slurm's and
 // Grid Engine's writers say it again); a suspension has no mail in yard.
 TEST(SgeDirectives, MailLettersAreMailTypes) {
