@@ -5,7 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include <map>
+#include "jobtext/directive_testing.h"
+
 
 #include <cstdlib>
 
@@ -36,9 +37,7 @@ TEST(FluxDirectives, CombinedOptionsKeepTheirLines) {
   auto r = read_flux_directives("#!/bin/sh\n# flux: -n 4\n# flux: -t 10m\n# flux: -N 2\n# flux: --env=A=1\necho\n",
                                 "job.sh");
   ASSERT_TRUE(r) << r.error();
-  std::map<std::string, int> line_of;
-  for (const auto& l : r->directives.lines)
-    for (const auto& w : l.words) line_of[w.substr(0, w.find('='))] = l.number;
+  auto line_of = directive_testing::option_lines(*r);
   EXPECT_EQ(line_of["--ntasks"], 2);
   EXPECT_EQ(line_of["--nodes"], 4);
   EXPECT_EQ(line_of["--export"], 5);

@@ -5,7 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include <map>
+#include "jobtext/directive_testing.h"
+
 #include <stdlib.h>
 
 #include <filesystem>
@@ -58,9 +59,7 @@ TEST_F(LsfDirectives, EveryCommonOptionSaidInSbatchsWords) {
   // Each option combined across lines at its own line (a warning about one names it).
   auto r = read_lsf_directives(script, "job.sh");
   ASSERT_TRUE(r) << r.error();
-  std::map<std::string, int> line_of;
-  for (const auto& l : r->directives.lines)
-    for (const auto& w : l.words) line_of[w.substr(0, w.find('='))] = l.number;
+  auto line_of = directive_testing::option_lines(*r);
   EXPECT_EQ(line_of["--ntasks"], 3);
   EXPECT_EQ(line_of["--nodes"], 4);
   EXPECT_EQ(line_of["--mem"], 4);

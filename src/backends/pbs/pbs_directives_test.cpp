@@ -5,7 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include <map>
+#include "jobtext/directive_testing.h"
+
 
 #include <filesystem>
 
@@ -59,9 +60,7 @@ TEST(PbsDirectives, EveryCommonPbsProOptionSaidInSbatchsWords) {
   // Each combined option at its own line (a warning or error about one names it).
   auto r = read_pbs_directives(script, "job.sh");
   ASSERT_TRUE(r) << r.error();
-  std::map<std::string, int> line_of;
-  for (const auto& l : r->directives.lines)
-    for (const auto& w : l.words) line_of[w.substr(0, w.find('='))] = l.number;
+  auto line_of = directive_testing::option_lines(*r);
   EXPECT_EQ(line_of["--account"], 2);
   EXPECT_EQ(line_of["--time"], 3);
   EXPECT_EQ(line_of["--cpus-per-task"], 4);

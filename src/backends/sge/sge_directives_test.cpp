@@ -4,7 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include <map>
+#include "jobtext/directive_testing.h"
+
 
 namespace yard {
 namespace {
@@ -64,9 +65,7 @@ TEST(SgeDirectives, EveryLineOfTheScriptCountsAndTheLastValueWins) {
 TEST(SgeDirectives, CombinedOptionsKeepTheLineThatGaveThem) {
   auto r = read_sge_directives("#!/bin/sh\n#$ -pe smp 4\n#$ -t 1-3\n#$ -o out\n#$ -m ea\necho\n", "job.sh");
   ASSERT_TRUE(r) << r.error();
-  std::map<std::string, int> line_of;
-  for (const auto& l : r->directives.lines)
-    for (const auto& w : l.words) line_of[w.substr(0, w.find('='))] = l.number;
+  auto line_of = directive_testing::option_lines(*r);
   EXPECT_EQ(line_of["-c"], 2);
   EXPECT_EQ(line_of["--array"], 3);
   EXPECT_EQ(line_of["--output"], 4);
