@@ -7,7 +7,6 @@
 
 #include "jobtext/directive_testing.h"
 
-
 #include <cstdlib>
 
 namespace yard {

@@ -6,7 +6,6 @@
 
 #include "jobtext/directive_testing.h"
 
-
 namespace yard {
 namespace {
 
