@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
-#include "jobtext/directive_testing.h"
-
 #include <cstdlib>
+
+#include "jobtext/directive_testing.h"
 
 namespace yard {
 namespace {

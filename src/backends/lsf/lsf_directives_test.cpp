@@ -5,11 +5,11 @@
 
 #include <gtest/gtest.h>
 
-#include "jobtext/directive_testing.h"
-
 #include <stdlib.h>
 
 #include <filesystem>
+
+#include "jobtext/directive_testing.h"
 
 namespace yard {
 namespace {
