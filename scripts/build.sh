@@ -18,7 +18,7 @@ case "$kind" in
   asan)    dir=build-asan; flags=(-DCMAKE_BUILD_TYPE=Debug -DYARD_SANITIZE=ON -DYARD_BENCH=OFF -DYARD_WERROR=ON
                                  "${compact[@]}") ;;
   clang)   dir=build-clang; flags=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ -DYARD_WERROR=ON
-                                 -DYARD_TESTS=OFF -DYARD_BENCH=OFF) ;;
+                                 -DYARD_TESTS=OFF -DYARD_BENCH=OFF -DYARD_WEB_PAGES=OFF) ;;
   *) echo "build.sh: unknown build kind '$kind' (accepted: release, asan, clang)" >&2; exit 2 ;;
 esac
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
