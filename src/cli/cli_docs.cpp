@@ -58,12 +58,6 @@ void options_section(std::string& out, const CLI::App& app) {
   option_entries(out, app);
 }
 
-// A subcommand's first line of help: the man page's one-line summary.
-std::string summary(const CLI::App& app) {
-  const std::string d = app.get_description();
-  return d.substr(0, d.find('\n'));
-}
-
 // "server start" for the app `start` under `server`.
 std::string command_path(const CLI::App& app) {
   std::string path;
@@ -158,6 +152,11 @@ std::string files_text(bool config) {
 std::string files_text() {
   return "$XDG_STATE_HOME/switchyard/store.db: " + files_text(false) + " $XDG_CONFIG_HOME/switchyard/: " +
          files_text(true);
+}
+
+std::string summary(const CLI::App& app) {
+  const std::string d = app.get_description();
+  return d.substr(0, d.find('\n'));
 }
 
 std::vector<OptionDoc> option_docs(const CLI::App& app) {

@@ -19,6 +19,8 @@ struct OptionDoc {
   std::string description;
 };
 std::vector<OptionDoc> option_docs(const CLI::App& app);
+// A subcommand's first line of help: its one-line summary (man pages, the reference).
+std::string summary(const CLI::App& app);
 // The subcommands of `app` that are documented (hidden ones have an empty group).
 std::vector<const CLI::App*> visible_subcommands(const CLI::App& app);
 

@@ -56,11 +56,6 @@ void options(std::string& out, const CLI::App& app, const std::string& heading) 
   out += "\n";
 }
 
-std::string summary(const CLI::App& app) {
-  const std::string d = app.get_description();
-  return d.substr(0, d.find('\n'));
-}
-
 std::string command_page(const CliTree& tree, const CLI::App& sub) {
   const CLI::App& app = documented(tree, sub);
   std::string out = "# yard " + sub.get_name() + "\n\n" + description(app.get_description()) + "\n";

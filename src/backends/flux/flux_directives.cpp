@@ -123,26 +123,28 @@ class Translator {
       m_.warn(at, "no equivalent in yard; ignored");
       return {};
     }
-    static const std::map<std::string_view, long long Translator::*> kCounts = {
-        {"-N", &Translator::nodes_}, {"--nodes", &Translator::nodes_}, {"-n", &Translator::slots_},
-        {"--nslots", &Translator::slots_}, {"--ntasks", &Translator::slots_}, {"-c", &Translator::cores_},
-        {"--cores-per-slot", &Translator::cores_}, {"--cores-per-task", &Translator::cores_},
-        {"-g", &Translator::gpus_per_slot_}, {"--gpus-per-slot", &Translator::gpus_per_slot_},
-        {"--gpus-per-task", &Translator::gpus_per_slot_}, {"--gpus-per-node", &Translator::gpus_per_node_},
-        {"--tasks-per-node", &Translator::tasks_per_node_}};
+    // Each count, and the name combined() puts its words under.
+    struct Count {
+      long long Translator::*member;
+      const char* combined;
+    };
+    static const std::map<std::string_view, Count> kCounts = {
+        {"-N", {&Translator::nodes_, "nodes"}}, {"--nodes", {&Translator::nodes_, "nodes"}},
+        {"-n", {&Translator::slots_, "slots"}}, {"--nslots", {&Translator::slots_, "slots"}},
+        {"--ntasks", {&Translator::slots_, "slots"}}, {"-c", {&Translator::cores_, "cores"}},
+        {"--cores-per-slot", {&Translator::cores_, "cores"}}, {"--cores-per-task", {&Translator::cores_, "cores"}},
+        {"-g", {&Translator::gpus_per_slot_, "gpus"}}, {"--gpus-per-slot", {&Translator::gpus_per_slot_, "gpus"}},
+        {"--gpus-per-task", {&Translator::gpus_per_slot_, "gpus"}},
+        {"--gpus-per-node", {&Translator::gpus_per_node_, "gpus"}},
+        {"--tasks-per-node", {&Translator::tasks_per_node_, "tasks_per_node"}}};
     if (auto c = kCounts.find(opt); c != kCounts.end()) {
+      const auto member = c->second.member;
       const long long n = count(v);
-      if (n < (c->second == &Translator::gpus_per_slot_ || c->second == &Translator::gpus_per_node_ ? 0 : 1))
+      if (n < (member == &Translator::gpus_per_slot_ || member == &Translator::gpus_per_node_ ? 0 : 1))
         return m_.fail(at + ": expected a number");
-      this->*(c->second) = n;
-      const auto member = c->second;
-      book_.note(member == &Translator::nodes_         ? "nodes"
-                 : member == &Translator::slots_       ? "slots"
-                 : member == &Translator::cores_       ? "cores"
-                 : member == &Translator::tasks_per_node_ ? "tasks_per_node"
-                                                         : "gpus",
-                 m_.line());
-      if (c->second == &Translator::tasks_per_node_) out.push_back("--ntasks-per-node=" + v);
+      this->*member = n;
+      book_.note(c->second.combined, m_.line());
+      if (member == &Translator::tasks_per_node_) out.push_back("--ntasks-per-node=" + v);
       return {};
     }
     if (opt == "-t" || opt == "--time-limit") {
