@@ -3,6 +3,8 @@
 import { onStreamRun } from './events';
 import { isEndedState, stateWord } from './format';
 import { currentUser } from './session';
+import * as store from './store';
+import type { Run } from './types';
 
 const PREF = 'yard.notify';
 const notified = new Set<number>();
@@ -33,26 +35,36 @@ export async function toggle(): Promise<ReturnType<typeof notifyState>> {
   return notifyState();
 }
 
+function tell(run: Run): void {
+  if (notified.has(run.id)) return;
+  const me = currentUser();
+  if (!me || run.owner !== me.name || notifyState() !== 'on') return;
+  notified.add(run.id);
+  try {
+    const n = new Notification(`${run.name}: ${stateWord(run.state)}`, {
+      body: `Your run “${run.name}” (${run.template}) has ended: ${stateWord(run.state)}.`,
+      tag: `yard-run-${run.id}`,
+    });
+    n.addEventListener('click', () => {
+      window.focus();
+      navigate?.(`/runs/${run.id}`);
+      n.close();
+    });
+  } catch {
+    // Some browsers allow notifications only from a service worker: stay quiet.
+  }
+}
+
 export function init(go: (path: string) => void): void {
   navigate = go;
+  // The stream's news of a run this page did not know, already ended: it ended now.
   onStreamRun((run, previous) => {
-    if (!isEndedState(run.state) || notified.has(run.id)) return;
-    if (previous && isEndedState(previous.state)) return;
-    const me = currentUser();
-    if (!me || run.owner !== me.name || notifyState() !== 'on') return;
-    notified.add(run.id);
-    try {
-      const n = new Notification(`${run.name}: ${stateWord(run.state)}`, {
-        body: `Your run “${run.name}” (${run.template}) has ended: ${stateWord(run.state)}.`,
-        tag: `yard-run-${run.id}`,
-      });
-      n.addEventListener('click', () => {
-        window.focus();
-        navigate?.(`/runs/${run.id}`);
-        n.close();
-      });
-    } catch {
-      // Some browsers allow notifications only from a service worker: stay quiet.
-    }
+    if (isEndedState(run.state) && !(previous && isEndedState(previous.state))) tell(run);
+  });
+  // A run seen unended and then ended, whoever told the store: the run page's own
+  // fetch can learn of the end before the stream's message does, and that message
+  // then finds the run already ended.
+  store.subscribe((run, previous) => {
+    if (isEndedState(run.state) && previous && !isEndedState(previous.state)) tell(run);
   });
 }
