@@ -1,5 +1,5 @@
-// Every script language of this build: one line per scheduler in all_languages.cpp, each
-// registering from its folder (jobtext/script_language.h).
+// Every script language of this build, each registering from its folder with one
+// yard_language() call in its CMakeLists.txt (all_languages.cpp is generated from them).
 #pragma once
 
 #include "jobtext/script_language.h"

@@ -59,7 +59,7 @@ Result<Backend*> Backends::route(JobSpec& spec, const std::string& job_class, st
   if (!job_class.empty() && !size_class) {
     // A class names the backend (and defaults): resolved before anything is stored.
     // Every backend's settings file may define classes; the first definition of a name
-    // wins (slurm.yaml's before sge.yaml's, in the registry's order).
+    // wins (slurm.yaml's before those of backends later in the registry's order).
     JobClasses classes;
     for (const auto& b : all_)
       if (const JobClasses* own = b->job_classes())

@@ -1,8 +1,8 @@
 // The batch script of a job on a scheduler that reads directives from it and hands the
-// job's output to the wrapper (Grid Engine's, PBS Pro's, Torque's, LSF's alike): the
-// checks every one makes, the scheduler's directive lines written through its one writer
-// (as `yard translate` writes them) with what the writer cannot say refused, then the
-// wrapper (job_wrapper.h) opening the job's output itself.
+// job's output to the wrapper (every such scheduler's alike): the checks every one makes,
+// the scheduler's directive lines written through its one writer (as `yard translate`
+// writes them) with what the writer cannot say refused, then the wrapper (job_wrapper.h)
+// opening the job's output itself.
 #pragma once
 
 #include <functional>
@@ -19,15 +19,15 @@ class Writer;
 
 // What tells one scheduler's scripts from another's.
 struct BatchScriptKind {
-  std::string_view backend;         // "pbs": named in refusals
-  std::string_view title;           // the writer's name for the scheduler ("PBS Pro")
-  std::string_view prefix;          // its directives' prefix ("#PBS")
+  std::string_view backend;         // the backend's name, in refusals
+  std::string_view title;           // the writer's name for the scheduler
+  std::string_view prefix;          // its directives' prefix (like Slurm's "#SBATCH")
   std::string scheduler_variables;  // a bash case pattern of its job's variables (WrapperStyle)
   std::string_view index_variable;  // the variable holding an array element's index
   bool joins_lines = true;          // its reader joins a line ending in a backslash to the next
 };
 
-// "--qos: backend pbs cannot run this job: PBS Pro has no QOS"; `why` a writer's loss,
+// "--qos: backend NAME cannot run this job: SCHEDULER has no QOS"; `why` a writer's loss,
 // without what yard translate does instead ("; left out", "; written as ...").
 std::string cannot_run(std::string_view backend, std::string_view option, std::string_view why);
 

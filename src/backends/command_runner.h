@@ -41,11 +41,11 @@ struct Command {
   std::vector<std::string> argv;
   double timeout_s = 30;
   // Where it runs: a submission in its job's directory, which schedulers take for the
-  // job's own (sbatch's default --chdir, oarsub's launching directory, qsub -cwd); ""
+  // job's own (sbatch's default --chdir, a submit command's launching directory); ""
   // for the daemon's.
   std::string cwd;
-  // A file to read as its stdin ("": /dev/null): LSF's bsub reads a job's #BSUB lines
-  // only from a script given on its stdin.
+  // A file to read as its stdin ("": /dev/null): a submit command may read a job's
+  // directive lines only from a script given on its stdin.
   std::string stdin_path;
 };
 

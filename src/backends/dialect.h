@@ -1,7 +1,7 @@
-// Dialect: everything that differs between indirect batch schedulers (Slurm, PBS, LSF,
-// Grid Engine, OAR). The IndirectBackend engine does the rest — store, polling cadence,
-// retries, rate limits, recovery — the same for all of them, so adding a scheduler is
-// one dialect file plus its fixtures.
+// Dialect: everything that differs between indirect batch schedulers (Slurm and the
+// others driven through their commands). The IndirectBackend engine does the rest —
+// store, polling cadence, retries, rate limits, recovery — the same for all of them, so
+// adding a scheduler is one dialect file plus its fixtures.
 //
 // A dialect only builds argv vectors and parses text: it runs nothing itself, so every
 // part of it is a pure function tested on captured output and fuzzed.
@@ -29,10 +29,10 @@ struct NativeStatus {
   std::optional<double> start_time, end_time;  // Unix seconds
   std::string node_list;
   // What the scheduler recorded happening to it, where the state alone does not say
-  // (OAR's event types: FRAG_JOB_REQUEST for a delete, BESTEFFORT_KILL, WALLTIME...).
+  // (its event types: a delete asked for, a best-effort job killed, walltime reached...).
   std::vector<std::string> events;
   // The native id of the submission it belongs to, where the scheduler lists array
-  // elements as jobs of their own (OAR's array_id); empty: the base of native_id.
+  // elements as jobs of their own (the array's id); empty: the base of native_id.
   std::string submission_id;
 };
 
@@ -52,8 +52,8 @@ struct SubmitContext {
   struct NativeDependency {
     DependencyKind kind;
     std::string native_id;
-    // On a whole array by its base id (PBS writes `afterok:123[]`, Torque
-    // `afterokarray:123[]`; Slurm's `afterok:123` means the whole array already).
+    // On a whole array by its base id (a scheduler may have a form of its own for it;
+    // Slurm's `afterok:123` means the whole array already).
     bool whole_array;
   };
   std::vector<NativeDependency> dependencies;
@@ -62,9 +62,9 @@ struct SubmitContext {
   std::vector<std::string> avoid_nodes;
 };
 
-// How a job is submitted, for schedulers that read no directives from the script:
-// HTCondor's submit description, saved beside the script, and Flux's options, which only
-// its submit command's line takes.
+// How a job is submitted, for schedulers that read no directives from the script: a
+// submit description, saved beside the script, or options that only the submit command's
+// line takes.
 struct Submission {
   std::string companion;          // saved at companion_path(script) first; empty: none
   std::vector<std::string> argv;  // the submit command
@@ -95,13 +95,13 @@ class Dialect {
     (void)ctx;
     return Submission{"", submit_argv(script_path)};
   }
-  // Whether the submit command reads the script on its stdin (LSF's `bsub < script`:
-  // given as an argument, its #BSUB lines are not read).
+  // Whether the submit command reads the script on its stdin (given as an argument, its
+  // directive lines are not read).
   virtual bool submit_reads_script_on_stdin() const { return false; }
   // The native id from the submit command's stdout; an error carries the scheduler's message.
   virtual Result<std::string> parse_submit(std::string_view out) const = 0;
   // An array's element ids in the order of its indices, where the submit command prints
-  // them (OAR: a line for each element, whose ids another submission may interleave);
+  // them (a line for each element, whose ids another submission may interleave);
   // empty: element_id() numbers them.
   virtual std::vector<std::string> element_ids_from_submit(std::string_view out) const {
     (void)out;
@@ -130,10 +130,10 @@ class Dialect {
     return {};
   }
 
-  // How long after a job ends its record may still be missing from the history
-  // (Grid Engine writes qacct's file every flush interval). A look-up that finds a job
-  // in neither the queue nor the history is only believed when the history was read
-  // this long after the queue: the job might have ended in between.
+  // How long after a job ends its record may still be missing from the history (a
+  // scheduler may write its accounting file every flush interval). A look-up that finds
+  // a job in neither the queue nor the history is only believed when the history was
+  // read this long after the queue: the job might have ended in between.
   virtual double history_lag_s() const { return 0; }
 
   virtual std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const = 0;
@@ -152,22 +152,23 @@ class Dialect {
     return false;
   }
 
-  // An array element's native id: "12_3" (Slurm), "12.3" (Grid Engine), from the
-  // submission's id `base`, the element's index, and its position among the array's
-  // indices (0 for the first): OAR numbers elements by position, with ids of their own.
+  // An array element's native id: "12_3" (Slurm), "12.3" (another scheduler's form),
+  // from the submission's id `base`, the element's index, and its position among the
+  // array's indices (0 for the first), for a scheduler that numbers elements by position,
+  // with ids of their own.
   virtual std::string element_id(std::string_view base, std::int64_t index, std::size_t position) const {
     (void)position;
     return std::string(base) + "_" + std::to_string(index);
   }
-  // A single job's native id from its submission's (HTCondor: the one job of cluster 6
-  // is 6.0); an array's elements are element_id()'s.
+  // A single job's native id from its submission's (e.g. the one job of submission 6 is
+  // 6.0); an array's elements are element_id()'s.
   virtual std::string job_id(std::string_view submission_id) const { return std::string(submission_id); }
   // Whether a dependency on a whole array is written as one on each of its elements
-  // (OAR: an array has no id of its own that a job can wait for).
+  // (an array without an id of its own that a job can wait for).
   virtual bool array_dependency_by_elements() const { return false; }
   // Whether the scheduler holds a job for a dependency of this kind itself. When not,
   // the engine holds the job back until its parent has ended and judges the dependency
-  // (Grid Engine's -hold_jid only means "after the parent ends, however").
+  // (a scheduler's hold on a job may only mean "after the parent ends, however").
   virtual bool expresses(DependencyKind kind) const {
     (void)kind;
     return true;
@@ -175,29 +176,29 @@ class Dialect {
 
   virtual MappedState map_state(const NativeStatus& s) const = 0;
   // True if the live queue's record of this ended job is its last, which the history
-  // will not hold (HTCondor keeps a job it held for good in its queue, out of its
+  // will not hold (a scheduler may keep a job it held for good in its queue, out of its
   // history, until it is removed); else an ended job's exit is read from the history.
   virtual bool ended_in_queue(const NativeStatus& s) const {
     (void)s;
     return false;
   }
-  // True if a failed listing (exit status, stderr) only says it found nothing, as
-  // `qacct -j PATTERN` does with status 1: an empty answer, not a failure.
+  // True if a failed listing (exit status, stderr) only says it found nothing, as a
+  // history look-up by name pattern may with status 1: an empty answer, not a failure.
   virtual bool found_nothing(int exit_code, std::string_view err) const {
     (void)exit_code;
     (void)err;
     return false;
   }
   // True if a listing that failed (exit status, stderr) still printed every record it
-  // found and only says that some ids are unknown to it: PBS's `qstat` exits 153 for one
-  // purged id among a thousand, and the others' records are on its stdout.
+  // found and only says that some ids are unknown to it: a status command may exit 153
+  // for one purged id among a thousand, with the others' records on its stdout.
   virtual bool usable_despite(int exit_code, std::string_view err) const {
     (void)exit_code;
     (void)err;
     return false;
   }
   // True if a refused submission's words (stderr) say that a dependency of the job can
-  // never be met: Flux refuses a job whose afterok parent has already failed.
+  // never be met: a scheduler may refuse a job whose afterok parent has already failed.
   virtual bool refused_for_a_dependency(std::string_view err) const {
     (void)err;
     return false;

@@ -82,7 +82,7 @@ void IndirectBackend::track(const JobRecord& r, std::optional<bool> may_retry) {
   if (r.id == m.head) u.uid = r.uid;
   u.members.push_back(r.id);
   if (!r.native_id.empty()) {
-    // The first member's: OAR's later elements have ids of their own.
+    // The first member's: a scheduler's later elements may have ids of their own.
     if (u.native_base.empty()) u.native_base = native_base_of(r.native_id);
     u.phase = Unit::Phase::Submitted;
     by_native_[r.native_id] = r.id;

@@ -1,6 +1,6 @@
 // IndirectBackend: the engine shared by every batch scheduler reached through its CLI
-// (Slurm, PBS, LSF, Grid Engine, OAR). The scheduler-specific part is a Dialect; this
-// engine owns the rest, the same for all of them:
+// (Slurm and the like). The scheduler-specific part is a Dialect; this engine owns the
+// rest, the same for all of them:
 //   - jobs are in the store before anything is sent to the scheduler; a submission is
 //     noted (submit_attempts) before its command runs, so after a crash a job attempted
 //     but without a native id is looked up by the UID in its native name, never blindly
@@ -82,7 +82,7 @@ struct IndirectConfig {
   // allocation "pilot": what the pilot job asks for.
   PilotSpec pilot;
   JobClasses classes;
-  // The scheduler's own settings (sge.yaml's pe_single_node, ...), by key, as written.
+  // The scheduler's own settings (keys only its settings file has), by key, as written.
   std::map<std::string, std::string> scheduler_settings;
 };
 

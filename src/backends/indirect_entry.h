@@ -1,4 +1,4 @@
-// The Backend of an indirect scheduler (Slurm, Grid Engine, ...): the shared engine
+// The Backend of an indirect scheduler (Slurm and the like): the shared engine
 // (indirect_backend.h) over the scheduler's dialect, its commands run on a worker
 // thread. Each scheduler's folder registers one, with its dialect and settings file.
 #pragma once

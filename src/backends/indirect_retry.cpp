@@ -1,9 +1,9 @@
 // Submitting a job again: a preempted job that asks for it (--requeue), and a job that
 // ended for a cause its retry policy names (core/retry_policy.h), as the scheduler's own
-// record says it ended (sacct, qacct, oarstat: the state the dialect mapped), an exit
-// code only when the policy lists it. The job keeps its id, its UID and its dependents;
-// each try asks for the memory and time the policy grows to, and a node the job failed
-// on twice is kept off where the scheduler can exclude nodes.
+// record says it ended (sacct or its like: the state the dialect mapped), an exit code
+// only when the policy lists it. The job keeps its id, its UID and its dependents; each
+// try asks for the memory and time the policy grows to, and a node the job failed on
+// twice is kept off where the scheduler can exclude nodes.
 #include <algorithm>
 #include <cstdlib>
 

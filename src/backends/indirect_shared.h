@@ -21,7 +21,7 @@ inline void log(std::string_view backend, const std::string& what) {
   std::cerr << "yard daemon: " << backend << ": " << what << std::endl;
 }
 
-// "123", "123_4", "123_[4-9]", "123+1" (Slurm), "123.4" (Grid Engine) -> "123".
+// "123", "123_4", "123_[4-9]", "123+1" (Slurm), "123.4" (another scheduler's) -> "123".
 inline std::string native_base_of(std::string_view native_id) {
   return std::string(native_id.substr(0, native_id.find_first_of("_+[.")));
 }

@@ -185,7 +185,7 @@ void IndirectBackend::plan_submission(Unit& u, double now) {
   submits_.try_take(now);
   InFlight what;
   what.head = u.head;
-  // In the job's directory, which the scheduler takes for the job's (OAR's launching
+  // In the job's directory, which the scheduler takes for the job's (a launching
   // directory must be one the job's user can enter on the node: not whatever directory
   // the daemon was started from). One the daemon cannot enter here (made on the nodes
   // only) leaves the submission in the daemon's /, and the wrapper's own cd decides.
@@ -262,7 +262,7 @@ void IndirectBackend::apply_submit(Unit& u, const CommandResult& r, double now) 
   std::string why = first_lines(r.err.empty() ? r.out : r.err);
   if (dialect_.refused_for_a_dependency(r.err)) {
     // Its parent ended as the dependency forbids between yard's look and the submission
-    // (Flux refuses such a job): it will never run, as a job yard holds back would not.
+    // (the scheduler refused it): it will never run, as a job yard holds back would not.
     log(dialect_.name(), "job " + std::to_string(u.head) + ": " + why);
     for (auto id : std::vector<std::int64_t>(u.members)) {
       Transition t;

@@ -77,7 +77,7 @@ void IndirectBackend::apply_poll(const CommandResult& r, std::uint64_t tag, doub
     }
     auto mapped = dialect_.map_state(*it->second);
     if (is_terminal(mapped.state) && dialect_.ended_in_queue(*it->second)) {
-      // Its last record, which the history will not have (HTCondor's held jobs).
+      // Its last record, which the history will not have (a job held for good).
       to_confirm_.erase(id);
       const Unit& u = units_.at(m.head);
       conclude(m, *it->second, mapped, u.cancel_requested && u.cancel_sent > 0, now);
@@ -154,7 +154,7 @@ void IndirectBackend::conclude(Member& m, const NativeStatus& s, MappedState map
     cancelled = false;
   }
   if (!cancelled && requeue_preempted(m, s, mapped, now)) return;
-  // A job killed because it was asked to be (Grid Engine: "failed 100", killed).
+  // A job killed because it was asked to be, whatever its record says ("failed", killed).
   if (cancelled && mapped.state != JobState::Completed) mapped.state = JobState::Cancelled;
   Transition t;
   t.reason = mapped.detail;

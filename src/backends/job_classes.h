@@ -10,9 +10,9 @@
 //       account: proj
 //       qos: normal
 //       time: 2:00:00
-//     scavenge:                     # OAR best-effort jobs, submitted again when preempted
-//       backend: oar
-//       job_types: [besteffort]
+//     scavenge:                     # best-effort jobs, submitted again when preempted
+//       backend: slurm
+//       qos: scavenger
 //       requeue: true
 //
 // `yard submit --class sweep ...` then needs no --backend.
@@ -33,7 +33,7 @@ struct JobClass {
   std::string backend;                 // any backend the daemon has (checked when a job names the class)
   std::string partition, account, qos;  // defaults: "" = none
   std::int64_t walltime_s = 0;          // default; 0 = none
-  std::vector<std::string> job_types;   // added to the job's own (OAR: besteffort, ...)
+  std::vector<std::string> job_types;   // added to the job's own (besteffort, ...)
   std::optional<bool> requeue;          // default for --requeue / --no-requeue
 };
 

@@ -21,7 +21,7 @@ struct WrapperStyle {
   // A bash case pattern of the variables the scheduler sets for the job, which are kept
   // when the inherited environment is cleared: "SLURM_* | SLURMD_*".
   std::string scheduler_variables;
-  // Lines run before anything else (Grid Engine: opening the job's output files).
+  // Lines run before anything else (e.g. opening the job's output files).
   std::string first;
   // Lines run once the inherited environment is cleared, before the job's variables.
   std::string after_clear;

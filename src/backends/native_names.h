@@ -1,9 +1,8 @@
 // Native job names that carry the Switchyard UID, the same for every scheduler:
 // "yard-<uid>" or "yard-<uid>-<name>". The user's own name is kept by yard; the native
-// copy is only for people reading squeue or qstat, so it is reduced to characters that
-// need no quoting anywhere (#SBATCH and #$ lines, '|'-separated listings, file names)
-// and that every scheduler accepts in a name (Grid Engine refuses / : @ \ * ? and
-// blanks).
+// copy is only for people reading squeue or the like, so it is reduced to characters
+// that need no quoting anywhere (directive lines, '|'-separated listings, file names)
+// and that every scheduler accepts in a name (one refuses / : @ \ * ? and blanks).
 #pragma once
 
 #include <optional>

@@ -10,7 +10,7 @@
 namespace yard {
 namespace {
 
-// "slurm.yaml, sge.yaml, oar.yaml": the settings files of the build's schedulers.
+// "slurm.yaml, ...": the settings files of the build's schedulers.
 std::string settings_files() {
   std::vector<std::string> files;
   for (const auto& l : all_script_languages().all())

@@ -65,7 +65,7 @@ int run_translate(const TranslateOptions& o) {
     std::cerr << "yard translate: " << text.error() << "\n";
     return kExitBadInput;
   }
-  // A site's settings for the target (sge.yaml's parallel environments), where the daemon
+  // A site's settings for the target (its settings file's own keys), where the daemon
   // reads them.
   const std::string settings_dir = std::filesystem::path(default_paths().config).parent_path().string();
   translate::Request request{std::move(*text), o.script, o.from, o.to, o.output, settings_dir};
@@ -105,7 +105,7 @@ void add_translate_command(CLI::App& app, int& rc) {
   auto o = std::make_shared<TranslateOptions>();
   const ScriptLanguages& languages = all_script_languages();
   std::string words;
-  std::vector<std::string> said;  // a family's word once (#PBS: PBS Pro's and Torque's)
+  std::vector<std::string> said;  // a family's word once (two languages may share a prefix)
   for (const auto& l : languages.all()) {
     std::string word = std::string(l->directive_word()) + (l->reads_scripts() ? "" : " (" + std::string(l->title()) + ")");
     if (std::find(said.begin(), said.end(), word) != said.end()) continue;
@@ -125,20 +125,24 @@ void add_translate_command(CLI::App& app, int& rc) {
   cmd->add_option("--to", o->to, "The scheduler to write for: " + targets)
       ->required()
       ->check(CLI::IsMember(languages.names()));
-  cmd->add_option("--from", o->from, "The directives to read when the script has several kinds (default: the one it has; "
-                                     "a job description, such as HTCondor's, is told by its contents)")
+  std::string descriptions;  // the languages that describe a job apart from its script
+  for (const auto& l : languages.all())
+    if (!l->reads_scripts()) descriptions += (descriptions.empty() ? "" : ", ") + std::string(l->title()) + "'s";
+  const std::string described = descriptions.empty() ? "" : " (or a job description: " + descriptions + ")";
+  cmd->add_option("--from", o->from,
+                  "The directives to read when the script has several kinds (default: the one it has" +
+                      (descriptions.empty() ? std::string() : "; a job description is told by its contents") + ")")
       ->check(CLI::IsMember(languages.names()));
   cmd->add_flag("--strict", o->strict, "Fail (exit 2, nothing written) when the target cannot say something the script asks for");
   cmd->add_flag("--json", o->json,
                 "Print {from, to, output, warnings, job} as JSON: the job's fields as yard submit --test-only --json "
                 "resolves them");
   cmd->add_option("-o,--output", o->output, "Write the result to FILE (executable when the script is) instead of stdout");
-  cmd->add_option("script", o->script, "The batch script (or HTCondor submit description) to translate")->required();
-  cmd->footer("Examples:\n"
-              "  yard translate --to pbs job.sh > job.pbs        # an sbatch script for qsub\n"
-              "  yard translate --to slurm --from pbs -o job.slurm job.pbs\n"
-              "  yard translate --to htcondor job.sh | condor_submit -\n"
-              "  yard translate --to htcondor -o job.sub job.sh && condor_submit job.sub   # job.sub names job.sh\n"
+  cmd->add_option("script", o->script, "The batch script" + described + " to translate")->required();
+  std::string examples;
+  for (const auto& l : languages.all())
+    for (const auto& line : l->translate_examples()) examples += "  " + line + "\n";
+  cmd->footer((examples.empty() ? std::string() : "Examples:\n" + examples) +
               "Exit status: 0 written; 1 the output file could not be written; 2 a bad script, an unknown kind, or with\n"
               "--strict something the target cannot say.");
   cmd->callback([o, &rc] { rc = run_translate(*o); });

@@ -31,7 +31,8 @@ struct ScriptDirectives {
   // Components 1, 2, ... of a heterogeneous job, each never empty; empty for others.
   std::vector<std::vector<std::string>> components;
   bool has_shebang = false;
-  // Whose directives these are, in sbatch's words: "" for #SBATCH, "#$" (Grid Engine's), "#OAR".
+  // Whose directives these are, in sbatch's words: "" for #SBATCH, else the other
+  // scheduler's prefix of the lines they were read from.
   std::string kind;
 };
 

@@ -205,7 +205,7 @@ std::vector<std::string> unhonoured_option_warnings(const JobSpec& spec, std::st
   const std::string b(backend);
   if (!honours("job-type"))
     for (auto& type : spec.job_types)
-      out.push_back("--job-type " + type + ": backend " + b + " has no kinds of job (OAR's); ignored");
+      out.push_back("--job-type " + type + ": backend " + b + " has no kinds of job; ignored");
   if (!spec.res.other_gres.empty() && !honours("gres"))
     out.push_back("--gres=" + spec.res.other_gres + ": backend " + b + " has no generic resources but GPUs; ignored");
   for (auto& [name, value] : spec.slurm_options) {

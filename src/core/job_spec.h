@@ -81,13 +81,13 @@ struct JobSpec {
   // --het-group); -1 = not given (component 0).
   int het_group = -1;
   int priority = 0;
-  // The scheduler's own kinds of job (OAR's -t: besteffort, container, inner=ID,
+  // The scheduler's own kinds of job (--job-type: besteffort, container, inner=ID,
   // idempotent, ...), passed on as they are; a backend that has no such kinds ignores
-  // them (yard submit warns), so that an OAR script runs unchanged anywhere.
+  // them (yard submit warns), so that a script that names them runs unchanged anywhere.
   std::vector<std::string> job_types;
-  // --requeue / --no-requeue: whether a job that the scheduler preempted (an OAR
-  // best-effort job killed for another) is submitted again; nullopt: the class's or the
-  // backend's default (not).
+  // --requeue / --no-requeue: whether a job that the scheduler preempted (a best-effort
+  // job killed for another) is submitted again; nullopt: the class's or the backend's
+  // default (not).
   std::optional<bool> requeue;
   // sbatch's options that yard has no field for (core/sbatch_options.h), in order: a
   // Slurm job gets them unchanged; other backends warn about or refuse them.

@@ -1,5 +1,5 @@
 // When a job that ended badly is run again, by its cause as the backend recorded it (the
-// local backend's own record, sacct, qacct, oarstat: its end state), never by guessing
+// local backend's own record, sacct or its like: its end state), never by guessing
 // from an exit code: an exit code is a cause only when listed. Each try may ask for more
 // memory and time, up to a cap. Workflow steps set it (`retry:` in a flow file).
 #pragma once

@@ -49,8 +49,8 @@ inline constexpr SettingDoc kLocalSettings[] = {
     {"sendmail", "the program (an absolute path) that sends the mail of --mail-type", "/usr/sbin/sendmail"},
 };
 
-// Every cluster backend's settings file (slurm.yaml, sge.yaml, ...): polling, throttles,
-// failover and the direct modes (backends/indirect_config.cpp reads them).
+// Every cluster backend's settings file (slurm.yaml, ...): polling, throttles, failover
+// and the direct modes (backends/indirect_config.cpp reads them).
 inline constexpr SettingDoc kClusterSettings[] = {
     {"poll_interval", "seconds between status cycles (one listing of every tracked job)", "1"},
     {"calls_per_second", "the rate of the token bucket every call to the scheduler goes through", "1.8"},
@@ -63,7 +63,7 @@ inline constexpr SettingDoc kClusterSettings[] = {
     {"down_after", "seconds of failed calls after which it is down", "60"},
     {"max_queued", "jobs yard keeps in the scheduler's queue at most (the others wait in yard)", "no limit"},
     {"submit_rate", "submissions at most: 10/min, 2/s, 100/h, 5/30s", "no limit"},
-    {"allocation", "direct mode (slurm-steps, oar-steps): the allocation's job id, or pilot", ""},
+    {"allocation", "direct mode (the SCHEDULER-steps backends): the allocation's job id, or pilot", ""},
     {"pilot", "direct mode: what the pilot job asks for (partition, nodes, cpus, mem, time)", ""},
     {"job_limit", "direct mode: steps running at once", "no limit"},
     {"classes", "classes of jobs, each a backend and defaults (routes.yaml's classes are the current way)", ""},

@@ -1,6 +1,6 @@
-// Quoting of user values for bash, which runs every batch script yard writes (Slurm's,
-// Grid Engine's, ...), and excerpts of values for error messages. A value must reach the
-// job byte for byte and never let the shell start anything.
+// Quoting of user values for bash, which runs every batch script yard writes, whatever
+// the scheduler, and excerpts of values for error messages. A value must reach the job
+// byte for byte and never let the shell start anything.
 #pragma once
 
 #include <string>

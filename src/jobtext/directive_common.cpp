@@ -132,8 +132,8 @@ Result<std::string> dependency(std::string_view text) {
   for (std::string_view clause : split(text, ',')) {
     auto fields = split(clause, ':');
     std::string_view type = fields[0];
-    // Torque's kinds on a whole array (afterokarray:14[]) are the same kinds on its id;
-    // its afterstartarray is after.
+    // A kind on a whole array (afterokarray:14[]) is the same kind on its id;
+    // afterstartarray is after.
     if (type.ends_with("array")) type = type == "afterstartarray" ? "after" : type.substr(0, type.size() - 5);
     if (type != "after" && type != "afterok" && type != "afterany" && type != "afternotok")
       return err("'" + std::string(fields[0]) +
@@ -142,7 +142,7 @@ Result<std::string> dependency(std::string_view text) {
     out += (out.empty() ? "" : ",") + std::string(type);
     for (std::size_t k = 1; k < fields.size(); ++k) {
       std::string_view id = fields[k].substr(0, fields[k].find('.'));
-      // A whole array, as PBS and Torque name it (14[], 14[].server): its first id in yard.
+      // A whole array, as a scheduler may name it (14[], 14[].server): its first id in yard.
       if (id.ends_with("[]")) id.remove_suffix(2);
       if (count(id) <= 0) return err("'" + std::string(fields[k]) + "' is not a job id (yard's dependencies name job ids)");
       out += ":" + std::string(id);

@@ -1,7 +1,7 @@
-// What the readers of PBS's, LSF's and Flux's directives share (pbs_directives.h,
-// lsf_directives.h, flux_directives.h): the script's lines, a directive's words, counts,
-// times and sizes said in sbatch's words, output paths with the scheduler's variables as
-// yard's patterns, and messages that name the script, the line and the value.
+// What the backends' readers of directives share (src/backends/*/*_directives.h): the
+// script's lines, a directive's words, counts, times and sizes said in sbatch's words,
+// output paths with the scheduler's variables as yard's patterns, and messages that name
+// the script, the line and the value.
 #pragma once
 
 #include <map>
@@ -33,7 +33,7 @@ long long clock_seconds(std::string_view v);
 Result<long long> size_kib(std::string_view v, long double bare_bytes);
 std::string kib(long long kibibytes);  // "2048K", a size sbatch reads
 
-// A directive's words as qsub and bsub split them: ' and " group (nothing is escaped
+// A directive's words as submit commands split them: ' and " group (nothing is escaped
 // inside them), a backslash outside quotes takes the next character as it is, and an
 // unquoted word starting with # begins a comment to the end of the line.
 Result<std::vector<std::string>> split_words(std::string_view text);
@@ -53,7 +53,8 @@ Status check_array(std::string_view spec);
 Result<std::string> dependency(std::string_view text);
 
 // NAME[=VALUE] items separated by commas, blanks around them dropped, ' and " quoting
-// (PBS's -v, LSF's -env); an error for a value holding a comma, which --export cannot.
+// (a list of variables to pass to the job); an error for a value holding a comma, which
+// --export cannot.
 Result<std::vector<std::string>> variable_list(std::string_view text);
 
 // An output file: `path` (already in yard's patterns), or `in_directory` inside it when
@@ -61,16 +62,16 @@ Result<std::vector<std::string>> variable_list(std::string_view text);
 std::string output_file(const std::string& path, const std::string& raw, const std::string& in_directory,
                         bool (*is_directory)(const std::string&));
 
-// Errors and warnings naming the script, the line and the kind of directive ("#PBS").
+// Errors and warnings naming the script, the line and the kind of directive ("#JOB").
 class Messages {
  public:
   Messages(std::string_view origin, std::string kind) : origin_(origin), kind_(std::move(kind)) {}
   void at(int line) { line_ = line; }
   int line() const { return line_; }
   std::string_view origin() const { return origin_; }
-  // "job.sh:4: in #BSUB directives: -W 9x: expected [HH:]MM"
+  // "job.sh:4: in #JOB directives: -W 9x: expected [HH:]MM"
   Error fail(const std::string& what) const;
-  // "job.sh:4: #BSUB -x: the job does not get its hosts to itself; ignored"
+  // "job.sh:4: #JOB -x: the job does not get its hosts to itself; ignored"
   void warn(const std::string& what, const std::string& why);
   std::vector<std::string> warnings;
   std::vector<std::string> outside;  // TranslatedDirectives::outside_warnings
@@ -106,9 +107,9 @@ class LineBook {
   std::map<int, std::vector<std::string>> words_;
 };
 
-// "NAME=DIR" for --export: the directory a scheduler's variable names (PBS_O_WORKDIR,
-// LS_SUBCWD) made absolute against the current one; "" when --export cannot hold it (a
-// comma) or the current directory is unknown.
+// "NAME=DIR" for --export: the directory a scheduler's variable names (the one the job
+// was submitted from) made absolute against the current one; "" when --export cannot hold
+// it (a comma) or the current directory is unknown.
 std::string directory_variable(std::string_view name, std::string_view dir);
 
 // One warning (in m.outside) when the script's text reads any of `names` ($NAME or

@@ -73,8 +73,8 @@ void Writer::add(const std::string& text) {
     out_.losses.push_back({0, escape_for_terminal(text), "a value a directive line cannot hold (a line break); left out"});
     return;
   }
-  // Should a value still end a line in a backslash (HTCondor's are written as they are),
-  // the target's reader would join the next line to it.
+  // Should a value still end a line in a backslash (one a writer left unquoted), the
+  // target's reader would join the next line to it.
   if (continued_ && trim(text).ends_with('\\')) {
     out_.losses.push_back({0, escape_for_terminal(text), std::string(title_) + " reads a line ending in a backslash as "
                            "going on into the next one; left out"});
@@ -106,7 +106,7 @@ void Writer::lose_unsaid(const Says& says) {
     lose("nodes", "--nodes " + std::to_string(s.res.nodes) + "-" + std::to_string(s.res.max_nodes),
          std::string(title_) + " takes one node count; the least is written");
   if (!says.job_types)
-    for (const auto& t : s.job_types) lack("job-type", "--job-type " + t, "kinds of job (OAR's -t)");
+    for (const auto& t : s.job_types) lack("job-type", "--job-type " + t, "kinds of job (--job-type)");
   if (!says.components && !s.components.empty())
     lack("", "hetjob", "heterogeneous jobs (" + std::to_string(s.components.size()) + " more components)");
   if (!says.append && s.open_mode() == OpenMode::Append)
@@ -127,11 +127,11 @@ std::string quoted(std::string_view value) {
   if (!value.empty() && !control && value.find_first_of(kSpecial) == std::string_view::npos) return std::string(value);
   if (value.find('\'') == std::string_view::npos) return "'" + std::string(value) + "'";
   // A value holding a ' is never written with backslashes: a blank escaped at its end
-  // leaves a backslash last on the line, which the readers of #PBS and #BSUB lines take
-  // for the line going on into the next one. In double quotes when nothing in it is
-  // special there (the readers differ on a backslash or a " inside them, and Flux's
-  // refuses three quotes in a row); else in single quotes, each ' between double quotes,
-  // which every reader joins into one word as a shell does: 'it'"'"'s'.
+  // leaves a backslash last on the line, which some readers take for the line going on
+  // into the next one. In double quotes when nothing in it is special there (the readers
+  // differ on a backslash or a " inside them, and one refuses three quotes in a row);
+  // else in single quotes, each ' between double quotes, which every reader joins into
+  // one word as a shell does: 'it'"'"'s'.
   if (value.find_first_of("\"\\") == std::string_view::npos && value.find("'''") == std::string_view::npos)
     return "\"" + std::string(value) + "\"";
   std::string out;
@@ -330,7 +330,7 @@ std::vector<std::string> listable(Writer& w, const Exports& e) {
   return out;
 }
 
-void qsub_mail_and_rerun(Writer& w) {
+void mail_and_rerun_letters(Writer& w) {
   bool given = false;
   const std::string types = w.job.option("mail-type", &given);
   if (given)

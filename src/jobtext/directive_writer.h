@@ -1,4 +1,4 @@
-// What the writers of every target share (slurm_writer.cpp ... htcondor_writer.cpp): the
+// What the writers of every target share (src/backends/*/*_writer.cpp): the
 // directive lines with their prefix, losses that name the line the option came from,
 // values quoted for a reader that splits words, sizes, times, index lists, dependencies,
 // output paths with the target's own variables, and the check every writer makes of
@@ -19,14 +19,14 @@ namespace yard::jobtext {
 
 class Writer {
  public:
-  // `title` names the target in losses ("PBS Pro"); `prefix` starts each line ("#PBS";
+  // `title` names the target in losses ("Slurm"); `prefix` starts each line ("#SBATCH";
   // "" for none); `joins_lines`: the target's reader joins a line ending in a backslash
   // to the next, so no value may end in one.
   Writer(const Job& job, std::string_view title, std::string prefix, bool joins_lines);
 
   const Job& job;
   // The job's resources, its nodes counted as Slurm would from --ntasks-per-node when
-  // no --nodes was given (an LSF span[ptile], Flux's --tasks-per-node).
+  // no --nodes was given (for a target that asks for so many tasks on each node).
   const Resources& res() const { return res_; }
   std::string_view title() const { return title_; }
 
@@ -71,9 +71,9 @@ Directives within_bounds(const Job& job, Write&& write) {
   return d;
 }
 
-// A value for a reader that splits words as a shell does (#SBATCH, #PBS, #BSUB, #$,
-// Flux's): as it is when nothing in it is special, else in single quotes; one holding a '
-// in double quotes, or in single quotes with each ' in double quotes. Never a backslash.
+// A value for a reader that splits words as a shell does (sbatch's and most others'): as
+// it is when nothing in it is special, else in single quotes; one holding a ' in double
+// quotes, or in single quotes with each ' in double quotes. Never a backslash.
 std::string quoted(std::string_view value);
 
 // `bytes` in the largest of `units` (KiB, MiB, GiB, TiB) that holds it whole, rounded up
@@ -97,7 +97,7 @@ std::string idset(const std::vector<std::int64_t>& indices);
 
 // The job's dependencies grouped by kind in the order first given: afterok -> {1, 2}.
 std::vector<std::pair<DependencyKind, std::vector<std::int64_t>>> dependencies_by_kind(const std::vector<Dependency>& deps);
-// As sbatch and qsub -W depend take them: "afterok:1:2,afterany:3".
+// As sbatch and other readers of the same form take them: "afterok:1:2,afterany:3".
 // Joined with '?' for `any` (sbatch's "any one of them").
 std::string dependency_text(const std::vector<Dependency>& deps, bool any = false);
 
@@ -108,7 +108,7 @@ void all_for_any(Writer& w);
 // `token` says for its letter (nullopt: the target has none; it is left out, a loss; a
 // `note` set: the nearest the target has, a loss saying why),
 // "%%" as `percent`, every other character as it is, or as `literal` writes the path's own
-// text (HTCondor's $(DOLLAR) for a '$'). `option` is "output" or "error".
+// text (the target's way of writing a '$' it would expand). `option` is "output" or "error".
 // `read_as`: the words the target's reader puts values in for wherever they stand in a path
 // ($HOME, %J), in the order it tries them; where the path's own text forms one, the path
 // is written as it is and the target puts a value in: a loss.
@@ -117,12 +117,12 @@ std::string target_path(Writer& w, std::string_view option, std::string_view pat
                         std::string_view percent = "%", const std::vector<std::string_view>& read_as = {},
                         std::string (*literal)(std::string_view) = nullptr);
 
-// sbatch's --mail-type as the letters of qsub's -m (PBS and Grid Engine): b begin, e end,
-// a abort (FAIL), "n" for NONE; a type neither has is a loss.
+// sbatch's --mail-type as the letters of a -m option, for the targets that take one: b
+// begin, e end, a abort (FAIL), "n" for NONE; a type none of them has is a loss.
 std::string mail_letters(Writer& w, std::string_view types);
 
-// qsub's -m LETTERS, -M USERS and -r y|n, which PBS and Grid Engine both take.
-void qsub_mail_and_rerun(Writer& w);
+// -m LETTERS, -M USERS and -r y|n, for the targets whose submit command takes all three.
+void mail_and_rerun_letters(Writer& w);
 
 // --export as a list of NAME[=VALUE] without ALL, and whether ALL began it; nullopt for NONE.
 struct Exports {
@@ -130,8 +130,8 @@ struct Exports {
   std::vector<std::string> variables;
 };
 Exports exports_of(std::string_view text);
-// The variables of --export that a qsub -v or bsub -env list holds (no quotes in them, no
-// blanks at their ends); each other one is a loss.
+// The variables of --export that a submit command's list of variables holds (no quotes in
+// them, no blanks at their ends); each other one is a loss.
 std::vector<std::string> listable(Writer& w, const Exports& e);
 
 }  // namespace yard::jobtext

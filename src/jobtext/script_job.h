@@ -17,15 +17,16 @@ namespace yard::jobtext {
 
 struct Job {
   // As yard submit resolves it; `env` holds only the open mode (JobSpec::open_mode), and
-  // `script` the script that carries the body (for an HTCondor source, its executable).
+  // `script` the script that carries the body (for a description kept apart from its
+  // script, the script it names).
   JobSpec spec;
   bool name_given = false;    // else spec.name is the script's file name
   std::string chdir;          // --chdir as written ("": none)
   std::string exports = "ALL";  // --export as written
-  std::string script_path;    // the script's file (an HTCondor executable is one)
-  // PBS_O_WORKDIR, LS_SUBCWD or SLURM_SUBMIT_DIR when the script reads it: the directory
-  // it was submitted from, which only its own scheduler sets (yard submit exports the
-  // first two; a translation cannot).
+  std::string script_path;    // the script's file (or the one a description names)
+  // The scheduler's variable naming the directory the job was submitted from
+  // (SLURM_SUBMIT_DIR, ...) when the script reads it: only that scheduler sets it (yard
+  // submit exports some such variables itself; a translation cannot).
   std::string submit_dir_variable;
   // sbatch's other options as given (core/sbatch_options.h): spec.slurm_options and those
   // yard acts on itself (--wait, --nice: spec.priority).
@@ -38,8 +39,8 @@ struct Job {
   std::string option(std::string_view name, bool* given = nullptr) const;
 };
 
-// Something a writer could not say in the target's words: "--gpus 2", "Grid Engine has no
-// GPU request; left out". Shown as "job.sh:4: --gpus 2: Grid Engine has no ...".
+// Something a writer could not say in the target's words: "--gpus 2", "<target> has no
+// GPU request; left out". Shown as "job.sh:4: --gpus 2: <target> has no ...".
 struct Loss {
   int line = 0;
   std::string what;

@@ -12,8 +12,8 @@
 namespace yard {
 
 // The names of the languages whose directives `script` has, in the registry's order (a
-// language told apart from its family's by name alone, Torque, is never found here; #SBATCH
-// lines that cannot be read do not count: reading them as slurm then says why).
+// language told apart from its family's by name alone is never found here; #SBATCH lines
+// that cannot be read do not count: reading them as slurm then says why).
 std::vector<std::string> directive_kinds(const ScriptLanguages& languages, std::string_view script,
                                          std::string_view origin);
 

@@ -28,7 +28,7 @@ TEST(ScriptKind, TheOneKindTheChosenOneOrAnError) {
             (std::vector<std::string>{"-n", "2"}));
   auto unknown = script_kind(all, both, "job.sh", "loadleveler", "--from");
   ASSERT_FALSE(unknown);
-  EXPECT_EQ(unknown.error(), "unknown kind of directives 'loadleveler' (slurm, sge, oar, pbs, torque, lsf, flux)");
+  EXPECT_EQ(unknown.error(), "unknown kind of directives 'loadleveler' (slurm, flux, lsf, oar, pbs, torque, sge)");
 }
 
 }  // namespace

@@ -76,11 +76,11 @@ void add_submit_flags(CLI::App& app, SubmitFlags& f, const SubmitChoices& choice
                      ? std::string("Backend to run on (default: local, this machine)")
                      : "Backend to run on: local (the default: this machine), or " + joined(without_local(choices.backends)));
   app.add_option("--job-type", f.job_types,
-                 "The scheduler's kind of job, repeatable (oar: besteffort, container, inner=ID, idempotent)")
+                 "The scheduler's own kind of job, repeatable (its -t: see its page; a backend without kinds warns and ignores it)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->check(needs_value("a job type such as besteffort"));
   app.add_flag_callback("--requeue", [&f] { f.requeue = true; },
-                        "Submit the job again when the scheduler preempts it (an OAR best-effort job killed)");
+                        "Submit the job again when the scheduler preempts it (a best-effort job killed)");
   app.add_flag_callback("--no-requeue", [&f] { f.requeue = false; }, "Never submit it again (the default)");
   app.add_option("--class", f.job_class, "Size class of job (routes.yaml classes:, docs/ROUTES.md): its target, queue and defaults; also a settings file's classes:");
   app.add_option("--het-group", f.het_group,

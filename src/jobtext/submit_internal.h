@@ -63,7 +63,7 @@ Result<SubmitFlags> merge_script_directives(const ScriptLanguages& languages, co
                                             const std::vector<std::vector<std::string>>& groups,
                                             const std::string& script, bool& json);
 // The same with the script's directives already read (jobtext/script_kind.h): each
-// line checked on its own as sbatch does ("job.sh:4: in #PBS directives: ..."), then
+// line checked on its own as sbatch does ("job.sh:4: in #JOB directives: ..."), then
 // merged under the command line's words.
 Result<SubmitFlags> merge_directives(const SubmitFlags& first, const std::vector<std::vector<std::string>>& groups,
                                      const ScriptDirectives& directives, bool& json);

@@ -1,6 +1,6 @@
 // A batch script's part in `yard submit`: its text, read once, and its directives
-// (#SBATCH, or Grid Engine's #$, OAR's #OAR, PBS's #PBS, LSF's #BSUB or Flux's `# flux:`
-// said in sbatch's words) merged under the command line's flags.
+// (#SBATCH, or another scheduler's, said in sbatch's words) merged under the command
+// line's flags.
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -21,20 +21,20 @@ bool is_directory(const std::string& path) {
   return std::filesystem::is_directory(path, ec);
 }
 
-// Which directives say what: "#$" for a Grid Engine script (in sbatch's words).
+// Which directives say what (in sbatch's words): "#SBATCH", or the other kind's prefix.
 std::string kind_words(const ScriptDirectives& d) { return d.kind.empty() ? "#SBATCH" : d.kind; }
 
-// Whether `backend` (--backend: "pbs", "pbs-steps", "torque") runs the scripts of
-// `language`'s family under their own scheduler, which sets its own variables.
+// Whether `backend` (--backend: "slurm", "slurm-steps", or another of the family) runs the
+// scripts of `language`'s family under their own scheduler, which sets its own variables.
 bool own_scheduler(const ScriptLanguages& languages, const ScriptLanguage& language, std::string_view backend) {
   if (backend.ends_with("-steps")) backend.remove_suffix(6);
   const ScriptLanguage* target = backend.empty() ? nullptr : languages.find(backend);
   return target && target->family() == language.family();
 }
 
-// The script's directives of the one kind it has (#SBATCH, Grid Engine's #$, #OAR, #PBS,
-// #BSUB, `# flux:`, ...), or of the kind `chosen` (--directives); the other kinds' lines
-// are then comments. `backend` the job's --backend, if given.
+// The script's directives of the one kind it has (#SBATCH, or another scheduler's), or of
+// the kind `chosen` (--directives); the other kinds' lines are then comments. `backend`
+// the job's --backend, if given.
 Result<ScriptDirectives> script_directives(const ScriptLanguages& languages, const std::string& script,
                                            const std::string& path, const std::string& chosen,
                                            std::string_view backend) {

@@ -131,7 +131,7 @@ Status LocalBackend::check(const JobSpec& spec) const {
   if (name_ == "local" && !std::filesystem::is_directory(spec.workdir, ec))  // jobs run here, in it
     return err("--chdir: '" + spec.workdir + "' is not a directory");
   if (spec.launcher == "mpirun" && name_ == "local")
-    return err("--launcher mpirun runs inside an allocation: submit with --backend slurm-steps (or oar-steps)");
+    return err("--launcher mpirun runs inside an allocation: submit with --backend slurm-steps (or your scheduler's other -steps backend)");
   // Components are co-scheduled by a batch scheduler; one machine (or one allocation, for
   // direct mode's steps) has nothing to co-schedule them across, and summing them would
   // hide that the job asked for different partitions. (MPMD app contexts are summed.)

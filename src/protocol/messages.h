@@ -54,7 +54,7 @@ struct SubmitReply {
   // its backend named).
   std::optional<JobSpec> job;
   std::vector<std::string> warnings;  // what the backend will not do for the job
-  // How routes.yaml routed it ("wish lsf -> sge (routes.yaml:2); class small ..."; "": not).
+  // How routes.yaml routed it ("wish slurm -> local (routes.yaml:2); class small ..."; "": not).
   std::string route;
 };
 

@@ -20,7 +20,7 @@ struct Reader {
 };
 
 Status read_wishes(const Reader& r, const YAML::Node& n, Routes& out) {
-  if (!n.IsMap()) return err(r.at(n) + "wishes: expected a mapping of wishes to backends (lsf: sge)");
+  if (!n.IsMap()) return err(r.at(n) + "wishes: expected a mapping of wishes to backends (WISH: BACKEND)");
   for (auto it : n) {
     auto wish = r.scalar(it.first, "wishes");
     if (!wish) return wish.failure();
@@ -144,7 +144,7 @@ Result<std::string> follow(const Routes& routes, const std::string& wish, const 
   std::vector<std::string> path{wish};
   while (routes.wishes.count(at)) {
     const std::string& next = routes.wishes.at(at);
-    if (next == at) return at;  // sge: sge, a backend routed to itself
+    if (next == at) return at;  // a backend routed to itself
     for (auto& seen : path)
       if (seen == next) {
         std::string loop;

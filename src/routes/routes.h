@@ -1,18 +1,19 @@
 // Routes (routes.yaml): a user's wish, a scheduler or a size class, mapped to a target by
-// one line of configuration, so that one line changed sends every job meant for LSF to
-// Grid Engine, and back. The site's file (/etc/switchyard/routes.yaml) is read first; the
-// user's (~/.config/switchyard/routes.yaml) adds to it and wins where both say a thing.
+// one line of configuration, so that one line changed sends every job meant for one
+// cluster to another, and back. The site's file (/etc/switchyard/routes.yaml) is read
+// first; the user's (~/.config/switchyard/routes.yaml) adds to it and wins where both say
+// a thing.
 //
 //   wishes:                       # a wish -> a backend, or another wish
-//     lsf: sge                    # every job wished for LSF goes to Grid Engine
+//     east: west                  # every job wished for east goes to west
 //     cluster: slurm
 //   classes:                      # size classes, smallest first: their limits
 //     small:  {time: 1:00:00, cpus: 4, mem: 8G}
 //     medium: {time: 1-00:00:00, cpus: 16, mem: 64G}
 //     large:  {time: 7-00:00:00}
 //   targets:                      # per backend: a class's queue, an account, a QOS
-//     sge: {queues: {small: 1H, medium: 1D, large: 1W}, account: proj}
-//     lsf: {drain: true, fallback: sge}   # no new jobs: they go to sge
+//     west: {queues: {small: 1H, medium: 1D, large: 1W}, account: proj}
+//     east: {drain: true, fallback: west}   # no new jobs: they go to west
 //
 // A job's wish is its --backend (none: the default backend); it follows the wishes to a
 // backend. Its class is its --class, or else the first class whose limits hold it; a job
@@ -70,7 +71,7 @@ Result<Routes> load_routes(const std::vector<std::string>& files, const std::fun
 // none), and how (for --test-only and the log).
 struct Route {
   std::string wish, backend, size_class, queue;
-  std::string why;  // "wish lsf -> sge (routes.yaml:3); class small (routes.yaml:7): queue 1H"
+  std::string why;  // "wish east -> west (routes.yaml:3); class small (routes.yaml:7): queue 1H"
 };
 
 // Why a backend is down now (its scheduler's commands failing: Backend::down()), or "".

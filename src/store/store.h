@@ -63,8 +63,8 @@ struct DependencyEdge {
 };
 
 // A job's REASON and its events' details are excerpts: a scheduler's answer can be
-// megabytes (a qsub that printed its whole environment), and it is stored, and shown in
-// every `yard status`, once per job.
+// megabytes (a submit command that printed its whole environment), and it is stored,
+// and shown in every `yard status`, once per job.
 constexpr std::size_t kMaxReasonBytes = 1000;
 std::string excerpt_reason(std::string_view reason);
 

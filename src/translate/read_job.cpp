@@ -51,7 +51,7 @@ std::string without_variable(const std::string& exports, std::string_view name) 
   return !out.empty() ? out : exports.empty() ? "ALL" : "NONE";
 }
 
-// The HTCondor description's executable, found beside the description.
+// The script a description names, found beside the description.
 std::string beside(const std::string& origin, const std::string& path) {
   if (path.empty() || path[0] == '/') return path;
   const std::filesystem::path dir = std::filesystem::path(origin).parent_path();
@@ -66,8 +66,8 @@ Result<ReadJob> read_job(const ScriptLanguages& languages, std::string_view text
   TranslatedDirectives d;
   std::string script(text);
   r.job.script_path = origin;
-  // A job described apart from its script (HTCondor's submit description), by the
-  // language named or told from the text.
+  // A job described in a file apart from its script, by the language named or told from
+  // the text.
   const ScriptLanguage* describer = nullptr;
   for (const auto& l : languages.all())
     if (from.empty() ? l->is_description(text) : (l->name() == from && !l->reads_scripts())) describer = l.get();

@@ -43,9 +43,10 @@ ScriptParts split_script(const ScriptLanguages& languages, std::string_view scri
   auto text = [&](std::size_t i) { return lines[i].substr(0, lines[i].size() - (lines[i].ends_with('\n') ? 1 : 0)); };
   std::size_t first = 0;
   if (starts_with(script, "#!")) p.shebang = std::string(lines[first++]);
-  // The directive block ends at the first command; a Flux script's group of directives
-  // may come after commands, and ends it there.
-  // #PBS and #BSUB lines ending in a backslash go on with the next line.
+  // The directive block ends at the first command; in a language whose group of directives
+  // may come after commands, it ends after that group.
+  // Directive lines of languages that continue a line ending in a backslash go on with the
+  // next line.
   std::size_t end = first;
   while (end < lines.size() && !is_command(text(end), source)) {
     bool more = continues(languages, text(end++));
@@ -61,7 +62,8 @@ ScriptParts split_script(const ScriptLanguages& languages, std::string_view scri
       inserted = true;  // the target's directives go where the first one was
       continue;
     }
-    // and before any command, a ":" line too (qsub reads on past one; no other target does)
+    // and before any command, a ":" line too (one target's reader reads on past it; no
+    // other does)
     inserted = inserted || is_command(text(i), nullptr);
     (inserted ? p.after : p.before) += lines[i];
   }
@@ -80,7 +82,8 @@ std::vector<int> read_in_body(const ScriptParts& parts, std::string_view script,
 
 std::string assemble(const ScriptParts& parts, const std::string& directives, const ScriptLanguage& target) {
   auto ended = [](std::string s) { return s.empty() || s.back() == '\n' ? s : s + "\n"; };
-  // A kept comment the target's reader would take for a directive (flux batch's sentinel).
+  // A kept comment the target's reader would take for a directive (one starting with its
+  // sentinel).
   auto kept = [&](const std::string& lines) {
     const auto all = split(lines, '\n');
     if (std::all_of(all.begin(), all.end(), [&](std::string_view line) { return target.keeps_comment(line); }))
@@ -91,7 +94,7 @@ std::string assemble(const ScriptParts& parts, const std::string& directives, co
     return lines.empty() ? lines : out.substr(0, out.size() - (lines.back() == '\n' ? 1 : 0));
   };
   std::string out = ended(parts.shebang + kept(parts.before));
-  // oarsub -S reads #OAR lines from the second line on, when the first is a comment.
+  // A target whose reader starts at the second line, when the first is a comment, gets one.
   if (!target.opening_comment().empty() && !starts_with(out, "#")) out = std::string(target.opening_comment()) + out;
   out += directives + ended(kept(parts.after)) + parts.body;
   // A script of directives alone that the target has no words for: still a script.

@@ -1,10 +1,10 @@
 // A script as a translation keeps it: its #! line, the lines of its directive block that
 // are not directives, and its body, every line after the block, byte for byte. The block
-// ends at the first command (a Flux script's group of directives may follow commands: it
-// ends after the group). Directive lines of every kind yard reads (#SBATCH, #$, #OAR,
-// #PBS, #BSUB, `# flux:`) are dropped from it, with the lines a trailing backslash
-// continues; the target's directives go where the first of them was, or before the first
-// command when that comes earlier (sbatch and qsub stop reading there).
+// ends at the first command (in a language whose group of directives may follow commands,
+// it ends after the group). Directive lines of every kind yard reads are dropped from it,
+// with the lines a trailing backslash continues; the target's directives go where the
+// first of them was, or before the first command when that comes earlier (sbatch and most
+// other readers stop reading there).
 #pragma once
 
 #include <string>
@@ -21,7 +21,7 @@ struct ScriptParts {
   std::string after;         // and after them
   std::string body;          // every line after the block, exactly
   // Lines of the body that are directives of the source's language, for one whose reader
-  // reads them there (Grid Engine, LSF, OAR): left as they are.
+  // reads them anywhere in the script: left as they are.
   std::vector<int> body_directives;
 };
 
@@ -36,8 +36,8 @@ std::string assemble(const ScriptParts& parts, const std::string& directives, co
 bool is_any_directive_line(const ScriptLanguages& languages, std::string_view line);
 
 // The lines of the body (numbered in the script) that `target` would read as directives
-// too: Grid Engine, LSF and OAR read them anywhere, flux batch refuses a sentinel line
-// after the group of directives, and qsub of PBS reads on past lines starting with ':'.
+// too: some readers read them anywhere, one refuses a sentinel line after the group of
+// directives, and one reads on past lines starting with ':'.
 std::vector<int> read_in_body(const ScriptParts& parts, std::string_view script, const ScriptLanguage& target);
 
 }  // namespace yard::translate

@@ -9,8 +9,8 @@ namespace yard::translate {
 
 namespace {
 
-// The HTCondor executable as the description at `output` names it: relative to the
-// description's directory (the script's path as it is when the description goes to stdout).
+// The script as a description at `output` names it: relative to the description's
+// directory (the script's path as it is when the description goes to stdout).
 std::string executable_for(const std::string& script_path, const std::string& output) {
   if (output.empty()) return script_path;
   namespace fs = std::filesystem;
@@ -41,13 +41,14 @@ Result<Translation> translate(const ScriptLanguages& languages, const Request& r
   const ScriptLanguage* family = languages.find(to->family());
   if (!family) return err("scheduler '" + request.to + "' reads as '" + std::string(to->family()) + "', which is unknown");
   const bool same_family = to->family() == source.family();
-  // The reader's word on the body (it reads $PBS_JOBID, which yard does not set) is no
-  // news for a script that stays with its scheduler.
+  // The reader's word on the body (it reads a variable of its scheduler's, which yard does
+  // not set) is no news for a script that stays with its scheduler.
   if (same_family) std::erase_if(t.warnings, [&](const std::string& w) { return w.starts_with(origin + ": "); });
   const ScriptLanguage* split_as = languages.find(source.family());
   const ScriptParts parts = split_script(languages, t.job.spec.script, split_as);
   // The source's own reader read its lines in the body too, unless it reads none of this
-  // script's lines (oarsub, when the first line is not a comment; the translation has one).
+  // script's lines (a reader that needs a comment as the first line, when there is none;
+  // the translation has one).
   const bool read_by_source = same_family && source.reads_lines_of(t.job.spec.script);
   if (!read_by_source)
     if (auto lines = read_in_body(parts, t.job.spec.script, *family); !lines.empty())

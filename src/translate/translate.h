@@ -20,20 +20,20 @@ struct Request {
   std::string origin;  // its path, as messages name it
   std::string from;    // a language's name, or "" to tell it from the text
   std::string to;      // a language's name
-  // Where the result goes ("": stdout): an HTCondor description names its executable
-  // relative to its own directory (as given, for stdout).
+  // Where the result goes ("": stdout): a description apart from the script names the
+  // script relative to its own directory (as given, for stdout).
   std::string output;
-  // The user's settings directory: a site's settings for the target (sge.yaml's parallel
-  // environments) are read there; "": the target's defaults.
+  // The user's settings directory: a site's settings for the target (the parallel
+  // environments in its YAML file, say) are read there; "": the target's defaults.
   std::string settings_dir;
 };
 
 struct Translation {
-  std::string output;  // the script for the target, or HTCondor's submit description
+  std::string output;  // the script for the target, or the description of its job
   std::string from;    // the kind read
   Job job;
-  // The reader's warnings and the writer's losses: "job.sh:4: --gpus 2: Grid Engine has
-  // no GPU request; left out". `losses` counts the writer's among them.
+  // The reader's warnings and the writer's losses: "job.sh:4: --gpus 2: <target> has no
+  // GPU request; left out". `losses` counts the writer's among them.
   std::vector<std::string> warnings;
   std::size_t losses = 0;
 };

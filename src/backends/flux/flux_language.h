@@ -10,7 +10,7 @@ namespace yard {
 
 inline constexpr std::string_view kFluxTitle = "Flux";
 
-// Registers "flux" (backends/all_languages.cpp).
+// Registers "flux" (yard_language() in this folder's CMakeLists.txt).
 void register_flux_language(ScriptLanguages& languages);
 
 namespace jobtext {

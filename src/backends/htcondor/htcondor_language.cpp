@@ -28,6 +28,10 @@ class HtcondorLanguage : public ScriptLanguage {
   jobtext::Directives write(const jobtext::Job& job, const WriteContext& where) const override {
     return jobtext::within_bounds(job, [&](const jobtext::Job& b) { return jobtext::write_htcondor(b, where.executable); });
   }
+  std::vector<std::string> translate_examples() const override {
+    return {"yard translate --to htcondor job.sh | condor_submit -",
+            "yard translate --to htcondor -o job.sub job.sh && condor_submit job.sub   # job.sub names job.sh"};
+  }
 };
 
 }  // namespace

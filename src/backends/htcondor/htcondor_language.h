@@ -12,7 +12,7 @@ namespace yard {
 
 inline constexpr std::string_view kHtcondorTitle = "HTCondor";
 
-// Registers "htcondor" (backends/all_languages.cpp).
+// Registers "htcondor" (yard_language() in this folder's CMakeLists.txt).
 void register_htcondor_language(ScriptLanguages& languages);
 
 namespace jobtext {

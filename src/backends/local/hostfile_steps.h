@@ -1,15 +1,14 @@
-// Direct mode inside a job of a scheduler that describes its allocation by a host file:
-// LSF's LSB_DJOB_HOSTFILE (`--backend lsf-steps`), PBS Pro's, OpenPBS's and Torque's
-// PBS_NODEFILE (`--backend pbs-steps`), a host a line, a line a slot. The daemon runs
-// inside that job (its id and host file in its environment); a local scheduler sized to
-// the file's slots runs each yard job in it, with the local backend's supervision and
-// crash survival:
+// Direct mode inside a job of a scheduler that describes its allocation by a host file
+// (`--backend <scheduler>-steps`), a host a line, a line a slot. The daemon runs inside
+// that job (its id and host file in its environment); a local scheduler sized to the
+// file's slots runs each yard job in it, with the local backend's supervision and crash
+// survival:
 //   - a job runs once, as a batch script does, on the host of its first slot: here when
-//     that is this host, else through the scheduler's own launcher (blaunch HOST, pbsdsh
-//     -h HOST); its own node file (the scheduler's variable, and YARD_NODEFILE) lists the
-//     slots it was given;
+//     that is this host, else through the scheduler's own launcher (remote_launch, then
+//     the host); its own node file (the scheduler's variable, and YARD_NODEFILE) lists
+//     the slots it was given;
 //   - `--launcher mpirun`: one mpirun here with `--host` the job's hosts and its tasks on
-//     each (reaching the other hosts through blaunch on LSF, through PBS's TM on PBS).
+//     each (reaching the other hosts through the scheduler's own launcher).
 #pragma once
 
 #include <memory>
@@ -26,12 +25,12 @@ namespace yard {
 
 // What tells one scheduler's allocations from another's.
 struct HostfileScheduler {
-  std::string backend;            // "lsf-steps"
-  std::string allocation_kind;    // "an LSF job", in messages
-  std::string id_variable;        // "LSB_JOBID"
-  std::string hostfile_variable;  // "LSB_DJOB_HOSTFILE"
-  std::vector<std::string> remote_launch;  // {"blaunch"}: then the host, then the command
-  std::string mpirun_agent;       // OMPI_MCA_plm_rsh_agent ("blaunch"); empty: mpirun's own
+  std::string backend;            // "<scheduler>-steps"
+  std::string allocation_kind;    // "a <scheduler> job", in messages
+  std::string id_variable;        // the variable holding the job's id
+  std::string hostfile_variable;  // the variable naming its host file
+  std::vector<std::string> remote_launch;  // the launcher: then the host, then the command
+  std::string mpirun_agent;       // OMPI_MCA_plm_rsh_agent (the launcher); empty: mpirun's own
 };
 
 struct HostfileAllocation {

@@ -1,6 +1,6 @@
 // Where a direct-mode job's tasks run among an allocation's slots (a slot: one core, or
 // one line of a host file, each naming its host): shared by every scheduler's steps
-// backend that launches a job onto its hosts itself (OAR's, LSF's, PBS's).
+// backend that launches a job onto its hosts itself.
 #pragma once
 
 #include <string>

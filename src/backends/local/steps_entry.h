@@ -1,9 +1,9 @@
 // Direct mode's backend, for any batch scheduler: jobs run as steps of an allocation the
 // daemon was given (or obtained itself), by local schedulers sized to it whose launches
-// are the scheduler's own way into the allocation (Slurm's srun, OAR's oarsh or mpirun).
-// The supervision and crash survival are the local backend's (one job host of its own).
-// The scheduler's folder builds the local backends and, where the daemon obtains the
-// allocation itself, an AllocationKeeper (Slurm's pilot job).
+// are the scheduler's own way into the allocation (Slurm's srun, a scheduler's own
+// remote shell, or mpirun). The supervision and crash survival are the local backend's
+// (one job host of its own). The scheduler's folder builds the local backends and, where
+// the daemon obtains the allocation itself, an AllocationKeeper (Slurm's pilot job).
 #pragma once
 
 #include <memory>

@@ -15,7 +15,7 @@ inline constexpr SettingDoc kLsfSettings[] = {
 
 inline constexpr std::string_view kLsfTitle = "LSF";
 
-// Registers "lsf" (backends/all_languages.cpp).
+// Registers "lsf" (yard_language() in this folder's CMakeLists.txt).
 void register_lsf_language(ScriptLanguages& languages);
 
 namespace jobtext {

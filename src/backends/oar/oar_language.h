@@ -41,7 +41,7 @@ std::string oar_cannot(std::string_view option, std::string_view why);
 // queue, project and resource names never need more. `what` names it in the error.
 Status oar_directive_word(std::string_view value, std::string_view what);
 
-// Registers "oar" (backends/all_languages.cpp).
+// Registers "oar" (yard_language() in this folder's CMakeLists.txt).
 void register_oar_language(ScriptLanguages& languages);
 
 namespace jobtext {

@@ -91,7 +91,7 @@ Result<std::string> oar_batch_script(const JobSpec& spec, const SubmitContext& c
   const std::string index_variable = "yard_array_index";
   WrapperStyle style = opening_output(spec, ctx, kOarVariables, index_variable);
   if (spec.array) style.first = array_index_lines(*spec.array) + style.first;
-  // --mem as Grid Engine's h_vmem is enforced: a limit on each process's address space
+  // --mem as a virtual memory limit is enforced: a limit on each process's address space
   // (OAR itself allocates memory only with the cores).
   std::uint64_t per_node = spec.res.mem_bytes;
   if (spec.res.mem_per_cpu_bytes)

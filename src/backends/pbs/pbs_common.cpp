@@ -48,7 +48,7 @@ void write_pbs_common(Writer& w, std::string_view array_index, std::vector<std::
   bool wait = false;
   job.option("wait", &wait);
   if (wait) w.add("-W block=true");
-  qsub_mail_and_rerun(w);
+  mail_and_rerun_letters(w);
   write_pbs_priority(w);
   // Without -V qsub gives the job -v's variables alone (and its own PBS_O_ ones), as --export
   // without ALL does; with neither, NONE.

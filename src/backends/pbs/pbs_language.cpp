@@ -45,6 +45,10 @@ class PbsLanguage : public ScriptLanguage {
   jobtext::Directives write(const jobtext::Job& job, const WriteContext&) const override {
     return jobtext::within_bounds(job, jobtext::write_pbs);
   }
+  std::vector<std::string> translate_examples() const override {
+    return {"yard translate --to pbs job.sh > job.pbs        # an sbatch script for qsub",
+            "yard translate --to slurm --from pbs -o job.slurm job.pbs"};
+  }
 };
 
 // Torque reads PBS's scripts; it differs in the resources a writer asks for.
@@ -58,6 +62,7 @@ class TorqueLanguage : public PbsLanguage {
   jobtext::Directives write(const jobtext::Job& job, const WriteContext&) const override {
     return jobtext::within_bounds(job, jobtext::write_torque);
   }
+  std::vector<std::string> translate_examples() const override { return {}; }
 };
 
 }  // namespace

@@ -20,7 +20,7 @@ inline constexpr SettingDoc kTorqueSettings[] = {
     {"gpus", "true when the nodes count GPUs (nodes=N:ppn=P:gpus=G)", "false: GPUs refused"},
 };
 
-// Registers "pbs" and "torque" (backends/all_languages.cpp).
+// Registers "pbs" and "torque" (yard_language() in this folder's CMakeLists.txt).
 void register_pbs_languages(ScriptLanguages& languages);
 
 namespace jobtext {

@@ -49,7 +49,7 @@ std::string sge_cannot(std::string_view option, std::string_view why);
 // An ArraySpec as qsub -t text ("1-9:2"): Grid Engine takes one range with a step, from 1.
 Result<std::string> sge_task_range(const ArraySpec& array);
 
-// Registers "sge" (backends/all_languages.cpp).
+// Registers "sge" (yard_language() in this folder's CMakeLists.txt).
 void register_sge_language(ScriptLanguages& languages);
 
 namespace jobtext {

@@ -165,7 +165,7 @@ Directives write_sge(const Job& job, const SgeSettings& settings) {
   std::string list;
   for (const auto& v : e.variables) list += (list.empty() ? "" : ",") + v;
   if (!list.empty()) w.add("-v " + quoted(list));
-  qsub_mail_and_rerun(w);
+  mail_and_rerun_letters(w);
   bool given = false;
   job.option("wait", &given);
   if (given) w.add("-sync y");

@@ -8,7 +8,7 @@ namespace yard {
 
 class SlurmDialect : public Dialect {
  public:
-  // Every sbatch option reaches sbatch as it was given; --job-type is OAR's.
+  // Every sbatch option reaches sbatch as it was given; --job-type is not Slurm's.
   bool honours(std::string_view option) const override { return option != "job-type"; }
   std::string_view name() const override { return "slurm"; }
 

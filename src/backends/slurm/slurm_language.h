@@ -10,7 +10,7 @@ namespace yard {
 
 inline constexpr std::string_view kSlurmTitle = "Slurm";
 
-// Registers "slurm" (backends/all_languages.cpp): the first language, whose reader reads
+// Registers "slurm" (yard_language() in this folder's CMakeLists.txt): the first language, whose reader reads
 // a script that has no directives of any kind.
 void register_slurm_language(ScriptLanguages& languages);
 

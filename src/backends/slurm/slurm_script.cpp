@@ -133,9 +133,9 @@ Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext&
   // took seconds per job on a busy node (60 trivial jobs: 10.8 s against 1.5 s); the
   // script clears the inherited variables itself instead.
   w.add("--export=ALL");
-  // sbatch also reads every #PBS and #BSUB line of a script, wherever it stands, over the
-  // #SBATCH lines: the body of a PBS or LSF script, carried in the wrapper, would
-  // otherwise change the job (its "#PBS -N" renames it; "mem=300mb" is refused).
+  // sbatch also reads other schedulers' directive lines in a script, wherever they stand,
+  // over the #SBATCH lines: the body of such a script, carried in the wrapper, would
+  // otherwise change the job (a job name in them renames it; "mem=300mb" is refused).
   w.add("--ignore-pbs");
   jobtext::write_slurm_components(w);
   jobtext::Directives d = std::move(w).done();

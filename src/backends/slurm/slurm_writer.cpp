@@ -20,7 +20,7 @@
 //   are Slurm's)   dependencies  --dependency=afterok:1:2,afterany:3   --chdir
 //   --export (when not ALL)
 // Values go in double quotes when not plain (slurm_quote.h: sbatch's splitter); a control
-// character cannot be on a line at all, a loss. Lost: OAR's job types.
+// character cannot be on a line at all, a loss. Lost: job types (--job-type).
 #include "backends/slurm/slurm_language.h"
 #include <cstdint>
 

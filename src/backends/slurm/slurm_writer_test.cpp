@@ -78,7 +78,7 @@ TEST(SlurmWriter, QuotesOtherOptionsPriorityAndComponents) {
       "#SBATCH --gres=nvme:1\n"
       "#SBATCH --partition=gpu\n"
       "#SBATCH --constraint=v100\n",
-      {"7: --job-type besteffort: Slurm has no kinds of job (OAR's -t); left out"});
+      {"7: --job-type besteffort: Slurm has no kinds of job (--job-type); left out"});
 }
 
 // An empty value of an option that needs one is written '': alone, sbatch would find its
