@@ -43,8 +43,10 @@ Result<std::string> indirect_batch_script(const JobSpec& spec, const SubmitConte
   jobtext::Writer w(job, kind.title, std::string(kind.prefix), kind.joins_lines);
   if (auto s = directives(w); !s) return err(s.error());
   jobtext::Directives d = std::move(w).done();
-  for (const auto& loss : d.losses)
+  for (const auto& loss : d.losses) {
     if (!loss.nearest) return err(cannot_run(kind.backend, loss.what, loss.why));
+    if (ctx.nearest) ctx.nearest->push_back(loss.what + ": " + loss.why);
+  }
   if (edit) edit(d.text);
 
   std::string out = "#!/bin/bash\n";

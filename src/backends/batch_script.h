@@ -34,7 +34,7 @@ std::string cannot_run(std::string_view backend, std::string_view option, std::s
 // The script for `spec`: valid, then what `expressible` refuses, a UID in ctx, nothing
 // the wrapper cannot hand over; `directives` writes the scheduler's lines (and refuses
 // what only it knows it cannot say); a loss of the writer that is not a near equivalent
-// is refused naming its option and the backend; `edit` may rewrite the directives' text
+// is refused naming its option and the backend, a near one told to ctx.nearest; `edit` may rewrite the directives' text
 // (a site's resource names). "#!/bin/bash", a comment naming the UID, the directives,
 // then the wrapper.
 Result<std::string> indirect_batch_script(const JobSpec& spec, const SubmitContext& ctx, const BatchScriptKind& kind,

@@ -60,6 +60,9 @@ struct SubmitContext {
   // Nodes a job tried again failed on twice: kept off them where the scheduler can
   // exclude nodes (Slurm's --exclude); others ignore it.
   std::vector<std::string> avoid_nodes;
+  // Where the batch script tells what it says only nearly ("--time 90s: ...; rounded up"),
+  // a line each, for yard submit's warnings; null: nowhere.
+  std::vector<std::string>* nearest = nullptr;
 };
 
 // How a job is submitted, for schedulers that read no directives from the script: a

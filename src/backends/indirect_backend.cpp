@@ -125,9 +125,7 @@ Status IndirectBackend::check(JobSpec spec) const {
   }
   // Everything the batch script needs is checked now, so bad input fails the submit
   // command instead of a job later.
-  SubmitContext probe;
-  probe.uid = "yd0000000000000000";
-  probe.stdout_path = "/dev/null";
+  const SubmitContext probe = probe_context();
   if (auto s = dialect_.batch_script(spec, probe); !s) return s.failure();
   if (auto s = dialect_.submission(spec, probe, "/nonexistent/" + probe.uid + ".sh"); !s) return s.failure();
   return {};

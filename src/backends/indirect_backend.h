@@ -120,6 +120,9 @@ class IndirectBackend {
   // What submit() checks, storing nothing: the spec, its dependencies, and that the
   // dialect can write its batch script.
   Status check(JobSpec spec) const;
+  // What the batch script of a valid `spec` says only nearly, one line each ("--time 90s:
+  // LSF's -W counts minutes; rounded up"): yard submit's warnings.
+  std::vector<std::string> approximations(const JobSpec& spec) const;
   // Notes a cancel request for those of `ids` that are this backend's and active.
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids);
 
@@ -147,6 +150,8 @@ class IndirectBackend {
   const IndirectStats& stats() const { return stats_; }
 
  private:
+  // The context check() and approximations() write a probe batch script with.
+  static SubmitContext probe_context();
   // One submission: a job, or a whole array (one native submission).
   struct Unit {
     std::int64_t head = 0;  // job id, or the array's job id

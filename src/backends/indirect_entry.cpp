@@ -8,6 +8,12 @@ IndirectEntry::IndirectEntry(const BackendContext& c, std::unique_ptr<Dialect> d
       dialect_(std::move(dialect)),
       engine_(c.store, *dialect_, commands_, std::move(config), c.state_dir, c.user) {}
 
+std::vector<std::string> IndirectEntry::warnings(const JobSpec& spec) const {
+  auto out = unwrappable_variables(spec);
+  for (auto& line : engine_.approximations(spec)) out.push_back(std::move(line));
+  return out;
+}
+
 std::string IndirectEntry::announce() const {
   if (config_.classes.empty()) return {};
   return name_ + ".yaml: classes: size classes, and each one's queue on every scheduler, are now routes.yaml's "

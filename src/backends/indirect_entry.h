@@ -25,7 +25,8 @@ class IndirectEntry final : public Backend {
     return engine_.submit(std::move(spec), now);
   }
   Status check(const JobSpec& spec, double) const override { return engine_.check(spec); }
-  std::vector<std::string> warnings(const JobSpec& spec) const override { return unwrappable_variables(spec); }
+  // The variables the wrapper cannot hand over, and what the batch script says only nearly.
+  std::vector<std::string> warnings(const JobSpec& spec) const override;
   bool honours(std::string_view option) const override { return dialect_->honours(option); }
   bool waits_on_other_backends() const override { return true; }
   bool packs_steps() const override { return true; }

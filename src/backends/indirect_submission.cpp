@@ -18,6 +18,23 @@ namespace yard {
 
 using namespace indirect;  // NOLINT: this file's own helpers
 
+SubmitContext IndirectBackend::probe_context() {
+  SubmitContext probe;
+  probe.uid = "yd0000000000000000";
+  probe.stdout_path = "/dev/null";
+  return probe;
+}
+
+std::vector<std::string> IndirectBackend::approximations(const JobSpec& spec) const {
+  std::vector<std::string> out;
+  SubmitContext probe = probe_context();
+  probe.nearest = &out;
+  JobSpec named = spec;
+  named.backend = std::string(dialect_.name());
+  if (!dialect_.batch_script(named, probe)) out.clear();  // refused: check() says why
+  return out;
+}
+
 Result<SubmitContext> IndirectBackend::context_for(const Unit& u, const JobSpec& spec, std::string& wait,
                                                    std::string& doomed) {
   SubmitContext ctx;

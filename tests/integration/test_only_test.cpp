@@ -52,5 +52,17 @@ TEST_F(TestOnly, BadInputIsExit2AndAJobTooLargeForTheBackendIsExit1) {
   EXPECT_EQ(status().size(), 0u);
 }
 
+// What a cluster's batch script can say only nearly is said when the job is checked, as
+// yard translate says it: the job is accepted, with a warning.
+TEST_F(TestOnly, ANearEquivalentInTheBatchScriptIsWarnedOf) {
+  Output near = yard({"submit", "--test-only", "--backend", "lsf", "-t", "0:01:30", "--", "true"});
+  ASSERT_EQ(near.rc, 0) << near.err;
+  EXPECT_NE(near.err.find("yard submit: warning: --time 90s: LSF's -W counts minutes; rounded up"), std::string::npos)
+      << near.err;
+  Output exact = yard({"submit", "--test-only", "--backend", "lsf", "-t", "0:02:00", "--", "true"});
+  ASSERT_EQ(exact.rc, 0) << exact.err;
+  EXPECT_EQ(exact.err.find("warning"), std::string::npos) << exact.err;
+}
+
 }  // namespace
 }  // namespace yard::test
