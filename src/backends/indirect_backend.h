@@ -121,7 +121,7 @@ class IndirectBackend {
   // dialect can write its batch script.
   Status check(JobSpec spec) const;
   // What the batch script of a valid `spec` says only nearly, one line each ("--time 90s:
-  // LSF's -W counts minutes; rounded up"): yard submit's warnings.
+  // ... counts minutes; rounded up"): yard submit's warnings.
   std::vector<std::string> approximations(const JobSpec& spec) const;
   // Notes a cancel request for those of `ids` that are this backend's and active.
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids);
