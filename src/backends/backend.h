@@ -29,6 +29,7 @@
 
 #include "backends/job_classes.h"
 #include "core/clock.h"
+#include "core/job_action.h"
 #include "core/job_record.h"
 #include "core/job_spec.h"
 #include "core/result.h"
@@ -91,6 +92,19 @@ class Backend {
   // Cancels those of `ids` that are its own (each id exists: the caller checked);
   // the ids it acted on.
   virtual Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids, double now) = 0;
+  // Holds, releases or requeues (core/job_action.h) its own among `jobs`, the records of
+  // `ids` (an array's elements included): the ids acted on, or why a job named by its own
+  // id cannot be. A backend without such actions refuses any of its jobs.
+  virtual Result<std::vector<std::int64_t>> act(JobAction action, const std::vector<std::int64_t>& ids,
+                                                const std::vector<JobRecord>& jobs, double now) {
+    (void)ids;
+    (void)now;
+    for (const auto& j : jobs)
+      if (j.backend == name())
+        return err("job " + std::to_string(j.id) + ": backend " + name() + " cannot " + std::string(to_string(action)) +
+                   " jobs (the local backend can)");
+    return std::vector<std::int64_t>{};
+  }
   // Whether a job may wait here on a job of another backend (a flow's step after a step
   // run elsewhere): it is held until that job ends, judged from the store.
   virtual bool waits_on_other_backends() const { return false; }

@@ -124,7 +124,10 @@ Result<JobSpec> Backends::check(JobSpec spec, const std::string& job_class, doub
   return spec;
 }
 
-Result<std::vector<std::int64_t>> Backends::cancel(Store& store, const std::vector<std::int64_t>& ids, double now) const {
+namespace {
+
+// The records of `ids` (an array's elements by its id), or which id is no job.
+Result<std::vector<JobRecord>> named_jobs(Store& store, const std::vector<std::int64_t>& ids) {
   auto jobs = store.jobs(ids);
   if (!jobs) return Error{jobs.failure()};
   for (auto id : ids) {
@@ -132,9 +135,29 @@ Result<std::vector<std::int64_t>> Backends::cancel(Store& store, const std::vect
     for (auto& j : *jobs) found = found || j.id == id || j.array_job_id == id;
     if (!found) return Error{"no job " + std::to_string(id), ErrorKind::NotFound};
   }
+  return jobs;
+}
+
+}  // namespace
+
+Result<std::vector<std::int64_t>> Backends::cancel(Store& store, const std::vector<std::int64_t>& ids, double now) const {
+  if (auto jobs = named_jobs(store, ids); !jobs) return jobs.failure();
   std::vector<std::int64_t> acted;
   for (const auto& b : all_) {
     auto mine = b->cancel(ids, now);
+    if (!mine) return mine;
+    acted.insert(acted.end(), mine->begin(), mine->end());
+  }
+  return acted;
+}
+
+Result<std::vector<std::int64_t>> Backends::act(Store& store, JobAction action, const std::vector<std::int64_t>& ids,
+                                                double now) const {
+  auto jobs = named_jobs(store, ids);
+  if (!jobs) return jobs.failure();
+  std::vector<std::int64_t> acted;
+  for (const auto& b : all_) {
+    auto mine = b->act(action, ids, *jobs, now);
     if (!mine) return mine;
     acted.insert(acted.end(), mine->begin(), mine->end());
   }

@@ -60,6 +60,9 @@ class Backends {
   // Checks that every id is a job (array ids included), then has every backend cancel
   // its own; the ids acted on.
   Result<std::vector<std::int64_t>> cancel(Store& store, const std::vector<std::int64_t>& ids, double now) const;
+  // The same for a hold, release or requeue (Backend::act).
+  Result<std::vector<std::int64_t>> act(Store& store, JobAction action, const std::vector<std::int64_t>& ids,
+                                        double now) const;
   // The routes in force (routes_json) with the files, why the last reading was refused
   // ("problem"), and each backend's health and jobs in `store` ("backends": [{"backend",
   // "down" (why, "" when up), "pending", "running", "unknown"}]).

@@ -38,7 +38,8 @@ Result<std::vector<JobRecord>> find_jobs(DaemonClient& client, const std::vector
 
 // What `yard cancel` sends the daemon for `ref`, which names `jobs` (its candidates);
 // nullopt with a message in `why` when it cannot be sent.
-std::optional<std::int64_t> cancel_id(const JobRef& ref, const std::vector<JobRecord>& jobs, std::string& why) {
+std::optional<std::int64_t> cancel_id(const JobRef& ref, const std::vector<JobRecord>& jobs, std::string_view verb,
+                                      std::string& why) {
   if (!ref.index) {
     if (std::none_of(jobs.begin(), jobs.end(), [&](const JobRecord& j) { return matches(ref, j); })) return std::nullopt;
     return ref.id;
@@ -54,9 +55,87 @@ std::optional<std::int64_t> cancel_id(const JobRef& ref, const std::vector<JobRe
   // cancels every element: send it only when no other element would be touched.
   if (element->id != ref.id || !others_active) return element->id;
   why = ref.text + " is the first element of array " + std::to_string(ref.id) +
-        ", whose id names the whole array while other elements are pending or running: it cannot be cancelled "
-        "alone (yard cancel " + std::to_string(ref.id) + " cancels them all)";
+        ", whose id names the whole array while other elements are pending or running: it cannot be " +
+        std::string(verb == "cancel" ? "cancelled" : verb == "hold" ? "held" : std::string(verb) + "d") + " alone (yard " +
+        std::string(verb) + " " + std::to_string(ref.id) + " names them all)";
   return std::nullopt;
+}
+
+// The daemon's ids for `words` as cancel_id() takes them, after asking which are known
+// (as scancel: a bad id does not stop the good ones); each word that names no job said
+// on stderr as "yard VERB: ...", `failed` then set. Nothing: the words or the daemon
+// failed (rc set).
+std::optional<std::vector<std::int64_t>> daemon_ids(DaemonClient& client, const std::vector<std::string>& words,
+                                                    const char* verb, int& rc, bool& failed) {
+  auto refs = parse_job_refs(words);
+  if (!refs) {
+    std::cerr << "yard " << verb << ": " << refs.error() << "\n";
+    rc = kExitBadInput;
+    return std::nullopt;
+  }
+  JobQuery query;
+  query.ids = store_ids(*refs);
+  auto known = client.all_jobs(query);
+  if (!known) {
+    std::cerr << "yard " << verb << ": " << known.error() << "\n";
+    rc = exit_code_for(known.kind());
+    return std::nullopt;
+  }
+  std::vector<std::int64_t> ids;
+  for (auto& ref : *refs) {
+    std::string why = "no job " + ref.text;
+    if (auto id = cancel_id(ref, *known, verb, why)) {
+      ids.push_back(*id);
+    } else {
+      std::cerr << "yard " << verb << ": " << why << "\n";
+      failed = true;
+    }
+  }
+  return ids;
+}
+
+// yard hold, release and requeue [--hold]: ids as cancel takes them, the action the
+// daemon's (JobActionRequest); a job that does not allow it (held while running, ...)
+// is an error naming it, and nothing is done.
+void add_job_action_commands(CLI::App& app, int& rc) {
+  struct Command {
+    const char* name;
+    const char* help;
+  };
+  static const Command commands[] = {
+      {"hold", "Keep pending jobs from starting until yard release (scontrol hold); kept across a daemon restart. "
+               "Only pending jobs can be held"},
+      {"release", "Let held jobs start again (scontrol release)"},
+      {"requeue", "Stop running jobs and put them back in the queue under their ids, to start again "
+                  "(scontrol requeue; a job may requeue itself: yard requeue $YARD_JOB_ID). Only running jobs "
+                  "can be requeued"},
+  };
+  static std::vector<std::string> ids[std::size(commands)];
+  static bool then_hold = false;
+  for (std::size_t k = 0; k < std::size(commands); ++k) {
+    const Command& c = commands[k];
+    auto* cmd = app.add_subcommand(c.name, std::string(c.help) + " (yard " + c.name + " --help)");
+    cmd->add_option("ids", ids[k], "Job ids: ID (an array id: its elements that can be) or ID_INDEX")->required();
+    if (std::string_view(c.name) == "requeue")
+      cmd->add_flag("--hold", then_hold, "Hold them once requeued (scontrol requeuehold)");
+    cmd->callback([&rc, k, name = c.name] {
+      DaemonClient client = cli_client(name);
+      bool failed = false;
+      auto named = daemon_ids(client, ids[k], name, rc, failed);
+      if (!named) return;
+      JobAction action = k == 0 ? JobAction::Hold : k == 1 ? JobAction::Release
+                         : then_hold ? JobAction::RequeueHold : JobAction::Requeue;
+      if (!named->empty()) {
+        auto r = client.act(JobActionRequest{action, *named});
+        if (!r) {
+          std::cerr << "yard " << name << ": " << r.error() << "\n";
+          rc = exit_code_for(r.kind());
+          return;
+        }
+      }
+      if (failed) rc = named->empty() ? kExitBadInput : 1;
+    });
+  }
 }
 
 // Copies a job's output stream to `out` from `offset`, a chunk at a time; with `follow`,
@@ -207,45 +286,22 @@ void add_status_commands(CLI::App& app, int& rc) {
   static std::vector<std::string> cancel_ids;
   cancel->add_option("ids", cancel_ids, "Job ids: ID (an array id cancels all its elements) or ID_INDEX")->required();
   cancel->callback([&rc] {
-    auto refs = parse_job_refs(cancel_ids);
-    if (!refs) {
-      std::cerr << "yard cancel: " << refs.error() << "\n";
-      rc = kExitBadInput;
-      return;
-    }
-    // Which ids are known is asked first, so that a bad id does not stop the good ones
-    // from being cancelled (scancel cancels those, and reports the others).
     DaemonClient client = cli_client("cancel");
-    JobQuery query;
-    query.ids = store_ids(*refs);
-    auto known = client.all_jobs(query);
-    if (!known) {
-      std::cerr << "yard cancel: " << known.error() << "\n";
-      rc = exit_code_for(known.kind());
-      return;
-    }
-    std::vector<std::int64_t> ids;
     bool failed = false;
-    for (auto& ref : *refs) {
-      std::string why = "no job " + ref.text;
-      auto id = cancel_id(ref, *known, why);
-      if (id) {
-        ids.push_back(*id);
-      } else {
-        std::cerr << "yard cancel: " << why << "\n";
-        failed = true;
-      }
-    }
-    if (!ids.empty()) {
-      auto r = client.cancel(CancelRequest{ids});
+    auto ids = daemon_ids(client, cancel_ids, "cancel", rc, failed);
+    if (!ids) return;
+    if (!ids->empty()) {
+      auto r = client.cancel(CancelRequest{*ids});
       if (!r) {
         std::cerr << "yard cancel: " << r.error() << "\n";
         rc = exit_code_for(r.kind());
         return;
       }
     }
-    if (failed) rc = ids.empty() ? kExitBadInput : 1;
+    if (failed) rc = ids->empty() ? kExitBadInput : 1;
   });
+
+  add_job_action_commands(app, rc);
 }
 
 }  // namespace yard

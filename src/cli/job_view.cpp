@@ -40,6 +40,7 @@ nlohmann::json job_json(const JobRecord& j) {
       {"native_id", j.native_id.empty() ? nlohmann::json(nullptr) : nlohmann::json(j.native_id)},
       {"state", to_string(j.state)},
       {"reason", j.reason},
+      {"held", j.held},
       {"retries", j.retries},
       {"exit_code", opt(j.exit_code)},
       {"signal", opt(j.signal)},
@@ -139,6 +140,8 @@ void append_job_json(std::string& out, const JobRecord& j, int level) {
   time("end_time", j.end_time);
   integer("exit_code", j.exit_code);
   integer("gpus", j.gpus);
+  key("held");
+  out += j.held ? "true" : "false";
   integer("id", j.id);
   integer("max_rss_bytes", j.max_rss_bytes);
   integer("mem_bytes", j.mem_bytes);

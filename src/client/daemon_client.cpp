@@ -217,6 +217,12 @@ Result<CancelReply> DaemonClient::cancel(const CancelRequest& request) {
   return decode_cancel_reply(*line);
 }
 
+Result<JobActionReply> DaemonClient::act(const JobActionRequest& request) {
+  auto line = ask(encode_request(request), kRequestTimeoutMs, true);
+  if (!line) return line.failure();
+  return decode_cancel_reply(*line);
+}
+
 Result<PingReply> DaemonClient::ping(int timeout_ms) {
   auto line = ask(encode_request(PingRequest{}), timeout_ms, false);
   if (!line) return line.failure();

@@ -30,6 +30,8 @@ class DaemonClient {
   // sent again after a broken connection, as submit is, under one key.
   Result<SubmitManyReply> submit_many(SubmitManyRequest request);
   Result<CancelReply> cancel(const CancelRequest& request);
+  // Holds, releases or requeues jobs (yard hold|release|requeue): the ids acted on.
+  Result<JobActionReply> act(const JobActionRequest& request);
   Result<PingReply> ping(int timeout_ms = 5000);
   Result<ShutdownReply> shutdown(const ShutdownRequest& request);
 

@@ -49,6 +49,8 @@ struct JobRecord {
   // The backend it is moving to while its scheduler takes it out of its queue
   // (`yard routes move`), or "".
   std::string moving_to;
+  // Held by its user (yard hold, scontrol hold): it does not start until released.
+  bool held = false;
   bool cancel_requested = false;
 };
 

@@ -25,6 +25,10 @@ bool JobQueue::unready(std::int64_t id) {
 }
 
 void JobQueue::push(const QueuedJob& job) {
+  if (auto h = held_.find(job.id); h != held_.end()) {
+    h->second = job;  // it waits aside until released
+    return;
+  }
   if (by_id_.count(job.id)) return;  // already queued
   by_id_[job.id] = job;
   if (job.array_job_id && job.array_max_running > 0) {
@@ -39,7 +43,31 @@ void JobQueue::push(const QueuedJob& job) {
   make_ready(job);
 }
 
+void JobQueue::hold(std::int64_t id) {
+  if (held_.count(id)) return;
+  std::optional<QueuedJob> waiting;
+  if (auto it = by_id_.find(id); it != by_id_.end()) {
+    waiting = it->second;
+    remove(id);
+  }
+  held_[id] = waiting;
+}
+
+bool JobQueue::release(std::int64_t id) {
+  auto h = held_.find(id);
+  if (h == held_.end()) return false;
+  const std::optional<QueuedJob> waiting = h->second;
+  held_.erase(h);
+  if (waiting) push(*waiting);
+  return true;
+}
+
 bool JobQueue::remove(std::int64_t id) {
+  if (auto h = held_.find(id); h != held_.end()) {
+    const bool was_queued = h->second.has_value();
+    held_.erase(h);
+    return was_queued;
+  }
   auto it = by_id_.find(id);
   if (it == by_id_.end()) return false;
   const QueuedJob job = it->second;

@@ -36,8 +36,13 @@ class JobQueue {
  public:
   // A pending job whose dependencies are satisfied.
   void push(const QueuedJob& job);
-  // Removes a queued job (cancel); false if it is not queued.
+  // Removes a queued job (cancel; a held one too); false if it is not queued.
   bool remove(std::int64_t id);
+  // A held job (yard hold) is kept out of the ready jobs: taken out if queued, and set
+  // aside if pushed while held, until release() pushes it (if it was ready by then).
+  void hold(std::int64_t id);
+  bool release(std::int64_t id);  // false: it was not held
+  bool held(std::int64_t id) const { return held_.count(id) != 0; }
   // A ready job was started: it leaves the queue (and still counts against its throttle).
   void started(std::int64_t id);
   // An array element that was started has ended: lets the next element through.
@@ -77,6 +82,7 @@ class JobQueue {
   std::set<PlainKey> plain_order_;  // ready_, ordered
   std::unordered_map<std::int64_t, QueuedJob> by_id_;  // every queued job, ready or backlogged
   std::unordered_map<std::int64_t, Throttle> throttles_;
+  std::unordered_map<std::int64_t, std::optional<QueuedJob>> held_;  // and what was pushed meanwhile
 };
 
 }  // namespace yard

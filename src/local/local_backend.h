@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "core/job_action.h"
 #include "core/job_spec.h"
 #include "local/dependency_tracker.h"
 #include "local/host_protocol.h"
@@ -91,6 +92,11 @@ class LocalBackend {
   // Cancels pending jobs at once and has the host stop running ones.
   // Returns the ids it acted on.
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids);
+  // Holds, releases or requeues its jobs among `jobs` (the records of `ids`, an array's
+  // elements included; local_holds.cpp): the ids acted on, or why a job named by its own
+  // id cannot be (then nothing is done).
+  Result<std::vector<std::int64_t>> act(JobAction action, const std::vector<std::int64_t>& ids,
+                                        const std::vector<JobRecord>& jobs);
 
   // `yard routes move` (local_moves.cpp): gives up pending job `id`, not started and not
   // an array's element: "" when it did (or, `dry_run`, would), else why it stays. Its
@@ -232,6 +238,7 @@ class LocalBackend {
   std::unordered_map<std::int64_t, QueuedJob> pending_;  // every PENDING job
   std::set<std::int64_t> watched_parents_;  // parents of waiting jobs, looked at when not ours
   static constexpr double kForeignParentLookS = 1.0;
+  std::set<std::int64_t> user_requeues_;  // running jobs stopped by yard requeue: pending again, said so
   std::map<std::int64_t, double> retry_at_;  // pending jobs tried again after a backoff: when (local_retry.cpp)
   std::unordered_map<std::int64_t, Running> running_;
   std::unordered_map<int, std::int64_t> by_watch_;  // inotify watch -> adopted job

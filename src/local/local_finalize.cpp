@@ -161,7 +161,7 @@ void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
                                : "requeued: " + rec.outcome->reason;
       set_state(id, JobState::Pending, t);
     } else {
-      t.reason = "preempted: requeued";
+      t.reason = user_requeues_.erase(id) ? "requeued (yard requeue)" : "preempted: requeued";
       t.exit_code = rec.outcome->exit_code;
       t.signal = rec.outcome->signal;
       const double end = rec.outcome->end_time > 0 ? rec.outcome->end_time : clock_.wall();

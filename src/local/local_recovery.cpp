@@ -148,6 +148,7 @@ Status LocalBackend::recover() {
   ParentElements elements;
   for (auto& r : *again) {
     if (r.state != JobState::Pending || !mine(r)) continue;
+    if (r.held) queue_.hold(r.id);  // before it is queued: it waits aside until released
     if (!pending_.count(r.id)) enqueue_pending(r);
     // A try waiting out its retry policy's backoff when the daemon stopped goes on waiting.
     if (r.retry_not_before > clock_.wall()) retry_at_[r.id] = r.retry_not_before;

@@ -129,6 +129,9 @@ const Field kFields[] = {
     Field{"cancel_requested", [](const JobRecord& j) { return nlohmann::json(j.cancel_requested); },
           [](JobRecord& r, const nlohmann::json& v) { r.cancel_requested = v.get<bool>(); },
           [](std::string& out, const JobRecord& j) { out += j.cancel_requested ? "true" : "false"; }},
+    Field{"held", [](const JobRecord& j) { return nlohmann::json(j.held); },
+          [](JobRecord& r, const nlohmann::json& v) { r.held = v.get<bool>(); },
+          [](std::string& out, const JobRecord& j) { out += j.held ? "true" : "false"; }},
 };
 
 #undef YARD_INT

@@ -48,6 +48,9 @@ struct Encode {
     return j;
   }
   nlohmann::json operator()(const CancelRequest& r) const { return {{"op", "cancel"}, {"ids", r.ids}}; }
+  nlohmann::json operator()(const JobActionRequest& r) const {
+    return {{"op", std::string(to_string(r.action))}, {"ids", r.ids}};
+  }
   nlohmann::json operator()(const PingRequest&) const { return {{"op", "ping"}}; }
   nlohmann::json operator()(const ShutdownRequest& r) const { return {{"op", "shutdown"}, {"kill_jobs", r.kill_jobs}}; }
   nlohmann::json operator()(const FlowsRequest& r) const { return flow_request_json(r); }
@@ -149,6 +152,15 @@ Result<Request> decode_request(std::string_view line) {
         std::get<CancelRequest>(r).ids = wire_integers(j.at("ids"), "ids");
       } catch (const std::exception& e) {
         return err(std::string("malformed cancel request: ") + e.what());
+      }
+      return r;
+    }
+    if (auto action = job_action_from(op)) {
+      Request r{JobActionRequest{*action, {}}};
+      try {
+        std::get<JobActionRequest>(r).ids = wire_integers(j.at("ids"), "ids");
+      } catch (const std::exception& e) {
+        return err("malformed " + op + " request: " + e.what());
       }
       return r;
     }

@@ -27,6 +27,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/job_action.h"
 #include "core/flow_record.h"
 #include "core/job_spec.h"
 #include "core/result.h"
@@ -107,6 +108,14 @@ struct CancelReply {
   std::vector<std::int64_t> ids;  // those acted on (already ended ones are not)
 };
 
+// yard hold|release|requeue: {"op":"hold"|"release"|"requeue"|"requeue_hold","ids":[...]},
+// answered as a cancel is (the ids acted on).
+struct JobActionRequest {
+  JobAction action = JobAction::Hold;
+  std::vector<std::int64_t> ids;  // jobs, or whole arrays by their first id
+};
+using JobActionReply = CancelReply;
+
 struct PingRequest {};
 struct PingReply {
   long pid = 0;
@@ -122,7 +131,7 @@ struct ShutdownRequest {
 };
 struct ShutdownReply {};
 
-using Request = std::variant<SubmitRequest, SubmitManyRequest, CancelRequest, PingRequest, ShutdownRequest, JobsRequest, JobRequest,
+using Request = std::variant<SubmitRequest, SubmitManyRequest, CancelRequest, JobActionRequest, PingRequest, ShutdownRequest, JobsRequest, JobRequest,
                              LogsRequest, AccountsRequest, RoutesRequest, RoutesMoveRequest, WaitRequest, WatchRequest, FlowsRequest, FlowRequest,
                              DigestsRequest>;
 

@@ -22,6 +22,7 @@ Result<std::string> request_line(DaemonClient& client, std::string_view line) {
         if constexpr (std::is_same_v<R, SubmitRequest>) return encoded(client.submit(std::move(r)));
         else if constexpr (std::is_same_v<R, SubmitManyRequest>) return encoded(client.submit_many(std::move(r)));
         else if constexpr (std::is_same_v<R, CancelRequest>) return encoded(client.cancel(r));
+        else if constexpr (std::is_same_v<R, JobActionRequest>) return encoded(client.act(r));
         else if constexpr (std::is_same_v<R, PingRequest>) return encoded(client.ping());
         else if constexpr (std::is_same_v<R, ShutdownRequest>) return encoded(client.shutdown(r));
         else if constexpr (std::is_same_v<R, JobsRequest>) return encoded(client.jobs(r));

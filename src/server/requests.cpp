@@ -55,6 +55,12 @@ Result<CancelReply> handle(DaemonState& d, const CancelRequest& r, double now) {
   return CancelReply{std::move(*acted)};
 }
 
+Result<JobActionReply> handle(DaemonState& d, const JobActionRequest& r, double now) {
+  auto acted = d.backends.act(d.store, r.action, r.ids, now);
+  if (!acted) return acted.failure();
+  return JobActionReply{std::move(*acted)};
+}
+
 Result<RoutesMoveReply> handle(DaemonState& d, const RoutesMoveRequest& r, double now) {
   auto moves = d.backends.move(d.store, r.from, r.to, r.dry_run, now);
   if (!moves) return moves.failure();
@@ -98,6 +104,7 @@ Answer answer(DaemonState& d, std::string_view line, double now) {
     if (auto* s = std::get_if<SubmitRequest>(&*request)) return reply(handle(d, std::move(*s), now), true);
     if (auto* m = std::get_if<SubmitManyRequest>(&*request)) return reply(handle(d, std::move(*m), now), true);
     if (auto* c = std::get_if<CancelRequest>(&*request)) return reply(handle(d, *c, now), true);
+    if (auto* a = std::get_if<JobActionRequest>(&*request)) return reply(handle(d, *a, now), true);
     if (auto* p = std::get_if<PingRequest>(&*request)) return said(encode_reply(handle(d, *p)));
     if (auto* s = std::get_if<ShutdownRequest>(&*request)) return said(encode_reply(handle(d, *s)));
     if (auto* j = std::get_if<JobsRequest>(&*request)) return reply(handle(d.store, *j));

@@ -26,6 +26,7 @@ struct DaemonState {
 Result<SubmitReply> handle(DaemonState& daemon, SubmitRequest request, double now);
 Result<SubmitManyReply> handle(DaemonState& daemon, SubmitManyRequest request, double now);  // submit_many.cpp
 Result<CancelReply> handle(DaemonState& daemon, const CancelRequest& request, double now);
+Result<JobActionReply> handle(DaemonState& daemon, const JobActionRequest& request, double now);
 PingReply handle(DaemonState& daemon, const PingRequest& request);
 ShutdownReply handle(DaemonState& daemon, const ShutdownRequest& request);
 

@@ -11,7 +11,7 @@ enum Col : int {
   kId, kUid, kSpecId, kName, kBackend, kArrayJobId, kArrayIndex, kArrayMaxRunning, kPriority, kCpus, kMemBytes,
   kGpus, kWalltimeS, kState, kReason, kNativeState, kSubmitTime, kStartTime, kEndTime, kStdoutPath, kStderrPath,
   kAlloc, kExitCode, kSignal, kCpuSeconds, kMaxRssBytes, kNativeId, kSubmitAttempts, kCancelRequested, kRetries,
-  kRetryNotBefore, kFailedOn, kEndedTry, kMovingTo, kColumns
+  kRetryNotBefore, kFailedOn, kEndedTry, kMovingTo, kHeld, kColumns
 };
 struct ColumnSql {
   Col col;
@@ -52,6 +52,7 @@ constexpr ColumnSql kJobColumnSql[] = {
     {kFailedOn, "j.failed_on"},
     {kEndedTry, "j.ended_try"},
     {kMovingTo, "j.moving_to"},
+    {kHeld, "j.held"},
 };
 constexpr bool columns_in_order() {
   if (std::size(kJobColumnSql) != kColumns) return false;
@@ -109,6 +110,7 @@ JobRecord read_job(const sql::Statement& s) {
   r.failed_on = s.text(kFailedOn);
   r.ended_try = s.text(kEndedTry);
   r.moving_to = s.text(kMovingTo);
+  r.held = s.i64(kHeld) != 0;
   return r;
 }
 

@@ -156,6 +156,10 @@ ALTER TABLE jobs ADD COLUMN ended_try TEXT NOT NULL DEFAULT '';
     R"sql(
 ALTER TABLE jobs ADD COLUMN moving_to TEXT NOT NULL DEFAULT '';
 )sql",
+    // 9: a job held by its user (yard hold): a restarted daemon keeps it from starting.
+    R"sql(
+ALTER TABLE jobs ADD COLUMN held INTEGER NOT NULL DEFAULT 0;
+)sql",
 };
 
 }  // namespace

@@ -277,6 +277,20 @@ Status Store::set_pending_reason(std::int64_t id, std::string_view reason) {
   return st->run();
 }
 
+Status Store::set_held(std::int64_t id, bool held, std::string_view detail, double now) {
+  auto upd = cached("set_held",
+                    "UPDATE jobs SET held = ?, reason = CASE WHEN state = 'PENDING' THEN ? ELSE reason END WHERE id = ?");
+  if (!upd) return upd.failure();
+  (*upd)->bind(1, held ? 1 : 0).bind(2, held ? excerpt_reason(detail) : std::string()).bind(3, id);
+  if (auto s = (*upd)->run(); !s) return s;
+  if (db_.changes() != 1) return err("no job " + std::to_string(id));
+  auto ev = cached("ins_event_in_state",
+                   "INSERT INTO events(job_id, time, state, detail) SELECT id, ?, state, ? FROM jobs WHERE id = ?");
+  if (!ev) return ev.failure();
+  (*ev)->bind(1, now).bind(2, excerpt_reason(detail)).bind(3, id);
+  return (*ev)->run();
+}
+
 Status Store::move_job(std::int64_t id, const JobSpec& spec, std::string_view detail, double now) {
   auto spec_id = insert_spec(spec);
   if (!spec_id) return spec_id.failure();

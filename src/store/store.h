@@ -104,6 +104,10 @@ class Store {
   // keeps its reason.
   Status set_pending_reason(std::int64_t id, std::string_view reason);
   Status request_cancel(std::int64_t id);
+  // Holds or releases a job (yard hold|release): its flag, and an event saying `detail`
+  // in its current state; a PENDING job's reason becomes `detail` when held, "" when
+  // released. One statement each; group them with a Transaction.
+  Status set_held(std::int64_t id, bool held, std::string_view detail, double now);
   // A PENDING job moved to another backend (`yard routes move`): its spec becomes `spec`
   // (its backend, queue, account and QOS there), what it had of the old backend goes (its
   // native id, its submission attempts, the nodes it failed on), and an event says

@@ -124,6 +124,28 @@ srun --unbuffered --output {folder}/%j_%t_log.out --error {folder}/%j_%t_log.err
     assert state == f"CANCELLED by {os.getuid()}"
 
 
+
+def test_submitit_checkpoint_requeues_the_job_through_scontrol(shell):
+    # submitit's JobEnvironment._requeue: `scontrol requeue $SLURM_JOB_ID` from inside the
+    # job, which is stopped and starts again under its id (here: once, then it completes).
+    script = shell.write("checkpointed.sh", """#!/bin/bash
+#SBATCH --job-name=checkpointed
+#SBATCH --open-mode=append
+n=$(cat starts 2>/dev/null || echo 0); n=$((n + 1)); echo $n > starts
+if [ $n -lt 2 ]; then scontrol requeue "$SLURM_JOB_ID"; sleep 300; fi
+""")
+    _, out, _ = shell.run(f"sbatch --parsable {script}")
+    job = out.strip()
+    info = shell.until(lambda: (lambda i: i if i.get(job, {}).get("State", "PENDING").upper() not in SUBMITIT_RUNNING
+                                else None)(submitit_info(shell, job)))
+    assert info[job]["State"] == "COMPLETED"
+    assert open(os.path.join(shell.cwd, "starts")).read() == "2\n"
+    # A job that cannot be held (it ended): Slurm's error line, exit 1.
+    code, _, err = shell.run(f"scontrol hold {job}", check=False)
+    assert code == 1 and err.startswith("slurm_hold error: job ") and "cannot be held" in err, err
+    code, _, err = shell.run("scontrol requeue 99999", check=False)
+    assert (code, err) == (1, "slurm_requeue error: Invalid job id specified\n")
+
 def psij_status(shell):
     # squeue -O, first line skipped, exactly three columns, the state in its map.
     _, out, _ = shell.run("squeue -O JobArrayID,StateCompact,Reason -t all --me")

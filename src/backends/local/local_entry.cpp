@@ -21,6 +21,10 @@ class LocalEntry final : public Backend {
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids, double) override {
     return hosted_.cancel(ids);
   }
+  Result<std::vector<std::int64_t>> act(JobAction action, const std::vector<std::int64_t>& ids,
+                                        const std::vector<JobRecord>& jobs, double) override {
+    return local().act(action, ids, jobs);
+  }
   Release release(std::int64_t id, const std::string&, bool dry_run) override {
     auto why = local().release(id, dry_run);
     return {why.empty() ? Release::Given : Release::Stays, why};

@@ -1,6 +1,6 @@
 // scontrol show job [ID]: a job's record in scontrol's Key=Value lines (the fields yard
-// has; the others as Slurm writes what is not set). requeue, hold and release: not yet
-// (the daemon has no such request): said so, exit 1.
+// has; the others as Slurm writes what is not set). scontrol hold|release|requeue|
+// requeuehold JOB_LIST: the daemon's (yard hold|release|requeue), quiet when done.
 #include <grp.h>
 #include <unistd.h>
 
@@ -8,6 +8,7 @@
 
 #include "cli/job_refs.h"
 #include "cli/job_view.h"
+#include "core/text.h"
 #include "frontends/slurm/front.h"
 #include "frontends/slurm/slurm_fields.h"
 #include "frontends/slurm/slurm_states.h"
@@ -47,6 +48,49 @@ std::string show_job(const JobRecord& j, const FieldContext& c) {
   return out;
 }
 
+// scontrol ACTION JOB_LIST (ids separated by commas or blanks; an array's id: its elements).
+int job_action(const std::string& what, const std::vector<std::string>& operands) {
+  std::vector<std::string> words;
+  for (const auto& o : operands)
+    for (auto part : split(o, ','))
+      if (!part.empty()) words.emplace_back(part);
+  const std::string call = "slurm_" + std::string(what == "requeuehold" ? "requeue" : what) + " error: ";
+  if (words.empty()) {
+    std::cerr << call << "Invalid job id specified\n";
+    return 1;
+  }
+  auto refs = parse_job_refs(words);
+  if (!refs) {
+    std::cerr << call << "Invalid job id specified\n";
+    return 1;
+  }
+  auto c = client("scontrol");
+  JobQuery query;
+  query.ids = store_ids(*refs);
+  auto found = c.all_jobs(query);
+  if (!found) return fail("scontrol", found.error());
+  std::vector<std::int64_t> ids;
+  for (const auto& ref : *refs) {
+    const JobRecord* named = nullptr;
+    for (const auto& j : *found)
+      if (matches(ref, j)) named = &j;
+    if (!named) {
+      std::cerr << call << "Invalid job id specified\n";
+      return 1;
+    }
+    ids.push_back(ref.index ? named->id : ref.id);
+  }
+  const JobAction action = what == "release"       ? JobAction::Release
+                           : what == "requeue"     ? JobAction::Requeue
+                           : what == "requeuehold" ? JobAction::RequeueHold
+                                                   : JobAction::Hold;
+  if (auto done = c.act(JobActionRequest{action, ids}); !done) {
+    std::cerr << call << done.error() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int scontrol_main(const Args& args) {
@@ -55,8 +99,8 @@ int scontrol_main(const Args& args) {
     if (a != "-o" && a != "--oneliner" && a != "-d" && a != "--details") words.push_back(a);
   if (words.empty()) return fail("scontrol", "no command given (yard's scontrol: show job [ID], requeue, hold, release)");
   const std::string& what = words[0];
-  if (what == "requeue" || what == "hold" || what == "release" || what == "requeuehold")
-    return fail("scontrol", what + ": not supported by yard's Slurm commands yet (the daemon has no such request)");
+  if (what == "requeue" || what == "hold" || what == "release" || what == "requeuehold" || what == "uhold")
+    return job_action(what, {words.begin() + 1, words.end()});
   if (what != "show" || words.size() < 2 || (words[1] != "job" && words[1] != "jobs"))
     return fail("scontrol", "yard's scontrol knows `show job [ID]` only, not: " + what);
   auto c = client("scontrol");
