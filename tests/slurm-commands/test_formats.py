@@ -106,6 +106,21 @@ def test_scancel_scontrol_sinfo_sacctmgr(shell):
     assert out.count("|") == 2 and out.endswith("|None\n")
 
 
+
+def test_scontrol_hold_and_release_as_squeue_shows_them(shell):
+    sleeper = submit(shell, "--wrap 'sleep 300'")
+    waiting = submit(shell, f"-d afterany:{sleeper} --wrap 'echo released > released.txt'")
+    shell.run(f"scontrol hold {waiting}")
+    assert shell.run(f"squeue -h -o '%i %t %r' -j {waiting}")[1] == f"{waiting} PD JobHeldUser\n"
+    shell.run(f"scancel {sleeper}")
+    # Its parent ended and a job submitted after it ran: the held one still waits.
+    later = submit(shell, "--wrap true")
+    shell.until(lambda: "COMPLETED" in shell.run(f"sacct -X -n -P -o State -j {later}")[1])
+    assert shell.run(f"squeue -h -o '%t %r' -j {waiting}")[1] == "PD JobHeldUser\n"
+    shell.run(f"scontrol release {waiting}")
+    shell.until(lambda: "COMPLETED" in shell.run(f"sacct -X -n -P -o State -j {waiting}")[1])
+    assert open(os.path.join(shell.cwd, "released.txt")).read() == "released\n"
+
 def test_env_puts_the_commands_first_and_never_hides_a_real_slurm_unasked(shell, tmp_path):
     fake = tmp_path / "bin"
     fake.mkdir()

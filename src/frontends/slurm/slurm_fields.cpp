@@ -34,6 +34,7 @@ std::string reason(const JobRecord& j) {
   if (state == "TIMEOUT") return "TimeLimit";
   if (state == "OUT_OF_MEMORY") return "OutOfMemory";
   if (j.start_time || slurm_ended(j)) return "None";
+  if (j.held) return "JobHeldUser";  // yard hold, scontrol hold
   const std::string& r = j.reason;
   if (r.empty()) return j.array_index && j.array_max_running > 0 ? "JobArrayTaskLimit" : "Priority";
   if (r.find("waiting for job") != std::string::npos || r.find("ependen") != std::string::npos) return "Dependency";
