@@ -20,7 +20,7 @@ packages=(
   pybind11-dev python3-dev python3-pybind11 python3-cloudpickle python3-pytest
   # the web platform (src/web/): its HTTP server, its passwords and tokens (argon2id), the
   # API tests' schema checks, and the browser its pages are tested in (tests/web/)
-  libcpp-httplib-dev libsodium-dev python3-jsonschema chromium
+  libcpp-httplib-dev libsodium-dev python3-jsonschema chromium openssl
   # a workflow tool driving Slurm's commands as front ends to yard (tests/slurm-commands/)
   snakemake
   # the documentation site (mkdocs.yml, scripts/docs.sh)

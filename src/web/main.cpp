@@ -106,9 +106,17 @@ int user_command(const std::string& action, const std::string& site_dir, const s
 }
 
 int serve_command(const std::string& listen_text, SiteSettings settings, int threads,
-                  const std::vector<std::string>& webhook_prefixes) {
+                  const std::vector<std::string>& webhook_prefixes, const std::string& tls_cert,
+                  const std::string& tls_key) {
   ListenSettings listen;
   listen.threads = threads;
+  listen.tls_cert = tls_cert;
+  listen.tls_key = tls_key;
+  if (!tls_cert.empty()) settings.secure_cookies = true;  // the browser sends them over TLS only
+  if (auto checked = new_server(listen); !checked) {  // before anything starts
+    std::cerr << "yard web: " << checked.error() << "\n";
+    return 2;
+  }
   const auto colon = listen_text.rfind(':');
   try {
     if (colon == std::string::npos) throw std::invalid_argument(listen_text);
@@ -170,14 +178,21 @@ int main(int argc, char** argv) {
   std::string listen = "127.0.0.1:8080";
   int threads = 512;
   auto* serve = app.add_subcommand("serve", "Serve the API and the pages (until SIGINT or SIGTERM)");
-  serve->add_option("--listen", listen, "HOST:PORT to listen on (PORT 0: any free one; put TLS in front: docs/WEB.md)")
+  serve->add_option("--listen", listen,
+                    "HOST:PORT to listen on (PORT 0: any free one; TLS: --tls-cert and --tls-key, or a reverse proxy in "
+                    "front: docs/WEB.md)")
       ->capture_default_str();
   serve->add_option("--site", settings.site_dir, "The site's directory: its users, runs and uploads")->capture_default_str();
   serve->add_option("--templates", settings.templates_dir, "The admin's templates (*.yaml)")->capture_default_str();
   serve->add_option("--static", settings.static_dir, "The built pages (web/ built by npm)")->capture_default_str();
   serve->add_option("--threads", threads, "Requests and event streams served at once")->check(CLI::Range(4, 20000))
       ->capture_default_str();
-  serve->add_flag("--secure-cookies", settings.secure_cookies, "Mark cookies Secure (behind TLS)");
+  serve->add_flag("--secure-cookies", settings.secure_cookies, "Mark cookies Secure (behind a proxy that speaks TLS)");
+  std::string tls_cert, tls_key;
+  auto* cert = serve->add_option("--tls-cert", tls_cert, "Serve HTTPS with this certificate (PEM, the chain after it)");
+  auto* key = serve->add_option("--tls-key", tls_key, "... and this private key (PEM); cookies are then Secure");
+  cert->needs(key);
+  key->needs(cert);
   std::vector<std::string> webhook_prefixes;
   serve->add_option("--webhook-prefix", webhook_prefixes,
                     "A URL prefix runs' webhooks may go to (repeatable; none: no webhooks)");
@@ -200,7 +215,7 @@ int main(int argc, char** argv) {
   for (auto* sub : {add, password, remove, list})
     sub->add_option("--site", settings.site_dir, "The site's directory")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
-  if (serve->parsed()) return serve_command(listen, settings, threads, webhook_prefixes);
+  if (serve->parsed()) return serve_command(listen, settings, threads, webhook_prefixes, tls_cert, tls_key);
   for (auto* sub : {add, password, remove, list})
     if (sub->parsed()) return user_command(sub->get_name(), settings.site_dir, name, admin, account, password_stdin);
   return 2;

@@ -3,9 +3,13 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <memory>
 #include <thread>
 
 #include "web/api_routes.h"
@@ -54,8 +58,27 @@ void block_stop_signals() {
   signal(SIGPIPE, SIG_IGN);
 }
 
+Result<std::unique_ptr<httplib::Server>> new_server(const ListenSettings& listen) {
+  if (listen.tls_cert.empty()) return std::make_unique<httplib::Server>();
+  for (const auto& [flag, path] : {std::pair{"--tls-cert", listen.tls_cert}, std::pair{"--tls-key", listen.tls_key}}) {
+    std::ifstream in(path);
+    if (!in) return err(std::string(flag) + " " + path + ": cannot read it (" + std::strerror(errno) + ")");
+  }
+  auto server = std::make_unique<httplib::SSLServer>(listen.tls_cert.c_str(), listen.tls_key.c_str());
+  if (!server->is_valid())
+    return err("--tls-cert " + listen.tls_cert + " and --tls-key " + listen.tls_key +
+               ": not a PEM certificate and its private key");
+  return std::unique_ptr<httplib::Server>(std::move(server));
+}
+
 int serve(Site& site, const ListenSettings& listen) {
-  httplib::Server server;
+  const bool tls = !listen.tls_cert.empty();
+  auto owned = new_server(listen);
+  if (!owned) {
+    std::cerr << "yard web: " << owned.error() << "\n";
+    return 2;
+  }
+  httplib::Server& server = **owned;
   const int threads = listen.threads;
   server.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
   // Uploads are the largest bodies; JSON bodies are checked against kMaxJsonBody.
@@ -107,7 +130,7 @@ int serve(Site& site, const ListenSettings& listen) {
     site.feed->stop();
     server.stop();
   }).detach();
-  std::cout << "listening on http://" << listen.host << ":" << port << std::endl;
+  std::cout << "listening on " << (tls ? "https" : "http") << "://" << listen.host << ":" << port << std::endl;
   const bool ok = server.listen_after_bind();
   site.feed->stop();
   return ok ? 0 : 1;

@@ -43,7 +43,7 @@ class Site:
             [f"{BIN}/yard-web", "serve", "--listen", "127.0.0.1:0", "--site", self.site_dir, "--templates",
              self.templates, "--threads", "64", *self.serve_args], env=self.env, stdout=subprocess.PIPE, text=True)
         line = self.server.stdout.readline()
-        assert line.startswith("listening on http://"), f"yard web serve said {line!r}"
+        assert line.startswith(("listening on http://", "listening on https://")), f"yard web serve said {line!r}"
         self.url = line.split()[-1]
         self.port = int(self.url.rsplit(":", 1)[1])
 
