@@ -6,6 +6,8 @@
 #include "backends/all_languages.h"
 #include "cli/cli_docs.h"
 #include "core/setting_doc.h"
+#include "routes/routes_keys.h"
+#include "sched/policy_keys.h"
 
 namespace yard {
 namespace {
@@ -98,7 +100,8 @@ std::string settings_page() {
       "# Settings files: every key\n\nGenerated from the tables yard's readers check keys against (a key not "
       "listed here is refused, naming the file, the line and the keys there are). Each file lives in "
       "`$XDG_CONFIG_HOME/switchyard/` (`~/.config/switchyard/`); [configuration files](configuration.md) says "
-      "when they are read.\n\n## local.yaml\n\nThe machine as the local scheduler sees it.\n\n";
+      "when they are read. Workflow files and web templates have pages of their own ([workflows](../WORKFLOWS.md), "
+      "[the web platform](../WEB.md)).\n\n## local.yaml\n\nThe machine as the local scheduler sees it.\n\n";
   settings_table(out, kLocalSettings);
   std::vector<std::string> files;
   for (const auto& l : all_script_languages().all())
@@ -111,6 +114,24 @@ std::string settings_page() {
     out += "## " + std::string(l->settings_file()) + "\n\n" + std::string(l->title()) +
            "'s own keys, beside the cluster backends' above.\n\n";
     settings_table(out, l->own_settings());
+  }
+  out += "## routes.yaml\n\nWishes, size classes and targets ([routes](../ROUTES.md)): the site's "
+         "(`/etc/switchyard/routes.yaml`), then the user's.\n\n";
+  settings_table(out, kRoutesKeys);
+  out += "### classes: NAME\n\nA class's limits.\n\n";
+  settings_table(out, kRouteClassLimits);
+  out += "### targets: BACKEND\n\n";
+  settings_table(out, kRouteTargetKeys);
+  out += "## policy.yaml\n\nThe local scheduler's policy, and the simulator's ([scheduling on one "
+         "machine](../SCHEDULING.md)).\n\n";
+  settings_table(out, sched::kPolicyKeys);
+  const std::pair<const char*, std::span<const SettingDoc>> nested[] = {
+      {"weights", sched::kPolicyWeightKeys}, {"fairshare", sched::kPolicyFairshareKeys}, {"age", sched::kPolicyAgeKeys},
+      {"tiers: - (each)", sched::kPolicyTierKeys}, {"accounts: - (each)", sched::kPolicyAccountKeys},
+      {"pools: - (each)", sched::kPolicyPoolKeys}};
+  for (const auto& [heading, table] : nested) {
+    out += "### " + std::string(heading) + "\n\n";
+    settings_table(out, table);
   }
   return out;
 }

@@ -1,4 +1,5 @@
 #include "routes/routes.h"
+#include "routes/routes_keys.h"
 
 #include <filesystem>
 #include <set>
@@ -44,6 +45,9 @@ Status read_classes(const Reader& r, const YAML::Node& n, Routes& out) {
     if (!limits.IsMap()) return err(r.at(limits) + "classes: " + c.name + ": expected limits such as {time: 1:00:00, cpus: 4, mem: 8G}");
     for (auto kv : limits) {
       const std::string key = kv.first.as<std::string>();
+      if (!has_setting(kRouteClassLimits, key))
+        return err(r.at(kv.first) + "classes: " + c.name + ": unknown limit '" + key + "' (" +
+                   setting_names(kRouteClassLimits) + ")");
       auto value = r.scalar(kv.second, "classes: " + c.name + ": " + key);
       if (!value) return value.failure();
       const std::string where = r.at(kv.second) + "classes: " + c.name + ": " + key + ": ";
@@ -56,12 +60,10 @@ Status read_classes(const Reader& r, const YAML::Node& n, Routes& out) {
         const long long v = std::strtoll(value->c_str(), &end, 10);
         if (*end || v <= 0 || v > kMaxJobCount) return err(where + "expected a number of CPUs, got '" + *value + "'");
         c.cpus = v;
-      } else if (key == "mem") {
+      } else {  // mem
         auto m = parse_memory_size(*value);
         if (!m || *m == 0) return err(where + (m ? "expected a size above zero" : m.error()));
         c.mem_bytes = *m;
-      } else {
-        return err(r.at(kv.first) + "classes: " + c.name + ": unknown limit '" + key + "' (time, cpus, mem)");
       }
     }
     // The user's class of a name the site has replaces it where it stands.
@@ -84,6 +86,9 @@ Status read_targets(const Reader& r, const YAML::Node& n, Routes& out, const std
     if (!it.second.IsMap()) return err(r.at(it.second) + "targets: " + *backend + ": expected {queues: ..., account: ..., qos: ...}");
     for (auto kv : it.second) {
       const std::string key = kv.first.as<std::string>();
+      if (!has_setting(kRouteTargetKeys, key))
+        return err(r.at(kv.first) + "targets: " + *backend + ": unknown key '" + key + "' (" +
+                   setting_names(kRouteTargetKeys) + ")");
       if (key == "queues") {
         if (!kv.second.IsMap()) return err(r.at(kv.second) + "targets: " + *backend + ": queues: expected class: queue pairs");
         for (auto q : kv.second) {
@@ -103,13 +108,10 @@ Status read_targets(const Reader& r, const YAML::Node& n, Routes& out, const std
         if (!v) return v.failure();
         if (!is_backend(*v)) return err(r.at(kv.second) + "targets: " + *backend + ": fallback: unknown backend '" + *v + "'");
         t.fallback = *v;
-      } else if (key == "account" || key == "qos") {
+      } else {  // account, qos
         auto v = r.scalar(kv.second, "targets: " + *backend + ": " + key);
         if (!v) return v.failure();
         (key == "account" ? t.account : t.qos) = *v;
-      } else {
-        return err(r.at(kv.first) + "targets: " + *backend + ": unknown key '" + key +
-                   "' (queues, account, qos, drain, fallback)");
       }
     }
   }
@@ -126,10 +128,11 @@ Status read_file(const std::string& file, Routes& out, const std::function<bool(
     for (auto it : *doc) {
       const std::string key = it.first.as<std::string>();
       Status s;
-      if (key == "wishes") s = read_wishes(r, it.second, out);
+      if (!has_setting(kRoutesKeys, key))
+        s = err(r.at(it.first) + "unknown key '" + key + "' (" + setting_names(kRoutesKeys) + ")");
+      else if (key == "wishes") s = read_wishes(r, it.second, out);
       else if (key == "classes") s = read_classes(r, it.second, out);
-      else if (key == "targets") s = read_targets(r, it.second, out, is_backend);
-      else s = err(r.at(it.first) + "unknown key '" + key + "' (wishes, classes, targets)");
+      else s = read_targets(r, it.second, out, is_backend);
       if (!s) return s;
     }
   } catch (const YAML::Exception& e) {

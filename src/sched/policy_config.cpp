@@ -5,12 +5,14 @@
 #include <charconv>
 #include <cmath>
 #include <set>
+#include <span>
 
 #include "core/duration.h"
 #include "core/file_text.h"
 #include "core/size.h"
 #include "core/yaml_file.h"
 #include "core/text.h"
+#include "sched/policy_keys.h"
 
 namespace yard::sched {
 
@@ -75,16 +77,13 @@ class Parser {
     throw ConfigError{yaml_where(source_, at) + ": " + key + ": " + what};
   }
 
-  void only_keys(const YAML::Node& map, const std::string& key, const std::set<std::string>& accepted) const {
+  // Every key of `map` is in `accepted` (policy_keys.h), or an error naming the ones there are.
+  void only_keys(const YAML::Node& map, const std::string& key, std::span<const SettingDoc> accepted) const {
     if (!map.IsMap()) fail(map, key, "expected a mapping");
     for (auto it = map.begin(); it != map.end(); ++it) {
       const std::string name = it->first.Scalar();
-      if (accepted.count(name) == 0) {
-        std::string list;
-        for (const std::string& a : accepted) list += (list.empty() ? "" : ", ") + a;
-        fail(it->first, key.empty() ? name : key + "." + name,
-             "unknown key (accepted: " + list + ")");
-      }
+      if (!has_setting(accepted, name))
+        fail(it->first, key.empty() ? name : key + "." + name, "unknown key (accepted: " + setting_names(accepted) + ")");
     }
   }
 
@@ -137,9 +136,7 @@ class Parser {
   PolicyConfig parse(const YAML::Node& root) {
     PolicyConfig c;
     if (!root.IsDefined() || root.IsNull()) return c;
-    only_keys(root, "", {"reservation_depth", "backfill_order", "weights", "fairshare", "age",
-                         "tiers", "accounts", "pools", "account_from", "account_map",
-                         "default_account", "default_walltime", "max_jobs_per_pass"});
+    only_keys(root, "", kPolicyKeys);
     if (const YAML::Node n = root["reservation_depth"]) {
       const std::string s = to_lower(trim(scalar(n, "reservation_depth")));
       if (s == "unlimited") {
@@ -161,18 +158,18 @@ class Parser {
       }
     }
     if (const YAML::Node n = root["weights"]) {
-      only_keys(n, "weights", {"tier", "age", "fairshare", "size"});
+      only_keys(n, "weights", kPolicyWeightKeys);
       if (n["tier"]) c.weights.tier = number(n["tier"], "weights.tier");
       if (n["age"]) c.weights.age = number(n["age"], "weights.age");
       if (n["fairshare"]) c.weights.fairshare = number(n["fairshare"], "weights.fairshare");
       if (n["size"]) c.weights.size = number(n["size"], "weights.size");
     }
     if (const YAML::Node n = root["fairshare"]) {
-      only_keys(n, "fairshare", {"half_life"});
+      only_keys(n, "fairshare", kPolicyFairshareKeys);
       if (n["half_life"]) c.half_life = duration(n["half_life"], "fairshare.half_life");
     }
     if (const YAML::Node n = root["age"]) {
-      only_keys(n, "age", {"max"});
+      only_keys(n, "age", kPolicyAgeKeys);
       if (n["max"]) c.max_age = duration(n["max"], "age.max");
       if (c.max_age <= 0) fail(n["max"], "age.max", "must be longer than zero");
     }
@@ -226,7 +223,7 @@ class Parser {
     for (std::size_t i = 0; i < list.size(); ++i) {
       const YAML::Node item = list[i];
       const std::string key = "tiers[" + std::to_string(i) + "]";
-      only_keys(item, key, {"name", "priority", "best_effort"});
+      only_keys(item, key, kPolicyTierKeys);
       TierConfig t;
       t.name = name(item, key);
       if (c.tier(t.name) != nullptr) fail(item, key, "duplicate tier '" + t.name + "'");
@@ -243,7 +240,7 @@ class Parser {
     for (std::size_t i = 0; i < list.size(); ++i) {
       const YAML::Node item = list[i];
       const std::string key = "accounts[" + std::to_string(i) + "]";
-      only_keys(item, key, {"name", "tier", "share", "allocation_core_hours"});
+      only_keys(item, key, kPolicyAccountKeys);
       AccountConfig a;
       a.name = name(item, key);
       if (c.account(a.name) != nullptr) fail(item, key, "duplicate account '" + a.name + "'");
@@ -265,7 +262,7 @@ class Parser {
     for (std::size_t i = 0; i < list.size(); ++i) {
       const YAML::Node item = list[i];
       const std::string key = "pools[" + std::to_string(i) + "]";
-      only_keys(item, key, {"name", "procs", "nodes", "cores_per_node", "memory_per_node", "gpus_per_node"});
+      only_keys(item, key, kPolicyPoolKeys);
       PoolConfig p;
       p.name = name(item, key);
       if (!names.insert(p.name).second) fail(item, key, "duplicate pool '" + p.name + "'");

@@ -139,7 +139,7 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"reservation_depth: -2", "p.yaml:1: reservation_depth: expected 0, 1, N or unlimited"},
         Bad{"\nweights:\n  age: high\n", "p.yaml:3: weights.age: expected a number, got 'high'"},
         Bad{"weights: {tier: -1}", "p.yaml:1: weights.tier: must not be negative"},
-        Bad{"weights: {colour: 1}", "p.yaml:1: weights.colour: unknown key (accepted: age, fairshare, size, tier)"},
+        Bad{"weights: {colour: 1}", "p.yaml:1: weights.colour: unknown key (accepted: tier, age, fairshare, size)"},
         Bad{"fairshare: {half_life: soon}", "p.yaml:1: fairshare.half_life: invalid duration 'soon'"},
         Bad{"\n\nbogus: 1", "p.yaml:3: bogus: unknown key"},
         Bad{"tiers: {name: a}", "p.yaml:1: tiers: expected a list"},
