@@ -6,8 +6,10 @@
 #include "backends/all_languages.h"
 #include "cli/cli_docs.h"
 #include "core/setting_doc.h"
+#include "flow/flow_keys.h"
 #include "routes/routes_keys.h"
 #include "sched/policy_keys.h"
+#include "web/template_keys.h"
 
 namespace yard {
 namespace {
@@ -100,8 +102,8 @@ std::string settings_page() {
       "# Settings files: every key\n\nGenerated from the tables yard's readers check keys against (a key not "
       "listed here is refused, naming the file, the line and the keys there are). Each file lives in "
       "`$XDG_CONFIG_HOME/switchyard/` (`~/.config/switchyard/`); [configuration files](configuration.md) says "
-      "when they are read. Workflow files and web templates have pages of their own ([workflows](../WORKFLOWS.md), "
-      "[the web platform](../WEB.md)).\n\n## local.yaml\n\nThe machine as the local scheduler sees it.\n\n";
+      "when they are read; routes.yaml and policy.yaml are also a site's, and workflow files and web templates are "
+      "where their commands are given.\n\n## local.yaml\n\nThe machine as the local scheduler sees it.\n\n";
   settings_table(out, kLocalSettings);
   std::vector<std::string> files;
   for (const auto& l : all_script_languages().all())
@@ -133,6 +135,20 @@ std::string settings_page() {
     out += "### " + std::string(heading) + "\n\n";
     settings_table(out, table);
   }
+  out += "## A workflow file\n\nWhat `yard run FILE` reads ([workflows](../WORKFLOWS.md)).\n\n";
+  settings_table(out, kFlowKeys);
+  out += "### steps: - (each)\n\nBeside the job keys below.\n\n";
+  settings_table(out, kFlowStepKeys);
+  out += "### A step's job keys (and defaults:)\n\n";
+  settings_table(out, kFlowJobKeys);
+  out += "### retry:\n\n";
+  settings_table(out, kFlowRetryKeys);
+  out += "## A web template\n\nA form of the web platform, `TEMPLATES/NAME.yaml` ([the web platform](../WEB.md)).\n\n";
+  settings_table(out, web::kTemplateKeys);
+  out += "### fields: - (each)\n\n";
+  settings_table(out, web::kTemplateFieldKeys);
+  out += "### job:, and steps: - (each)\n\n";
+  settings_table(out, web::kTemplateStepKeys);
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <set>
 
+#include "flow/flow_keys.h"
 #include "flow/yaml_tree.h"
 #include "flow/flow_graph.h"
 #include "flow/foreach.h"
@@ -11,7 +12,6 @@
 namespace yard {
 namespace {
 
-const std::set<std::string, std::less<>> kStepKeys = {"name", "needs", "inputs", "outputs", "foreach", "as", "pack"};
 
 // A list of strings, or one string, each through `expand`.
 Result<std::vector<std::string>> strings(const std::string& path, const YamlNode& n, const char* key,
@@ -89,7 +89,7 @@ Result<Flow> flow_of(const YamlNode& root, const std::string& path, const std::s
     for (std::size_t i = 0; i < root.size(); ++i) {
       const YamlNode k = root.child(2 * i);
       const auto key = k.str();
-      if (key != list_key && (legacy || (key != "name" && key != "params" && key != "defaults")))
+      if (key != list_key && (legacy || !has_setting(kFlowKeys, key)))
         return err(yaml_where(path, k) + ": unknown key '" + key + "'");
     }
     if (root["name"]) flow.name = root["name"].str();
@@ -106,7 +106,7 @@ Result<Flow> flow_of(const YamlNode& root, const std::string& path, const std::s
       for (std::size_t i = 0; i < n.size(); ++i) {
         const YamlNode k = n.child(2 * i);
         const auto key = k.str();
-        const bool known = is_job_key(key) || (legacy ? key == "name" || key == "after" : kStepKeys.count(key) > 0);
+        const bool known = is_job_key(key) || (legacy ? key == "name" || key == "after" : has_setting(kFlowStepKeys, key));
         if (!known) return err(yaml_where(path, k) + ": unknown key '" + key + "'");
       }
       if (!n["name"]) return err(at + ": " + words.step + " without a name");

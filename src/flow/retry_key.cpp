@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "core/duration.h"
+#include "flow/flow_keys.h"
 #include "core/size.h"
 
 namespace yard {
@@ -46,8 +47,8 @@ Result<RetryPolicy> read_retry(const std::string& path, const YamlNode& n) {
     } else if (n.is_map()) {
       for (std::size_t i = 0; i < n.size(); ++i) {
         const std::string key = n.child(2 * i).str();
-        if (key != "times" && key != "on" && key != "exit" && key != "backoff" && key != "grow" && key != "cap")
-          return fail(n.child(2 * i), "unknown key '" + key + "' (times, on, exit, backoff, grow, cap)");
+        if (!has_setting(kFlowRetryKeys, key))
+          return fail(n.child(2 * i), "unknown key '" + key + "' (" + setting_names(kFlowRetryKeys) + ")");
       }
       p.times = n["times"] ? n["times"].integer() : 1;
       if (n["on"]) {

@@ -6,18 +6,13 @@
 #include "core/batch_directives.h"  // split_directive_words
 #include "core/duration.h"
 #include "core/size.h"
+#include "flow/flow_keys.h"
 #include "flow/retry_key.h"
 #include "jobtext/submit_options.h"
 
 namespace yard {
 namespace {
 
-const std::set<std::string, std::less<>>& job_keys() {  // built when first read, not at every start of yard
-  static const std::set<std::string, std::less<>> kSet = {"command", "flags", "ntasks", "cpus_per_task", "mem",
-                                                     "mem_per_cpu", "gpus", "time", "array", "priority",
-                                                     "output", "error", "chdir", "retry"};
-  return kSet;
-}
 
 // The words of a `flags:` value: a string split as an #SBATCH line, or a list.
 Result<std::vector<std::string>> flag_words(const std::string& path, const YamlNode& flags, const Expand* expand) {
@@ -99,7 +94,7 @@ Status read_keys(const std::string& path, const YamlNode& n, const std::string& 
 
 }  // namespace
 
-bool is_job_key(std::string_view key) { return job_keys().find(key) != job_keys().end(); }
+bool is_job_key(std::string_view key) { return has_setting(kFlowJobKeys, key); }
 
 Result<StepDefaults> read_step_defaults(const std::string& path, const YamlNode& node) {
   StepDefaults d;

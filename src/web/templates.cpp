@@ -1,4 +1,5 @@
 #include "web/templates.h"
+#include "web/template_keys.h"
 
 #include <algorithm>
 #include <cctype>
@@ -47,8 +48,8 @@ Result<TemplateStep> read_step(const YAML::Node& n, const std::string& source) {
     } else if (key == "script") {
       step.script = v.as<std::string>();
     } else {
-      return err(yaml_where(source, kv.first) + ": unknown key '" + key +
-                 "' (accepted: name, needs, options, command, script)");
+      return err(yaml_where(source, kv.first) + ": unknown key '" + key + "' (accepted: " +
+                 setting_names(kTemplateStepKeys) + ")");
     }
   }
   if (step.command.empty() == step.script.empty()) return err(where + "give a command or a script (one of them)");
@@ -71,8 +72,8 @@ Result<TemplateField> read_field(const YAML::Node& n, const std::string& source)
     else if (key == "choices") for (const auto& c : v) f.choices.push_back(c.as<std::string>());
     else if (key == "default") f.default_value = v.as<std::string>();
     else
-      return err(yaml_where(source, kv.first) + ": unknown key '" + key +
-                 "' (accepted: name, label, type, help, min, max, max_length, choices, default)");
+      return err(yaml_where(source, kv.first) + ": unknown key '" + key + "' (accepted: " +
+                 setting_names(kTemplateFieldKeys) + ")");
   }
   if (!good_name(f.name)) return err(where + "a field's name is lower-case letters, digits and _ ('" + f.name + "')");
   static const std::set<std::string> types = {"integer", "number", "text", "choice", "file"};
@@ -148,8 +149,8 @@ Result<Template> parse_template(const std::string& name, const std::string& text
           }
         }
       } else {
-        return err(yaml_where(source, kv.first) + ": unknown key '" + key +
-                   "' (accepted: title, description, fields, job, steps)");
+        return err(yaml_where(source, kv.first) + ": unknown key '" + key + "' (accepted: " +
+                   setting_names(kTemplateKeys) + ")");
       }
     }
   } catch (const YAML::Exception& e) {
