@@ -57,18 +57,27 @@ def test_plain_http_on_the_tls_port_gets_no_page(site):
     assert status != 200
 
 
+def sandbox(tmp_path):
+    # Refused before anything starts; were a daemon started all the same, it would be this one's.
+    env = dict(os.environ)
+    for key in ("HOME", "XDG_RUNTIME_DIR", "XDG_STATE_HOME", "XDG_CONFIG_HOME"):
+        env[key] = str(tmp_path / key.lower())
+        os.makedirs(env[key], mode=0o700, exist_ok=True)
+    return env
+
+
 def test_a_certificate_it_cannot_use_is_refused_naming_the_file(tmp_path, certificate):
     missing = str(tmp_path / "nowhere.pem")
     p = subprocess.run([f"{BIN}/yard-web", "serve", "--listen", "127.0.0.1:0", "--site", str(tmp_path / "site"),
                         "--tls-cert", missing, "--tls-key", certificate[1]], capture_output=True, text=True, timeout=60,
-                       env=dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path)))
+                       env=sandbox(tmp_path))
     assert p.returncode == 2 and f"--tls-cert {missing}: cannot read it" in p.stderr, p.stderr
     garbage = tmp_path / "garbage.pem"
     garbage.write_text("not a certificate\n")
     p = subprocess.run([f"{BIN}/yard-web", "serve", "--listen", "127.0.0.1:0", "--site", str(tmp_path / "site"),
                         "--tls-cert", str(garbage), "--tls-key", certificate[1]], capture_output=True, text=True,
-                       timeout=60, env=dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path)))
+                       timeout=60, env=sandbox(tmp_path))
     assert p.returncode == 2 and "not a PEM certificate and its private key" in p.stderr, p.stderr
     p = subprocess.run([f"{BIN}/yard-web", "serve", "--tls-cert", certificate[0]], capture_output=True, text=True,
-                       timeout=60)
+                       timeout=60, env=sandbox(tmp_path))
     assert p.returncode != 0 and "--tls-key" in p.stderr, p.stderr
