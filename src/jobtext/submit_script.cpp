@@ -38,6 +38,14 @@ bool own_scheduler(const ScriptLanguages& languages, const ScriptLanguage& langu
 Result<ScriptDirectives> script_directives(const ScriptLanguages& languages, const std::string& script,
                                            const std::string& path, const std::string& chosen,
                                            std::string_view backend) {
+  // A job description of a language that describes jobs apart from their scripts (it names
+  // the script as its executable) would otherwise run as a shell script, line by line.
+  if (chosen.empty() && !script.starts_with("#!"))
+    for (const auto& l : languages.all())
+      if (!l->reads_scripts() && l->is_description(script))
+        return err(path + ": this is " + std::string(l->title()) + "'s job description, not a batch script: yard "
+                   "submit runs the script it names (its executable), or `yard translate --from " +
+                   std::string(l->name()) + " --to slurm " + path + "` writes one with its directives");
   auto language = script_kind(languages, script, path, chosen, "--directives");
   if (!language) return language.failure();
   auto translated = (*language)->read_directives(script, path, is_directory);

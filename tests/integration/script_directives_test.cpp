@@ -192,5 +192,19 @@ TEST_F(ScriptDirectives, TwoKindsOfDirectivesNeedAChoice) {
   EXPECT_EQ(status().size(), 0u);
 }
 
+// A job description that names its script (HTCondor's) is not run as a shell script.
+TEST_F(ScriptDirectives, AJobDescriptionIsRefusedAsAScriptAndNamesWhatToDoInstead) {
+  write("job.sub", "executable = job.sh\nrequest_cpus = 2\nqueue\n");
+  Output o = yard({"submit", "job.sub"});
+  EXPECT_EQ(o.rc, 2);
+  EXPECT_NE(o.err.find("job.sub: this is HTCondor's job description, not a batch script"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("yard translate --from htcondor --to slurm job.sub"), std::string::npos) << o.err;
+  EXPECT_EQ(status().size(), 0u);
+  // A script that happens to hold such lines is one when it says its interpreter.
+  write("queue.sh", "#!/bin/sh\nexecutable=x\necho queue\n");
+  Output script = yard({"submit", "--test-only", "queue.sh"});
+  EXPECT_EQ(script.rc, 0) << script.err;
+}
+
 }  // namespace
 }  // namespace yard::test
