@@ -29,9 +29,7 @@ std::vector<std::string> IndirectBackend::approximations(const JobSpec& spec) co
   std::vector<std::string> out;
   SubmitContext probe = probe_context();
   probe.nearest = &out;
-  JobSpec named = spec;
-  named.backend = std::string(dialect_.name());
-  if (!dialect_.batch_script(named, probe)) out.clear();  // refused: check() says why
+  if (!dialect_.batch_script(spec, probe)) out.clear();  // refused: check() says why
   return out;
 }
 

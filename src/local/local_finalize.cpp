@@ -93,6 +93,8 @@ void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
   if (it == running_.end()) return;
   Running run = std::move(it->second);
   running_.erase(it);
+  // Asked to requeue it (yard requeue): forgotten however it ended (it may have ended first).
+  const bool user_requeue = user_requeues_.erase(id) != 0;
   if (run.host_pidfd >= 0) ::close(run.host_pidfd);
   if (run.watch >= 0) {
     ::inotify_rm_watch(inotify_fd_, run.watch);
@@ -161,7 +163,7 @@ void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
                                : "requeued: " + rec.outcome->reason;
       set_state(id, JobState::Pending, t);
     } else {
-      t.reason = user_requeues_.erase(id) ? "requeued (yard requeue)" : "preempted: requeued";
+      t.reason = user_requeue ? "requeued (yard requeue)" : "preempted: requeued";
       t.exit_code = rec.outcome->exit_code;
       t.signal = rec.outcome->signal;
       const double end = rec.outcome->end_time > 0 ? rec.outcome->end_time : clock_.wall();
@@ -173,6 +175,8 @@ void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
     if (run.array_job_id) queue_.element_ended(run.array_job_id);
     auto r = store_.job(id);
     if (r && r->has_value() && (*r)->state == JobState::Pending) {
+      // Held when requeued (yard requeue --hold), also by a daemon started since: it waits aside.
+      if ((*r)->held) queue_.hold(id);
       pending_[id] = queued(**r);
       queue_.push(pending_[id]);
     }

@@ -113,8 +113,9 @@ int serve_command(const std::string& listen_text, SiteSettings settings, int thr
   listen.tls_cert = tls_cert;
   listen.tls_key = tls_key;
   if (!tls_cert.empty()) settings.secure_cookies = true;  // the browser sends them over TLS only
-  if (auto checked = new_server(listen); !checked) {  // before anything starts
-    std::cerr << "yard web: " << checked.error() << "\n";
+  auto server = new_server(listen);  // before anything starts
+  if (!server) {
+    std::cerr << "yard web: " << server.error() << "\n";
     return 2;
   }
   const auto colon = listen_text.rfind(':');
@@ -156,7 +157,7 @@ int serve_command(const std::string& listen_text, SiteSettings settings, int thr
     std::cerr << "yard web: the daemon does not answer: " << st.error() << "\n";
     return 1;
   }
-  const int rc = serve(site, listen);
+  const int rc = serve(site, listen, std::move(*server));
   // The feed's thread may still be inside the daemon's watch: the process ends here, without
   // destroying what that thread uses (every change is already in web.db and the store).
   std::cout.flush();

@@ -71,14 +71,9 @@ Result<std::unique_ptr<httplib::Server>> new_server(const ListenSettings& listen
   return std::unique_ptr<httplib::Server>(std::move(server));
 }
 
-int serve(Site& site, const ListenSettings& listen) {
+int serve(Site& site, const ListenSettings& listen, std::unique_ptr<httplib::Server> owned) {
   const bool tls = !listen.tls_cert.empty();
-  auto owned = new_server(listen);
-  if (!owned) {
-    std::cerr << "yard web: " << owned.error() << "\n";
-    return 2;
-  }
-  httplib::Server& server = **owned;
+  httplib::Server& server = *owned;
   const int threads = listen.threads;
   server.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
   // Uploads are the largest bodies; JSON bodies are checked against kMaxJsonBody.

@@ -27,8 +27,8 @@ Result<std::unique_ptr<httplib::Server>> new_server(const ListenSettings& listen
 // Called first, before any thread starts: SIGINT and SIGTERM are then taken by serve().
 void block_stop_signals();
 
-// Serves until SIGINT or SIGTERM; prints "listening on http://HOST:PORT" (https://, with
+// Serves on `server` (new_server(listen)'s) until SIGINT or SIGTERM; prints "listening on http://HOST:PORT" (https://, with
 // TLS) once ready. Returns the exit status: 2 for a certificate or key it cannot use.
-int serve(Site& site, const ListenSettings& listen);
+int serve(Site& site, const ListenSettings& listen, std::unique_ptr<httplib::Server> server);
 
 }  // namespace yard::web

@@ -52,6 +52,14 @@ TEST_F(JobActions, ARequeuedJobRunsAgainUnderItsIdAlsoWhenItAsksItself) {
   ASSERT_TRUE(wait_until([&] { return read("starts") == "start\nstart\n"; }, 30)) << read("starts");
   Output events = yard({"watch", "--json", "--no-follow"});
   EXPECT_NE(events.out.find("requeued (yard requeue)"), std::string::npos) << events.out;
+  // Requeued and held: pending, until released, then it starts a third time.
+  Output held = yard({"requeue", "--hold", std::to_string(looping)});
+  ASSERT_EQ(held.rc, 0) << held.err;
+  ASSERT_TRUE(wait_until([&] { return state(looping) == "PENDING"; }, 30)) << job(looping);
+  EXPECT_EQ(job(looping)["held"], true);
+  EXPECT_EQ(read("starts"), "start\nstart\n");
+  ASSERT_EQ(yard({"release", std::to_string(looping)}).rc, 0);
+  ASSERT_TRUE(wait_until([&] { return read("starts") == "start\nstart\nstart\n"; }, 30)) << read("starts");
   ASSERT_EQ(yard({"cancel", std::to_string(looping)}).rc, 0);
   // A job that requeues itself the first time it runs, as a checkpointing job does.
   const std::string yard_bin = YARD_BINARY;
