@@ -68,10 +68,17 @@ Exchange exchange(const std::string& socket_path, const std::string& line,
   std::size_t off = 0;
   double last_progress = monotonic_now();
   double waited = 0;  // seconds without progress, counted in whole seconds asked about
+  // The first send is tried at once: a connected socket has room for a request line,
+  // which is then in the daemon's socket when it accepts the connection (it reads it in
+  // the same pass: one turn of its loop per request instead of two).
+  bool first = true;
   while (true) {
     const bool sending = off < out.size();
     pollfd p{s.fd, static_cast<short>(sending ? POLLOUT | POLLIN : POLLIN), 0};
-    const int ready = ::poll(&p, 1, 1000);
+    int ready = 1;
+    if (first) p.revents = POLLOUT;
+    else ready = ::poll(&p, 1, 1000);
+    first = false;
     if (ready < 0 && errno != EINTR) return {sending ? Outcome::NotDelivered : Outcome::NoReply, std::strerror(errno)};
     if (ready > 0 && (p.revents & POLLOUT) && sending) {
       const ssize_t n = ::send(s.fd, out.data() + off, out.size() - off, MSG_NOSIGNAL);

@@ -177,10 +177,14 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
     std::vector<std::pair<int, WatchRequest>> watches;
     std::map<Backend*, std::vector<int>> ready;
     auto tx = store->transaction();
+    // A client sends its request as it connects: a connection accepted now is read in this
+    // same pass (the connections' descriptor comes after the listener's).
+    bool accepted = false;
     for (auto& p : fds) {
+      if (p.fd == connections.poll_fd() && accepted) p.revents |= POLLIN;
       if (!p.revents) continue;
       if (p.fd == listener.fd()) {
-        for (int c : listener.accept_owner_clients()) connections.add(c);
+        for (int c : listener.accept_owner_clients()) connections.add(c), accepted = true;
       } else if (p.fd == listener.watch_fd()) {
         if (auto what = listener.check_socket(); !what.empty()) std::cerr << "yard daemon: " << what << std::endl;
       } else if (p.fd == sigfd) {
