@@ -16,6 +16,7 @@
 #include "cli/flow_follow.h"
 #include "cli/flow_report_files.h"
 #include "cli/flow_request.h"
+#include "flow/flow_submission.h"
 #include "cli/job_view.h"
 #include "core/environment.h"
 #include "core/text.h"
@@ -41,34 +42,6 @@ std::string run_directory(const std::string& flow_name) {
   std::string dir = base;
   for (int n = 2; std::filesystem::exists(dir); ++n) dir = base + "-" + std::to_string(n);
   return dir;
-}
-
-// A step's log in the run directory: its name as a file name ('%' doubled: an output
-// path is a pattern; an array's elements apart).
-std::string log_in(const std::string& dir, const FlowStep& step) {
-  std::string file;
-  for (char c : step.name) {
-    if (c == '/') file += '_';
-    else if (c == '%') file += "%%";
-    else file += c;
-  }
-  return dir + "/" + file + (step.spec.array ? "_%a" : "") + ".out";
-}
-
-// Makes the parent directory of each of the step's log files and outputs (a directory
-// named by a pattern, %j and the like, is the job's to have).
-Status make_output_directories(const FlowStep& step) {
-  std::vector<std::filesystem::path> files{step.outputs.begin(), step.outputs.end()};
-  for (const auto* log : {&step.spec.stdout_path, &step.spec.stderr_path})
-    if (!log->empty()) files.push_back(std::filesystem::path(step.spec.workdir) / *log);
-  for (const auto& f : files) {
-    const auto dir = f.parent_path();
-    if (dir.empty() || dir.string().find('%') != std::string::npos) continue;
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec) return err("cannot make the directory " + dir.string() + ": " + ec.message());
-  }
-  return {};
 }
 
 }  // namespace
@@ -122,27 +95,15 @@ void add_run_command(CLI::App& app, int& rc) {
     // Steps that name no output log into the run directory.
     const std::string run_dir =
         run_in.empty() ? run_directory(flow->name) : std::filesystem::absolute(run_in, ec).lexically_normal().string();
+    // The directories of the steps' logs and outputs are made before anything is
+    // submitted: a flow's first step should not have to make its own log's directory.
     bool logs_there = false;
-    for (auto& step : flow->steps)
-      if (step.spec.stdout_path.empty()) {
-        step.spec.stdout_path = log_in(run_dir, step);
-        logs_there = true;
-      } else {
-        step.packable = false;  // a log the file names is the step's: an element's would differ
-      }
-    if (logs_there && !json) std::cout << "logs of steps without an output: in " << escape_for_terminal(run_dir) << "\n";
-    // The directories of the steps' logs and outputs, made before anything is submitted
-    // (a job whose output file cannot be opened fails at its start; sbatch would fail it
-    // too): a flow's first step should not have to make its own log's directory.
-    for (const auto& step : flow->steps) {
-      auto made = make_output_directories(step);
-      if (!made) {
-        std::cerr << "yard run: step '" << escape_for_terminal(step.name) << "' (" << step.where << "): " << made.error()
-                  << "\n";
-        rc = 1;
-        return;
-      }
+    if (auto ready = prepare_flow_run(*flow, run_dir, &logs_there); !ready) {
+      std::cerr << "yard run: " << escape_for_terminal(ready.error()) << "\n";
+      rc = 1;
+      return;
     }
+    if (logs_there && !json) std::cout << "logs of steps without an output: in " << escape_for_terminal(run_dir) << "\n";
     DaemonClient client = cli_client("run");
     auto request = flow_request(client, *flow, run_dir, rerun, rc);
     if (!request) return;

@@ -2,14 +2,13 @@
 
 #include <unistd.h>
 
-#include <filesystem>
 #include <iostream>
 #include <set>
 
 #include "cli/commands.h"
 #include "core/file_text.h"
 #include "core/text.h"
-#include "flow/file_digest.h"
+#include "flow/flow_submission.h"
 #include "flow/step_key.h"
 
 namespace yard {
@@ -47,31 +46,17 @@ std::optional<SubmitManyRequest> flow_request(DaemonClient& client, const Flow& 
     }
     known = std::move(asked->digests);
   }
-  auto digests = digest_inputs(inputs, known, [&says](const std::string& path, std::int64_t size) {
+  auto request = flow_submission(flow, run_dir, again, known, [&says](const std::string& path, std::int64_t size) {
     if (size >= kNamedReadBytes)
       std::cerr << says << "reading " << escape_for_terminal(path) << " (" << readable_size(static_cast<std::size_t>(size))
                 << ") for its digest\n";
   });
-  if (!digests) {
-    std::cerr << says << digests.error() << "\n";
+  if (!request) {
+    std::cerr << says << request.error() << "\n";
     rc = 1;
     return std::nullopt;
   }
-  std::vector<std::string> parts;
-  const auto keys = step_keys(flow, digests->by_path, &parts);
-  SubmitManyRequest request;
-  request.env = flow.env;
-  request.jobs.reserve(flow.steps.size());
-  for (std::size_t i = 0; i < flow.steps.size(); ++i) {
-    const FlowStep& step = flow.steps[i];
-    request.jobs.push_back({step.spec, step.job_class, step.needs, step.own_env, keys[i], std::move(parts[i]),
-                            step.outputs, again.count(step.name) || again.count(step.rule),
-                            step.packable ? step.rule : std::string()});
-  }
-  std::error_code ec;
-  const auto file = std::filesystem::absolute(flow.file, ec).lexically_normal().string();
-  request.flow = SubmitManyRequest::FlowRun{flow.name, file, run_dir, std::move(digests->fresh)};
-  return request;
+  return std::move(*request);
 }
 
 }  // namespace yard
