@@ -1,4 +1,5 @@
-// /api/v1/runs: start (from a template), list, get, cancel, run again, logs.
+// /api/v1/runs: start (from a template, a command or a workflow file), list, get, cancel, run
+// again, resume (a workflow file's), logs.
 #include "web/api_routes.h"
 
 #include "core/byte_json.h"
@@ -6,6 +7,7 @@
 #include "web/http_reply.h"
 #include "web/run_start.h"
 #include "web/run_view.h"
+#include "web/workflow_runs.h"
 
 namespace yard::web {
 namespace {
@@ -19,9 +21,11 @@ void send_run(Site& site, httplib::Response& res, int status, const RunRow& run)
 
 void start(Site& site, const Caller& c, httplib::Response& res, const std::string& template_name,
            const nlohmann::json& values, const std::string& webhook = "") {
-  // A run of no template is a command's (POST /api/v1/jobs): its values are its description.
-  auto started = template_name.empty() ? start_command_run(site, c.user, values, webhook)
-                                       : start_run(site, c.user, template_name, values, webhook);
+  // A run of no template is a workflow file's (POST /api/v1/workflows) or a command's (POST
+  // /api/v1/jobs): its values are what was posted.
+  auto started = !template_name.empty()       ? start_run(site, c.user, template_name, values, webhook)
+                 : values.contains("workflow") ? start_workflow_run(site, c.user, values, webhook)
+                                               : start_command_run(site, c.user, values, webhook);
   if (auto* no = std::get_if<StartRefusal>(&started)) return send_error(res, no->status, no->message, no->field);
   send_run(site, res, 201, std::get<RunRow>(started));
 }
@@ -78,6 +82,16 @@ void add_run_routes(httplib::Server& server, Site& site) {
     start(site, c, res, "", *body, *webhook);
   }));
 
+  server.Post("/api/v1/workflows", guarded(site, [&site](const Caller& c, const httplib::Request& req, httplib::Response& res) {
+    auto body = json_body(req, res, {"workflow", "name", "uploads", "webhook"});
+    if (!body) return;
+    auto webhook = take_webhook(site, *body, res);
+    if (!webhook) return;
+    if (!body->value("workflow", nlohmann::json()).is_string())
+      return send_error(res, 400, "workflow: the text of a workflow file (YAML with a steps: list)", "workflow");
+    start(site, c, res, "", *body, *webhook);
+  }));
+
   server.Get("/api/v1/runs", guarded(site, [&site](const Caller& c, const httplib::Request& req, httplib::Response& res) {
     RunFilter filter;
     auto limit = int_param(req, res, "limit", 50, 1, 500);
@@ -130,6 +144,18 @@ void add_run_routes(httplib::Server& server, Site& site) {
     if (!run) return;
     // Started as its owner would have (an admin running another's run again runs it as theirs).
     start(site, c, res, run->template_name, run->values);
+  }));
+
+  server.Post(R"(/api/v1/runs/(\d+)/resume)", guarded(site, [&site](const Caller& c, const httplib::Request& req, httplib::Response& res) {
+    auto run = caller_run(site, c, req, res);
+    if (!run) return;
+    User owner = c.user;
+    if (run->owner != c.user.name)  // an admin's asking: the run goes on as its owner's
+      for (const auto& u : site.db->users())
+        if (u.name == run->owner) owner = u;
+    auto resumed = resume_workflow_run(site, owner, *run, c.user.name);
+    if (auto* no = std::get_if<StartRefusal>(&resumed)) return send_error(res, no->status, no->message, no->field);
+    send_run(site, res, 200, std::get<RunRow>(resumed));
   }));
 
   server.Get(R"(/api/v1/runs/(\d+)/logs)", guarded(site, [&site](const Caller& c, const httplib::Request& req, httplib::Response& res) {

@@ -86,6 +86,16 @@ void EventFeed::add_run(std::int64_t run, const std::string& owner, const std::v
   add_run_locked(run, owner, jobs, {});
 }
 
+void EventFeed::replace_run_jobs(std::int64_t run, const std::string& owner, const std::vector<std::int64_t>& jobs) {
+  std::lock_guard lock(mu_);
+  RunStates kept;
+  if (auto old = run_jobs_.find(run); old != run_jobs_.end())
+    for (auto id : jobs)
+      if (auto known = old->second.jobs.find(id); known != old->second.jobs.end()) kept.set(id, known->second);
+  run_jobs_[run] = std::move(kept);
+  add_run_locked(run, owner, jobs, {});
+}
+
 void EventFeed::add_run_locked(std::int64_t run, const std::string& owner, const std::vector<std::int64_t>& jobs,
                                const std::vector<JobRecord>& now) {
   auto& states = run_jobs_[run];

@@ -70,6 +70,10 @@ class EventFeed {
 
   // Tells the feed a run's jobs (a new run): their events become the run's messages.
   void add_run(std::int64_t run, const std::string& owner, const std::vector<std::int64_t>& jobs);
+  // A resumed workflow's jobs now: those of its steps run again replace the ended ones
+  // (whose states no longer count for the run); a job kept keeps its state. Called under
+  // hold_for_new_run(), as add_run.
+  void replace_run_jobs(std::int64_t run, const std::string& owner, const std::vector<std::int64_t>& jobs);
   void add_run_locked(std::int64_t run, const std::string& owner, const std::vector<std::int64_t>& jobs,
                       const std::vector<JobRecord>& now);
 

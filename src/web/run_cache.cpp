@@ -105,4 +105,9 @@ Result<nlohmann::json> RunCache::timeline(Site& site, const RunRow& row) {
   return events;
 }
 
+void RunCache::forget(std::int64_t run) {
+  std::lock_guard lock(mu_);
+  entries_.erase(run);
+}
+
 }  // namespace yard::web

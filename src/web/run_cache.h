@@ -26,6 +26,8 @@ class RunCache {
   Result<std::vector<nlohmann::json>> runs(Site& site, const std::vector<RunRow>& rows);
   // The run's timeline: the state changes of its first jobs, in time order.
   Result<nlohmann::json> timeline(Site& site, const RunRow& row);
+  // Computed again at its next asking (a run resumed: ended, it would be kept as it was).
+  void forget(std::int64_t run);
 
  private:
   struct Entry {

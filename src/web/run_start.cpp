@@ -16,18 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A job's environment: the form's values and who started it, never the service's own.
-std::map<std::string, std::string> job_environment(const User& user, std::int64_t run,
-                                                   const std::map<std::string, std::string>& fields) {
-  std::map<std::string, std::string> env = {{"PATH", "/usr/local/bin:/usr/bin:/bin"},
-                                            {"LANG", "C.UTF-8"},
-                                            {"YARD_WEB_USER", user.name},
-                                            {"YARD_WEB_RUN", std::to_string(run)}};
-  if (const char* home = std::getenv("HOME")) env["HOME"] = home;
-  for (const auto& [k, v] : fields) env[k] = v;
-  return env;
-}
-
 // The form field whose value went into the option a flag error names, if any.
 std::string field_of_flag_error(const Template& t, const std::string& message) {
   for (const auto& step : t.steps)
@@ -142,6 +130,17 @@ std::variant<RunRow, StartRefusal> launch(Site& site, const User& user, RunRow r
 }
 
 }  // namespace
+
+std::map<std::string, std::string> job_environment(const User& user, std::int64_t run,
+                                                   const std::map<std::string, std::string>& fields) {
+  std::map<std::string, std::string> env = {{"PATH", "/usr/local/bin:/usr/bin:/bin"},
+                                            {"LANG", "C.UTF-8"},
+                                            {"YARD_WEB_USER", user.name},
+                                            {"YARD_WEB_RUN", std::to_string(run)}};
+  if (const char* home = std::getenv("HOME")) env["HOME"] = home;
+  for (const auto& [k, v] : fields) env[k] = v;
+  return env;
+}
 
 std::variant<RunRow, StartRefusal> start_run(Site& site, const User& user, const std::string& template_name,
                                              const nlohmann::json& values, const std::string& webhook) {

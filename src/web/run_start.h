@@ -5,6 +5,8 @@
 // after a lost reply never starts it twice.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <variant>
 
@@ -18,6 +20,10 @@ struct StartRefusal {
   int status = 400;
   std::string message, field;
 };
+
+// A job's environment: the form's values and who started it, never the service's own.
+std::map<std::string, std::string> job_environment(const User& user, std::int64_t run,
+                                                   const std::map<std::string, std::string>& fields);
 
 // `webhook`: a URL to POST the run to when it ends (checked against the site's prefixes), or "".
 std::variant<RunRow, StartRefusal> start_run(Site& site, const User& user, const std::string& template_name,

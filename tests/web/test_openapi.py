@@ -51,6 +51,11 @@ def test_the_document_describes_every_route_and_its_replies(site):
     _, wf = call("POST", "/api/v1/runs", "/api/v1/runs", {"template": "three-steps"})
     c.wait_run(wf["run"]["id"])
     call("GET", f"/api/v1/runs/{wf['run']['id']}", "/api/v1/runs/{id}")
+    _, wfile = call("POST", "/api/v1/workflows", "/api/v1/workflows", {"workflow": "steps:\n  - name: a\n    command: 'true'\n"})
+    call("POST", "/api/v1/workflows", "/api/v1/workflows", {"workflow": "steps: 3\n"})
+    c.wait_run(wfile["run"]["id"])
+    call("POST", f"/api/v1/runs/{wfile['run']['id']}/resume", "/api/v1/runs/{id}/resume")
+    call("POST", f"/api/v1/runs/{rid}/resume", "/api/v1/runs/{id}/resume")
     call("GET", "/api/v1/runs?limit=1", "/api/v1/runs")
     call("GET", "/api/v1/runs?limit=x", "/api/v1/runs")
     call("GET", f"/api/v1/runs/{rid}", "/api/v1/runs/{id}")
@@ -74,6 +79,8 @@ def test_the_document_describes_every_route_and_its_replies(site):
         check(method, template, status, reply)
     statuses = {(m, t, s) for m, t, s, _ in replies}
     assert ("GET", "/api/v1/runs", 401) in statuses and ("POST", "/api/v1/runs", 400) in statuses
+    assert {("POST", "/api/v1/workflows", 201), ("POST", "/api/v1/workflows", 400),
+            ("POST", "/api/v1/runs/{id}/resume", 200), ("POST", "/api/v1/runs/{id}/resume", 409)} <= statuses
     c.login("alice")
     c.wait_run(again["run"]["id"])
 
