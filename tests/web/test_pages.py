@@ -1,7 +1,8 @@
 """The pages as a person uses them, in Debian's Chromium (tests/web/e2e/run.mjs, driven by
 playwright-core): log in, start a run from a template and watch it finish live, download
 its output, cancel another, run a three-step workflow and watch its graph, see a bad value
-refused at its field, the runs list at phone width, and a second user who can neither see
+refused at its field, the runs list at phone width, a run followed to its end across
+a daemon killed and started again, and a second user who can neither see
 nor fetch the first one's runs or files. The screenshots are kept in the build directory
 (web-screenshots/) for a person to look at."""
 
@@ -23,5 +24,5 @@ def test_a_person_walks_through_the_pages_in_chromium(site):
     print(walk.stdout)
     assert walk.returncode == 0, walk.stdout[-4000:] + walk.stderr[-4000:]
     assert " 0 failed" in walk.stdout
-    for name in ["login", "new-run", "run-completed", "runs-list", "cancelled", "workflow", "phone-runs", "user2"]:
+    for name in ["login", "new-run", "run-completed", "runs-list", "cancelled", "workflow", "phone-runs", "daemon-restarted", "user2"]:
         assert os.path.getsize(os.path.join(shots, name + ".png")) > 1000, name

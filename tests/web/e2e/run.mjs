@@ -10,6 +10,7 @@
 // two users. CHROMIUM chooses the browser (default /usr/bin/chromium). E2E_TIMEOUT_S (default
 // 30) bounds each wait; E2E_RUN_TIMEOUT_S (default 120) bounds the wait for a run to end.
 // Prints one line per stage passed, then "N passed, N failed"; exits 1 on the first failure.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -48,6 +49,7 @@ const SHOTS = path.resolve(process.env.SHOTS || 'e2e-shots');
 const T = 1000 * Number(process.env.E2E_TIMEOUT_S || 30);
 const RUN_T = 1000 * Number(process.env.E2E_RUN_TIMEOUT_S || 120);
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const YARD = path.join(need('YARD_BIN_DIR'), 'yard');
 
 fs.mkdirSync(SHOTS, { recursive: true });
 
@@ -362,6 +364,50 @@ await stage('the runs list at phone width (375 px) fits and is usable by keyboar
   if (seen.length < 5) fail(`Tab reached only ${seen.length} controls`);
   if (!seen.some((f) => f.tag === 'button')) fail('Tab reached no button');
   await page.setViewportSize({ width: 1280, height: 900 });
+});
+
+/** The service account's daemon, as `yard server status` names it (0: none running). */
+function daemonPid() {
+  try {
+    return JSON.parse(execFileSync(YARD, ['server', 'status', '--json'], { encoding: 'utf8' })).pid ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Whether process `pid` is gone (a zombie counts as gone: it runs nothing). */
+function gone(pid) {
+  try {
+    return /^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+await stage('the daemon is killed and started again under an open run page, which follows the run to its end without a reload', async () => {
+  await openTemplate(page, 'sleeper');
+  await page.locator('[data-testid="input-seconds"]').fill('4');
+  const id = await submitRun(page, 'sleeper');
+  user1Runs.push(id);
+  await page.evaluate(() => (window.__yardSamePage = true));
+  await until(page, 'the run page shows RUNNING',
+    (sel) => document.querySelector(sel)?.getAttribute('data-state') === 'RUNNING', '[data-testid="run-state"]', RUN_T);
+  const pid = daemonPid();
+  if (!pid) fail('no daemon to kill');
+  process.kill(pid, 'SIGKILL');
+  const deadline = Date.now() + T;
+  while (!gone(pid)) {
+    if (Date.now() > deadline) fail(`the daemon ${pid} did not die of SIGKILL`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  // The service may have started it again already (it starts it when it is not running).
+  execFileSync(YARD, ['server', 'start'], { encoding: 'utf8' });
+  const again = daemonPid();
+  if (!again || again === pid) fail(`no new daemon after the kill (pid ${again})`);
+  await until(page, 'the run page shows COMPLETED after the restart',
+    (sel) => document.querySelector(sel)?.getAttribute('data-state') === 'COMPLETED', '[data-testid="run-state"]', RUN_T);
+  if (!(await page.evaluate(() => window.__yardSamePage === true))) fail('the page was reloaded to show the new state');
+  await shot(page, 'daemon-restarted.png');
 });
 
 await stage(`${USER2} logs in and sees none of ${USER1}'s runs; their URLs answer 404`, async () => {
