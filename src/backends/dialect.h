@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/job_action.h"
 #include "core/job_spec.h"
 #include "core/job_state.h"
 #include "core/result.h"
@@ -145,6 +146,15 @@ class Dialect {
   // out of its queue without racing its start. Empty: this scheduler has none, and jobs
   // in its queue are not moved.
   virtual std::vector<std::string> cancel_pending_argv(const std::vector<std::string>& native_ids) const {
+    (void)native_ids;
+    return {};
+  }
+
+  // The command that holds, releases or requeues these jobs (core/job_action.h; a job
+  // held stays pending in the scheduler's queue until released). Empty: the scheduler has
+  // none, and its jobs refuse the action.
+  virtual std::vector<std::string> action_argv(JobAction action, const std::vector<std::string>& native_ids) const {
+    (void)action;
     (void)native_ids;
     return {};
   }

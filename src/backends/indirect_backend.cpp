@@ -174,6 +174,7 @@ void IndirectBackend::plan(Kind kind, std::vector<std::string> argv, InFlight wh
     case Kind::FindHistory: ++stats_.find_calls; break;
     case Kind::Cancel: ++stats_.cancel_calls; break;
     case Kind::Probe: ++stats_.probe_calls; break;
+    case Kind::Act: ++stats_.action_calls; break;
   }
 }
 
@@ -354,7 +355,9 @@ void IndirectBackend::apply(const CompletedCommand& done, double now) {
     ++stats_.failed_calls;
     log(dialect_.name(), done.command.argv[0] + " failed (" + r.summary() + ")");
   }
-  if (what.kind != Kind::Cancel) {  // a cancel's exit code says nothing (below)
+  // A cancel's exit code says nothing (below); an action's refusal is the job's, not a sign
+  // that the scheduler is down.
+  if (what.kind != Kind::Cancel && (what.kind != Kind::Act || r.timed_out || r.not_started)) {
     // A submission the scheduler refused was answered: only one that could not reach it failed.
     const bool failed = r.timed_out || r.not_started ||
                         (!r.ok() && (what.kind != Kind::Submit || dialect_.transient_failure(r.exit_code, r.err)));
@@ -386,6 +389,9 @@ void IndirectBackend::apply(const CompletedCommand& done, double now) {
       break;
     case Kind::Cancel:
       break;  // exit codes of cancel commands lie (Slurm: 0 for an unknown id); the state tells
+    case Kind::Act:
+      apply_act(what, r, now);
+      break;
   }
 }
 

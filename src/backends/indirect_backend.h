@@ -99,7 +99,7 @@ std::string format_rate(double per_second);
 // What the engine did, for benchmarks and tests.
 struct IndirectStats {
   std::uint64_t submit_calls = 0, poll_calls = 0, history_calls = 0, find_calls = 0, cancel_calls = 0;
-  std::uint64_t failed_calls = 0, probe_calls = 0;
+  std::uint64_t failed_calls = 0, probe_calls = 0, action_calls = 0;
   double last_poll_parse_s = 0;  // time to parse and apply one status cycle
 };
 
@@ -125,6 +125,12 @@ class IndirectBackend {
   std::vector<std::string> approximations(const JobSpec& spec) const;
   // Notes a cancel request for those of `ids` that are this backend's and active.
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids);
+  // Holds, releases or requeues `jobs` (this backend's records among `ids`, as
+  // Backend::act) through the scheduler's command (Dialect::action_argv), sent after the
+  // commit; a held job's flag is stored now, and put back if the scheduler refuses
+  // (indirect_actions.cpp).
+  Result<std::vector<std::int64_t>> act(JobAction action, const std::vector<std::int64_t>& ids,
+                                        const std::vector<JobRecord>& jobs, double now);
 
   // `yard routes move` (indirect_moves.cpp, Backend::release): job `id` (not an array) is
   // given up at once while yard holds it, or leaves once the scheduler cancelled it where
@@ -206,11 +212,12 @@ class IndirectBackend {
     // planned before that (commands run side by side) cannot show the job yet.
     std::uint64_t known_from_tag = 0;
   };
-  enum class Kind { Submit, Poll, History, Find, FindHistory, Cancel, Probe };
+  enum class Kind { Submit, Poll, History, Find, FindHistory, Cancel, Probe, Act };
   struct InFlight {
     Kind kind = Kind::Poll;
     std::int64_t head = 0;                // Submit
-    std::vector<std::int64_t> members;    // History
+    std::vector<std::int64_t> members;    // History, Act
+    JobAction action = JobAction::Hold;   // Act
     std::vector<std::int64_t> heads;      // Find
   };
 
@@ -227,6 +234,7 @@ class IndirectBackend {
   std::optional<std::unordered_map<std::string, std::string>> found_by_uid(const std::vector<std::int64_t>& heads,
                                                                            const CommandResult& r, bool queue_format);
   void apply_find(const std::vector<std::int64_t>& heads, const CommandResult& r);
+  void apply_act(const InFlight& what, const CommandResult& r, double now);
   void apply_find_history(const std::vector<std::int64_t>& heads, const CommandResult& r);
   void plan_lookups(const std::vector<std::int64_t>& heads, double now);
   void update(Member& m, const NativeStatus& s, const MappedState& mapped, double now);

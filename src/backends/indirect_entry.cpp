@@ -26,8 +26,23 @@ nlohmann::json IndirectEntry::describe() const {
           {name_ + "_down", engine_.down_reason()},
           {name_ + "_calls",
            {{"submit", s.submit_calls}, {"poll", s.poll_calls}, {"history", s.history_calls},
-            {"find", s.find_calls}, {"cancel", s.cancel_calls}, {"probe", s.probe_calls},
+            {"find", s.find_calls}, {"cancel", s.cancel_calls}, {"probe", s.probe_calls}, {"act", s.action_calls},
             {"failed", s.failed_calls}}}};
+}
+
+}  // namespace yard
+
+namespace yard {
+
+Result<std::vector<std::int64_t>> IndirectEntry::act(JobAction action, const std::vector<std::int64_t>& ids,
+                                                     const std::vector<JobRecord>& jobs, double now) {
+  std::vector<JobRecord> mine;
+  for (const auto& j : jobs)
+    if (j.backend == name_) mine.push_back(j);
+  if (mine.empty()) return std::vector<std::int64_t>{};
+  // A scheduler without the command: the refusal every such backend gives.
+  if (dialect_->action_argv(action, {"0"}).empty()) return Backend::act(action, ids, mine, now);
+  return engine_.act(action, ids, mine, now);
 }
 
 }  // namespace yard

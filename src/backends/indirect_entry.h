@@ -33,6 +33,9 @@ class IndirectEntry final : public Backend {
   Result<std::vector<std::int64_t>> cancel(const std::vector<std::int64_t>& ids, double) override {
     return engine_.cancel(ids);
   }
+  // Through the scheduler's command, where it has one (Dialect::action_argv).
+  Result<std::vector<std::int64_t>> act(JobAction action, const std::vector<std::int64_t>& ids,
+                                        const std::vector<JobRecord>& jobs, double now) override;
   Release release(std::int64_t id, const std::string& to, bool dry_run) override {
     return engine_.release(id, to, dry_run);
   }

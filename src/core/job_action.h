@@ -4,7 +4,10 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
+
+#include "core/job_record.h"
 
 namespace yard {
 
@@ -30,5 +33,13 @@ constexpr std::optional<JobAction> job_action_from(std::string_view s) {
     if (to_string(a) == s) return a;
   return std::nullopt;
 }
+
+// Why `job` does not allow `action` ("": it does): only a pending job is held, only a
+// held one released, only a running one requeued. Every backend asks this, so the words
+// are the same whatever runs the job.
+std::string job_action_refusal(JobAction action, const JobRecord& job);
+
+// The REASON a job held by `action` (Hold or RequeueHold) shows.
+const char* held_detail(JobAction action);
 
 }  // namespace yard

@@ -8,12 +8,6 @@
 
 namespace yard {
 
-namespace {
-
-std::string job_word(const JobRecord& j) { return "job " + std::to_string(j.id) + " (" + std::string(to_string(j.state)) + ")"; }
-
-}  // namespace
-
 Result<std::vector<std::int64_t>> LocalBackend::act(JobAction action, const std::vector<std::int64_t>& ids,
                                                    const std::vector<JobRecord>& jobs) {
   // Every job named by its own id must allow the action, or nothing is done; an array's
@@ -22,19 +16,9 @@ Result<std::vector<std::int64_t>> LocalBackend::act(JobAction action, const std:
   for (const auto& j : jobs) {
     if (j.backend != name_) continue;
     const bool named = std::find(ids.begin(), ids.end(), j.id) != ids.end();
-    std::string why;
-    switch (action) {
-      case JobAction::Hold:
-        if (!pending_.count(j.id)) why = job_word(j) + " cannot be held: only a pending job can";
-        break;
-      case JobAction::Release:
-        if (!queue_.held(j.id)) why = job_word(j) + " is not held";
-        break;
-      case JobAction::Requeue:
-      case JobAction::RequeueHold:
-        if (!running_.count(j.id)) why = job_word(j) + " cannot be requeued: only a running job can";
-        break;
-    }
+    std::string why = job_action_refusal(action, j);
+    const bool requeue = action == JobAction::Requeue || action == JobAction::RequeueHold;
+    if (why.empty() && requeue && !running_.count(j.id)) why = "job " + std::to_string(j.id) + " is not running here yet";
     if (why.empty()) acting.push_back(j.id);
     else if (named) return err(why);
   }
@@ -49,9 +33,7 @@ Result<std::vector<std::int64_t>> LocalBackend::act(JobAction action, const std:
       if (auto s = store_.set_held(id, false, "released (yard release)", now); !s) return s.failure();
       queue_.release(id);
     } else if (action != JobAction::Requeue) {
-      const char* why = action == JobAction::Hold ? "held (yard hold): it waits until yard release"
-                                                  : "requeued and held (yard requeue --hold): it waits until yard release";
-      if (auto s = store_.set_held(id, true, why, now); !s) return s.failure();
+      if (auto s = store_.set_held(id, true, held_detail(action), now); !s) return s.failure();
       queue_.hold(id);
     }
   }

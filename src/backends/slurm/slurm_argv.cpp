@@ -76,6 +76,19 @@ std::vector<std::string> scancel_pending_argv(const std::vector<std::string>& na
   return argv;
 }
 
+std::vector<std::string> scontrol_action_argv(JobAction action, const std::vector<std::string>& native_ids) {
+  std::string list;
+  for (const auto& id : native_ids) list += (list.empty() ? "" : ",") + id;
+  const char* verb = "hold";
+  switch (action) {
+    case JobAction::Hold: verb = "uhold"; break;  // a user's hold, whoever asks: theirs to release
+    case JobAction::Release: verb = "release"; break;
+    case JobAction::Requeue: verb = "requeue"; break;
+    case JobAction::RequeueHold: verb = "requeuehold"; break;
+  }
+  return {"scontrol", verb, list};
+}
+
 std::string slurm_base_id(std::string_view native_id) {
   return std::string(native_id.substr(0, native_id.find_first_of("_+")));
 }

@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/job_action.h"
+
 namespace yard {
 
 // The formats the parsers in slurm_parse.h read. The job name is last in both: it is
@@ -25,6 +27,10 @@ std::string slurm_local_time(double unix_seconds);
 std::vector<std::string> scancel_argv(const std::vector<std::string>& native_ids);
 // Only those still pending: the controller skips a job that started.
 std::vector<std::string> scancel_pending_argv(const std::vector<std::string>& native_ids);
+
+// scontrol uhold|release|requeue|requeuehold for a job list ("12,13_4"): a user's hold
+// (JobHeldUser) even when an operator asks, so that the user may release it.
+std::vector<std::string> scontrol_action_argv(JobAction action, const std::vector<std::string>& native_ids);
 
 // "12_3" -> "12", "12+1" -> "12", "12" -> "12".
 std::string slurm_base_id(std::string_view native_id);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "backends/dialect.h"
+#include "backends/slurm/slurm_argv.h"
 
 namespace yard {
 
@@ -29,6 +30,9 @@ class SlurmDialect : public Dialect {
 
   std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const override;
   std::vector<std::string> cancel_pending_argv(const std::vector<std::string>& native_ids) const override;
+  std::vector<std::string> action_argv(JobAction action, const std::vector<std::string>& native_ids) const override {
+    return scontrol_action_argv(action, native_ids);
+  }
 
   MappedState map_state(const NativeStatus& s) const override;
   std::string native_name(std::string_view uid, std::string_view job_name) const override;
