@@ -40,5 +40,30 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(LifeCycleOutageWorld);
 INSTANTIATE_TEST_SUITE_P(SgeCell, LifeCycleWorld, ::testing::Values(&kSge), scheduler_name);
 INSTANTIATE_TEST_SUITE_P(SgeCell, LifeCycleCrashWorld, ::testing::Values(&kSge), scheduler_name);
 
+// yard hold and release: Grid Engine's user hold (qhold -h u), kept past the end of the
+// job the held one waited for, until qrls.
+TEST_F(SgeWorld, AHeldJobStaysInTheQueueUntilReleased) {
+  long gate = sge_submit({"--", "sh", "-c", "while [ ! -e open ]; do sleep 0.1; done"});
+  long held = sge_submit({"-d", "afterany:" + std::to_string(gate), "--", "touch", "held-ran"});
+  ASSERT_TRUE(wait_until([&] { return !job(held)["native_id"].is_null(); }, 60)) << diag();
+  auto r = yard({"hold", std::to_string(held)});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const std::string native = job(held)["native_id"].get<std::string>();
+  // qstat -s hu: the jobs in a user's hold.
+  auto user_held = [&] { return sh("qstat -s hu 2>/dev/null").find(" " + native + " ") != std::string::npos; };
+  ASSERT_TRUE(wait_until(user_held, 30)) << diag();
+  EXPECT_EQ(job(held)["held"], true);
+  write("open", "");
+  ASSERT_EQ(wait({gate}), 0) << diag();
+  EXPECT_TRUE(user_held()) << diag();
+  EXPECT_EQ(job(held)["state"], "PENDING");
+  r = yard({"requeue", std::to_string(held)});  // Grid Engine requeues nothing a user asks
+  EXPECT_EQ(r.rc, 2);
+  r = yard({"release", std::to_string(held)});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  ASSERT_EQ(wait({held}), 0) << diag();
+  EXPECT_TRUE(fs::exists(dir_ + "/held-ran"));
+}
+
 }  // namespace
 }  // namespace yard::test

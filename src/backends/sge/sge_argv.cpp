@@ -22,6 +22,13 @@ std::vector<std::string> qacct_argv(const std::string& user, double since) {
 }
 
 // qdel takes "12" and an array element "12.3" as they are.
+std::vector<std::string> sge_action_argv(JobAction action, const std::vector<std::string>& native_ids) {
+  if (action != JobAction::Hold && action != JobAction::Release) return {};
+  std::vector<std::string> argv{action == JobAction::Hold ? "qhold" : "qrls", "-h", "u"};
+  argv.insert(argv.end(), native_ids.begin(), native_ids.end());
+  return argv;
+}
+
 std::vector<std::string> qdel_argv(const std::vector<std::string>& native_ids) {
   std::vector<std::string> argv{"qdel"};
   argv.insert(argv.end(), native_ids.begin(), native_ids.end());

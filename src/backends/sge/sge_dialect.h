@@ -6,6 +6,7 @@
 #include <string>
 
 #include "backends/dialect.h"
+#include "backends/sge/sge_argv.h"
 #include "backends/sge/sge_script.h"
 
 namespace yard {
@@ -30,6 +31,9 @@ class SgeDialect : public Dialect {
   std::vector<std::string> find_history_argv(const std::vector<std::string>& native_names,
                                              double since) const override;
   std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const override;
+  std::vector<std::string> action_argv(JobAction action, const std::vector<std::string>& native_ids) const override {
+    return sge_action_argv(action, native_ids);
+  }
   double history_lag_s() const override { return settings_.accounting_lag_s; }
 
   std::string element_id(std::string_view base, std::int64_t index, std::size_t position) const override;

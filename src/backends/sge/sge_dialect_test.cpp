@@ -28,6 +28,9 @@ TEST(SgeDialect, OneListingPerCycleAndOneAccountingCallForAllJobs) {
   EXPECT_EQ(d.cancel_argv({"4", "5.2"}), (std::vector<std::string>{"qdel", "4", "5.2"}));
   EXPECT_EQ(d.submit_argv("/s/x.sh"), (std::vector<std::string>{"qsub", "-terse", "/s/x.sh"}));
   EXPECT_EQ(d.element_id("12", 3, 2), "12.3");
+  EXPECT_EQ(d.action_argv(JobAction::Hold, {"4", "5.2"}), (std::vector<std::string>{"qhold", "-h", "u", "4", "5.2"}));
+  EXPECT_EQ(d.action_argv(JobAction::Release, {"4"}), (std::vector<std::string>{"qrls", "-h", "u", "4"}));
+  EXPECT_TRUE(d.action_argv(JobAction::Requeue, {"4"}).empty());
 }
 
 TEST(SgeDialect, LocalTimeIsQacctsForm) {
