@@ -46,6 +46,13 @@ Result<std::vector<std::int64_t>> IndirectBackend::act(JobAction action, const s
 }
 
 void IndirectBackend::apply_act(const InFlight& what, const CommandResult& r, double now) {
+  if (what.moving) {  // the hold of a job leaving the queue (indirect_moves.cpp)
+    auto u = units_.find(what.moving);
+    if (u == units_.end() || u->second.moving_to.empty()) return;
+    if (r.ok()) u->second.move_listing_after = next_tag_;  // listings planned from now on
+    else stay(u->second, std::string(dialect_.name()) + " did not hold it (" + first_lines(r.err.empty() ? r.out : r.err, 200) + ")");
+    return;
+  }
   if (r.ok()) return;  // the next status listing shows what the scheduler did
   const std::string said = first_lines(r.err.empty() ? r.out : r.err, 200);
   const std::string refused = std::string(dialect_.name()) + " refused the " + std::string(to_string(what.action)) +

@@ -205,36 +205,6 @@ void IndirectBackend::fail_unit(Unit& u, const std::string& why, double now) {
   }
 }
 
-void IndirectBackend::set_native(Unit& u, const std::string& base, const std::vector<std::string>& elements) {
-  changed_ = true;
-  u.native_base = base;
-  u.waiting_for.clear();
-  u.phase = Unit::Phase::Submitted;
-  for (auto id : u.members)
-    if (auto s = store_.set_pending_reason(id, ""); !s) log(dialect_.name(), s.error());
-  u.backoff = 0;
-  // An element's position among the array's indices, for schedulers that number them so.
-  std::vector<std::int64_t> indices;
-  if (u.is_array) {
-    if (auto spec = store_.spec(u.spec_id); spec && spec->array) indices = spec->array->indices;
-    else log(dialect_.name(), "job " + std::to_string(u.head) + ": its array's indices cannot be read");
-  }
-  for (auto id : u.members) {
-    auto& m = members_.at(id);
-    std::size_t position = 0;
-    if (m.index) {
-      auto at = std::lower_bound(indices.begin(), indices.end(), *m.index);
-      position = static_cast<std::size_t>(at - indices.begin());
-    }
-    if (!u.is_array || !m.index) m.native_id = dialect_.job_id(base);
-    else if (elements.size() == indices.size() && position < elements.size()) m.native_id = elements[position];
-    else m.native_id = dialect_.element_id(base, *m.index, position);
-    m.known_from_tag = next_tag_;
-    by_native_[m.native_id] = id;
-    if (auto s = store_.set_native_id(id, m.native_id); !s) log(dialect_.name(), s.error());
-  }
-}
-
 void IndirectBackend::step(double now) {
   for (auto& done : commands_.take_completed()) apply(done, now);
 
@@ -261,6 +231,10 @@ void IndirectBackend::step(double now) {
       if (u.phase == Unit::Phase::Submitted && (u.cancel_sent == 0 || now - u.cancel_sent >= config_.cancel_resend_s)) {
         std::vector<std::string> ids;
         for (auto id : u.members) ids.push_back(members_.at(id).native_id);
+        if (!u.moving_to.empty() && dialect_.cancel_pending_argv(ids).empty()) {
+          plan_move_by_hold(u, ids, now);
+          continue;
+        }
         u.cancel_sent = now;
         plan(Kind::Cancel, u.moving_to.empty() ? dialect_.cancel_argv(ids) : dialect_.cancel_pending_argv(ids), {});
         continue;

@@ -196,8 +196,12 @@ class IndirectBackend {
     std::string ended_try;  // the scheduler's id of its last try that ended ("": none)
     double queue_looked_at = 0;  // when its look-up in the queue was planned
     // The backend it moves to once the scheduler took it out of its queue ("": none);
-    // its cancel is then one that spares a started job (cancel_pending_argv).
+    // its cancel is then one that spares a started job (cancel_pending_argv), or, where
+    // the scheduler has none, a hold first, then the cancel once a status listing made
+    // after the hold still shows it pending (indirect_moves.cpp).
     std::string moving_to;
+    bool move_hold_sent = false;
+    std::uint64_t move_listing_after = 0;  // its hold took: a listing of this tag or later decides
   };
   struct Member {
     std::int64_t id = 0, head = 0;
@@ -218,6 +222,7 @@ class IndirectBackend {
     std::int64_t head = 0;                // Submit
     std::vector<std::int64_t> members;    // History, Act
     JobAction action = JobAction::Hold;   // Act
+    std::int64_t moving = 0;              // Act: the head of a unit held to leave the queue
     std::vector<std::int64_t> heads;      // Find
   };
 
@@ -251,6 +256,9 @@ class IndirectBackend {
   bool hand_over(Member& m, bool ran);
   // Its move given up: it started before the scheduler could take it out.
   void stay(Unit& u, const std::string& why);
+  // The next command of a move out of a scheduler's queue without a cancel that spares
+  // started jobs: its hold, then its cancel (indirect_moves.cpp).
+  void plan_move_by_hold(Unit& u, const std::vector<std::string>& native_ids, double now);
   // The usage of an ended job (its run time x CPUs) charged to its account, for
   // `yard accounts --by target` (indirect_tracking.cpp).
   void charge(std::int64_t id);
@@ -303,6 +311,7 @@ class IndirectBackend {
   std::uint64_t next_tag_ = 1;
   bool poll_in_flight_ = false, history_in_flight_ = false, find_in_flight_ = false;
   bool find_history_in_flight_ = false;
+  std::uint64_t last_listing_ = 0;  // the tag of the last status listing read
   double next_poll_ = 0, poll_backoff_ = 0;
   std::set<std::int64_t> to_confirm_;  // members gone from the live queue
   bool history_due_ = false;           // the last status cycle left some to confirm

@@ -1,6 +1,8 @@
 // Jobs moved between backends (`yard routes move`, backends/backend_moves.cpp). A job yard
 // still holds is given up at once. One in the scheduler's queue leaves through a cancel
-// the scheduler applies only to a job that has not started (Dialect::cancel_pending_argv):
+// the scheduler applies only to a job that has not started (Dialect::cancel_pending_argv),
+// or, where it has none, through its hold (Dialect::action_argv), then a cancel once a
+// status listing made after the hold took still shows it pending:
 // the store notes where it goes first (moving_to), so a restarted daemon finishes the
 // move; once its record shows it ended without having run, it is handed over; if it
 // started first, it stays and runs here. A job whose submission may have gone through is
@@ -24,7 +26,8 @@ Release IndirectBackend::release(std::int64_t id, const std::string& to, bool dr
   if (u.cancel_requested) return {Release::Stays, "being cancelled"};
   if (!m->second.native_id.empty()) {
     if (m->second.state != JobState::Pending) return {Release::Stays, "started in " + name};
-    if (dialect_.cancel_pending_argv({m->second.native_id}).empty())
+    if (dialect_.cancel_pending_argv({m->second.native_id}).empty() &&
+        dialect_.action_argv(JobAction::Hold, {m->second.native_id}).empty())
       return {Release::Stays, "in " + there + " as " + m->second.native_id + ": " + name +
                                   " cannot take a job out of its queue without racing its start"};
     if (dry_run) return {Release::Leaving, ""};
@@ -54,11 +57,32 @@ bool IndirectBackend::hand_over(Member& m, bool ran) {
   return true;
 }
 
+void IndirectBackend::plan_move_by_hold(Unit& u, const std::vector<std::string>& native_ids, double now) {
+  if (!u.move_hold_sent) {
+    // Held, the job cannot start any more: a listing made after the hold took that still
+    // shows it pending shows it can be deleted without racing its start.
+    InFlight what;
+    what.members = u.members;
+    what.moving = u.head;
+    plan(Kind::Act, dialect_.action_argv(JobAction::Hold, native_ids), what);
+    u.move_hold_sent = true;
+    return;
+  }
+  if (u.move_listing_after == 0 || last_listing_ < u.move_listing_after) return;
+  for (auto id : u.members)
+    if (members_.at(id).state != JobState::Pending) return;  // it started: update() keeps it here
+  if (u.cancel_sent > 0 && now - u.cancel_sent < config_.cancel_resend_s) return;
+  u.cancel_sent = now;
+  plan(Kind::Cancel, dialect_.cancel_argv(native_ids), {});
+}
+
 void IndirectBackend::stay(Unit& u, const std::string& why) {
   log(dialect_.name(), "job " + std::to_string(u.head) + " stays: " + why);
   u.moving_to.clear();
   u.cancel_requested = false;
   u.cancel_sent = 0;
+  u.move_hold_sent = false;
+  u.move_listing_after = 0;
   for (auto id : u.members)
     if (auto s = store_.set_moving_to(id, ""); !s) log(dialect_.name(), s.error());
 }

@@ -1,8 +1,9 @@
 // On a scripted scheduler (indirect_testing.h): `yard routes move` takes a job out of the
 // scheduler's queue with a cancel that spares a started job, and hands it over only once
 // its record shows it ended without having run; one that started first stays and runs
-// here; a restarted daemon finishes a move; a scheduler without such a cancel keeps its
-// queued jobs.
+// here; a restarted daemon finishes a move; a scheduler without such a cancel holds the
+// job first, and cancels it once a listing made after the hold shows it pending; one with
+// neither keeps its queued jobs.
 #include "backends/indirect_testing.h"
 
 namespace yard {
@@ -90,6 +91,53 @@ TEST_F(IndirectMove, ARestartedDaemonFinishesTheMove) {
   answer_to("fh", "7|CANCELLED|0|yard-" + uid_of(id) + "\n");
   step();
   EXPECT_EQ(backend_->take_released(), std::vector<std::int64_t>{id});
+}
+
+TEST_F(IndirectMove, WithoutSuchACancelAQueuedJobIsHeldThenCancelledOnceAListingShowsItStillPending) {
+  dialect_.holds = true;
+  make_backend();
+  auto id = queued_job();
+  ASSERT_EQ(backend_->release(id, "local", false).outcome, Release::Leaving);
+  step();
+  ASSERT_EQ(posted("fhold"), 1);
+  EXPECT_EQ(posted("fcancel"), 0);
+  answer_to("fhold", "");
+  step();
+  EXPECT_EQ(posted("fcancel"), 0);  // not before a listing made after the hold
+  now_ += 10;
+  step();
+  answer_to("fq", "7|PENDING|held|yard-" + uid_of(id) + "\n");
+  step();
+  ASSERT_EQ(posted("fcancel"), 1);
+  EXPECT_EQ(queue_.posted.back().argv, (std::vector<std::string>{"fcancel", "7"}));
+  answer_to("fcancel", "");
+  now_ += 10;
+  step();
+  answer_to("fq", "");  // gone; a scheduler may keep no record of a job that never ran
+  step();
+  answer_to("fh", "");
+  step();
+  EXPECT_EQ(backend_->take_released(), std::vector<std::int64_t>{id});
+  EXPECT_EQ(job(id).state, JobState::Pending);
+  EXPECT_FALSE(job(id).held);  // the move's hold is not the user's
+}
+
+TEST_F(IndirectMove, AJobThatStartedBeforeItsHoldStaysAndIsNeverCancelled) {
+  dialect_.holds = true;
+  make_backend();
+  auto id = queued_job();
+  ASSERT_EQ(backend_->release(id, "local", false).outcome, Release::Leaving);
+  step();
+  answer_to("fhold", "");  // it had started: the hold changed nothing
+  now_ += 10;
+  step();
+  answer_to("fq", "7|RUNNING|None|yard-" + uid_of(id) + "|node1\n");
+  step();
+  EXPECT_EQ(job(id).state, JobState::Running);
+  EXPECT_EQ(job(id).moving_to, "");
+  now_ += 100;
+  step();
+  EXPECT_EQ(posted("fcancel"), 0);
 }
 
 TEST_F(IndirectMove, ASchedulerWithoutACancelThatSparesStartedJobsKeepsItsQueue) {

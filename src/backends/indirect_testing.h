@@ -109,6 +109,13 @@ class FakeDialect : public Dialect {
     a.insert(a.end(), ids.begin(), ids.end());
     return a;
   }
+  bool holds = false;  // a hold and a release of queued jobs, as Grid Engine's qhold and qrls
+  std::vector<std::string> action_argv(JobAction a, const std::vector<std::string>& ids) const override {
+    if (!holds || (a != JobAction::Hold && a != JobAction::Release)) return {};
+    std::vector<std::string> v{a == JobAction::Hold ? "fhold" : "frls"};
+    v.insert(v.end(), ids.begin(), ids.end());
+    return v;
+  }
   MappedState map_state(const NativeStatus& s) const override {
     if (s.raw_state == "PENDING") return {JobState::Pending, s.reason};
     if (s.raw_state == "RUNNING") return {JobState::Running, ""};

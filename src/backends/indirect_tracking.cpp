@@ -63,6 +63,7 @@ void IndirectBackend::apply_poll(const CommandResult& r, std::uint64_t tag, doub
     return;
   }
   poll_backoff_ = 0;
+  last_listing_ = std::max(last_listing_, tag);
   auto seen = by_native_id(*statuses);
   std::vector<std::int64_t> ids;
   for (auto& [id, m] : members_)
@@ -114,6 +115,12 @@ void IndirectBackend::apply_history(const std::vector<std::int64_t>& asked, cons
       // Still listed by the queue (as ended): the history lags behind, nothing is gone.
       if (m.listed) continue;
       if (m.missing_since == 0) m.missing_since = now;
+      // Leaving for another backend, deleted while it waited (held) in the queue: a
+      // scheduler may keep no record of a job that never ran.
+      if (cancelled && m.state == JobState::Pending && !u.moving_to.empty()) {
+        hand_over(m, false);
+        continue;
+      }
       // Cancelled: some schedulers keep no record of a job deleted before it ran (Grid
       // Engine); one that ran gets its record, unless it never comes.
       if (cancelled && (m.state == JobState::Pending || now - m.missing_since >= config_.lost_after_s)) {

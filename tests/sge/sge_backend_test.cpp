@@ -65,5 +65,26 @@ TEST_F(SgeWorld, AHeldJobStaysInTheQueueUntilReleased) {
   EXPECT_TRUE(fs::exists(dir_ + "/held-ran"));
 }
 
+// yard routes move: Grid Engine has no delete that spares a started job; a job waiting in
+// its queue is held first, and deleted once a listing after the hold shows it waiting.
+TEST_F(SgeWorld, AJobWaitingInTheQueueLeavesItForTheLocalMachineThroughAHold) {
+  long gate = sge_submit({"--", "sh", "-c", "while [ ! -e open ]; do sleep 0.1; done"});
+  long queued = sge_submit({"-d", "afterany:" + std::to_string(gate), "-o", "q.out", "--", "sh", "-c",
+                            "echo ran on ${JOB_ID:-the local machine}"});
+  ASSERT_TRUE(wait_until([&] { return job(queued)["native_id"].is_string(); }, 60)) << diag();
+  ASSERT_TRUE(wait_state(gate, "RUNNING")) << diag();  // it stays: only waiting jobs move
+  const std::string native = job(queued)["native_id"].get<std::string>();
+  Output o = yard({"routes", "move", "sge", "local", "--json"});
+  ASSERT_EQ(o.rc, 0) << o.err;
+  auto moves = nlohmann::json::parse(o.out);
+  EXPECT_EQ(moves["leaving"], nlohmann::json({queued})) << o.out;
+  ASSERT_TRUE(wait_until([&] { return job(queued)["backend"] == "local"; }, 60)) << diag();
+  EXPECT_EQ(sh("qstat -u '*' 2>/dev/null").find(" " + native + " "), std::string::npos) << diag();
+  EXPECT_EQ(job(queued)["state"], "PENDING");  // its dependency on the gate goes with it
+  write("open", "");
+  ASSERT_EQ(wait({gate, queued}), 0) << diag();
+  EXPECT_EQ(read("q.out"), "ran on the local machine\n");
+}
+
 }  // namespace
 }  // namespace yard::test
