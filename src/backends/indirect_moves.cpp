@@ -60,7 +60,18 @@ bool IndirectBackend::hand_over(Member& m, bool ran) {
 void IndirectBackend::plan_move_by_hold(Unit& u, const std::vector<std::string>& native_ids, double now) {
   if (!u.move_hold_sent) {
     // Held, the job cannot start any more: a listing made after the hold took that still
-    // shows it pending shows it can be deleted without racing its start.
+    // shows it pending shows it can be deleted without racing its start. A job its user
+    // holds already is held (a second hold may be refused as such).
+    bool held = true;
+    for (auto id : u.members) {
+      auto r = store_.job(id);
+      held = held && r && *r && (**r).held;
+    }
+    if (held) {
+      u.move_hold_sent = true;
+      u.move_listing_after = next_tag_;
+      return;
+    }
     InFlight what;
     what.members = u.members;
     what.moving = u.head;
@@ -89,6 +100,8 @@ void IndirectBackend::stay(Unit& u, const std::string& why) {
 
 Status IndirectBackend::adopt(const JobRecord& job) {
   if (job.state != JobState::Pending) return err("job " + std::to_string(job.id) + " is not pending");
+  // Submitted, it would start: a held job stays where it waits until released.
+  if (job.held) return err("job " + std::to_string(job.id) + " is held (yard release it first)");
   if (members_.count(job.id)) return {};
   track(job);
   changed_ = true;

@@ -39,6 +39,7 @@ Status LocalBackend::adopt(const JobRecord& job) {
   if (spec && *spec && !std::filesystem::exists(script_path(job.spec_id)))
     if (auto s = save_script(job.spec_id, (*spec)->script); !s) return s;
   enqueue_pending(job);
+  if (job.held) queue_.hold(job.id);  // a user's hold goes with the job
   if (job.retry_not_before > clock_.wall()) retry_at_[job.id] = job.retry_not_before;
   ParentElements elements;
   add_dependencies(job.id, for_element(parents, job.array_index, elements), spec && *spec && (*spec)->dependency_any);

@@ -100,6 +100,41 @@ TEST_F(OarWorld, ArraysWithTheirOwnIndicesAndDependenciesOfEveryKind) {
   EXPECT_EQ(yard({"logs", std::to_string(after_ok)}).out, "17\n");
 }
 
+// yard hold and release (oarhold, oarresume) of a job waiting in OAR's queue; then yard
+// routes move, which OAR has no delete sparing a started job for: the job is held first,
+// deleted once a listing after the hold still shows it waiting, and runs here.
+TEST_F(OarWorld, AHeldJobWaitsInOarUntilReleasedAndAWaitingJobMovesThroughAHold) {
+  long gate = oar_submit({"--", "sh", "-c", "while [ ! -e open ]; do sleep 0.1; done"});
+  long held = oar_submit({"-d", "afterany:" + std::to_string(gate), "--", "touch", "held-ran"});
+  long moving = oar_submit({"-d", "afterany:" + std::to_string(gate), "-o", "m.out", "--", "sh", "-c",
+                            "echo ran on ${OAR_JOB_ID:-the local machine}"});
+  ASSERT_TRUE(wait_until([&] { return job(held)["native_id"].is_string() && job(moving)["native_id"].is_string(); }, 90))
+      << diag();
+  ASSERT_TRUE(wait_state(gate, "RUNNING")) << diag();
+  auto r = yard({"hold", std::to_string(held)});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const std::string native = job(held)["native_id"].get<std::string>();
+  auto oar_state = [&](const std::string& id) {
+    auto doc = nlohmann::json::parse(sh("oarstat -J -j " + id + " 2>/dev/null"), nullptr, false);
+    return doc.is_object() && doc.contains(id) ? doc[id].value("state", std::string()) : std::string();
+  };
+  ASSERT_TRUE(wait_until([&] { return oar_state(native) == "Hold"; }, 30)) << diag();
+  Output o = yard({"routes", "move", "oar", "local", "--json"});
+  ASSERT_EQ(o.rc, 0) << o.err;
+  EXPECT_EQ(nlohmann::json::parse(o.out)["leaving"], nlohmann::json({held, moving})) << o.out;
+  ASSERT_TRUE(wait_until([&] { return job(moving)["backend"] == "local" && job(held)["backend"] == "local"; }, 90))
+      << diag();
+  EXPECT_EQ(job(held)["held"], true);  // the user's hold goes with it
+  write("open", "");
+  ASSERT_EQ(wait({gate, moving}), 0) << diag();
+  EXPECT_EQ(read("m.out"), "ran on the local machine\n");
+  EXPECT_EQ(job(held)["state"], "PENDING");
+  r = yard({"release", std::to_string(held)});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  ASSERT_EQ(wait({held}), 0) << diag();
+  EXPECT_TRUE(fs::exists(dir_ + "/held-ran"));
+}
+
 TEST_F(OarWorld, MoreCoresThanTheClusterHasIsRefusedByOarWithItsWords) {
   // More cores than the cluster has: refused by OAR's scheduler, with its words.
   long bad = oar_submit({"-n", "9", "--", "true"});

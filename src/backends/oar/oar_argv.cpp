@@ -38,6 +38,13 @@ std::vector<std::string> oarstat_named_argv(const std::string& user, const std::
               std::to_string(from)};
 }
 
+std::vector<std::string> oar_action_argv(JobAction action, const std::vector<std::string>& native_ids) {
+  if (action != JobAction::Hold && action != JobAction::Release) return {};
+  std::vector<std::string> argv{action == JobAction::Hold ? "oarhold" : "oarresume"};
+  argv.insert(argv.end(), native_ids.begin(), native_ids.end());
+  return argv;
+}
+
 std::vector<std::string> oardel_argv(const std::vector<std::string>& native_ids) {
   std::vector<std::string> argv{"oardel"};
   argv.insert(argv.end(), native_ids.begin(), native_ids.end());

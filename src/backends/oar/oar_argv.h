@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "core/job_action.h"
+
 namespace yard {
 
 // oarsub -S: the #OAR lines of the script are the job's options.
@@ -18,6 +20,9 @@ std::vector<std::string> oarstat_history_argv(const std::vector<std::string>& na
 std::vector<std::string> oarstat_named_argv(const std::string& user, const std::vector<std::string>& native_names,
                                             double since);
 std::vector<std::string> oardel_argv(const std::vector<std::string>& native_ids);
+// oarhold (a waiting job to Hold) and oarresume (back to Waiting); OAR requeues no running
+// job of a user's asking (oarsub --resubmit makes a new job): empty for the requeues.
+std::vector<std::string> oar_action_argv(JobAction action, const std::vector<std::string>& native_ids);
 
 // `text` as an SQL string literal: quoted, its quotes doubled (PostgreSQL's standard
 // strings; the names and users written here have no backslash).

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "backends/dialect.h"
+#include "backends/oar/oar_argv.h"
 #include "backends/oar/oar_script.h"
 
 namespace yard {
@@ -33,6 +34,9 @@ class OarDialect : public Dialect {
   std::vector<std::string> find_history_argv(const std::vector<std::string>& native_names,
                                              double since) const override;
   std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const override;
+  std::vector<std::string> action_argv(JobAction action, const std::vector<std::string>& native_ids) const override {
+    return oar_action_argv(action, native_ids);
+  }
 
   // Array elements are jobs of their own, numbered on from the first: OAR computes
   // their ids so itself (IO.pm, add_micheline_simple_array_job) and prints them so.
