@@ -102,12 +102,13 @@ std::variant<RunRow, StartRefusal> start_workflow_run(Site& site, const User& us
   auto& b = std::get<WorkflowBody>(read);
   // Checked before anything is recorded: from the user's uploads, where the run's copies
   // of them come from (the run is read again from its own directory below).
-  if (auto checked = workflow_flow(b.text, "workflow", site.upload_dir(user.name), user, 0, b.name); !checked)
-    return StartRefusal{400, checked.error(), "workflow"};
+  auto checked = workflow_flow(b.text, "workflow", site.upload_dir(user.name), user, 0, b.name);
+  if (!checked) return StartRefusal{400, checked.error(), "workflow"};
 
   RunRow run;
   run.owner = user.name;
   run.kind = "workflow";
+  run.name = checked->name;
   run.values = {{"workflow", b.text}};
   if (!b.name.empty()) run.values["name"] = b.name;
   if (!b.uploads.empty()) run.values["uploads"] = b.uploads;
@@ -135,7 +136,6 @@ std::variant<RunRow, StartRefusal> start_workflow_run(Site& site, const User& us
   if (!(std::ofstream(file) << b.text)) return drop(503, "cannot write " + file, "");
   auto flow = workflow_flow(b.text, file, run.dir, user, run.id, b.name);
   if (!flow) return drop(400, flow.error(), "workflow");
-  run.name = flow->name;
 
   auto hold = site.feed->hold_for_new_run();
   auto reply = submit_flow(site, *flow, run, "web-run-" + std::to_string(run.id) + "-" + site_key_part(site));

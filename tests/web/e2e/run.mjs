@@ -410,6 +410,41 @@ await stage('the daemon is killed and started again under an open run page, whic
   await shot(page, 'daemon-restarted.png');
 });
 
+await stage('a workflow file sent by a program fails a step; Resume on its page runs only what did not complete', async () => {
+  // A program's token, as a script beside the pages would use it.
+  const tok = await ctx1.request.post(`${BASE}/api/v1/tokens`, { data: { name: USER1, password: PASS1 }, timeout: T });
+  if (tok.status() !== 201) fail(`POST /api/v1/tokens answered ${tok.status()}`);
+  const { token } = await tok.json();
+  const workflow = ['name: fragile', 'steps:',
+    '  - {name: prepare, command: echo prepared >> prepare.log, outputs: [prepare.log]}',
+    '  - {name: solve, needs: [prepare], command: "test -e fixed && echo solved > solved.txt", outputs: [solved.txt]}',
+    ''].join('\n');
+  const sent = await ctx1.request.post(`${BASE}/api/v1/workflows`,
+    { data: { workflow }, headers: { Authorization: `Bearer ${token}` }, timeout: T });
+  if (sent.status() !== 201) fail(`POST /api/v1/workflows answered ${sent.status()}: ${await sent.text()}`);
+  const id = (await sent.json()).run.id;
+  user1Runs.push(id);
+  await page.goto(`${BASE}/runs/${id}`, { timeout: T });
+  await until(page, 'the run page shows FAILED',
+    (sel) => document.querySelector(sel)?.getAttribute('data-state') === 'FAILED', '[data-testid="run-state"]', RUN_T);
+  const resume = await visible(page.locator('[data-testid="resume-run"]'), 'the Resume button');
+  fs.writeFileSync(path.join(need('SITE_DIR'), 'runs', String(id), 'fixed'), '');
+  await page.evaluate(() => (window.__yardSamePage = true));
+  await resume.click();
+  await until(page, 'every step node shows COMPLETED', () => {
+    const nodes = [...document.querySelectorAll('[data-testid="workflow-graph"] [data-testid^="step-"]')];
+    return nodes.length === 2 && nodes.every((n) => n.getAttribute('data-state') === 'COMPLETED');
+  }, undefined, RUN_T);
+  await until(page, 'the run shows COMPLETED',
+    (sel) => document.querySelector(sel)?.getAttribute('data-state') === 'COMPLETED', '[data-testid="run-state"]', RUN_T);
+  await until(page, 'the Resume button is gone', () => !document.querySelector('[data-testid="resume-run"]'));
+  if (!(await page.evaluate(() => window.__yardSamePage === true))) fail('the page was reloaded');
+  const log = await ctx1.request.get(`${BASE}/api/v1/runs/${id}/files/prepare.log`, { timeout: T });
+  const text = await log.text();
+  if (text !== 'prepared\n') fail(`prepare ran again: prepare.log holds ${JSON.stringify(text)}`);
+  await shot(page, 'workflow-resumed.png');
+});
+
 await stage(`${USER2} logs in and sees none of ${USER1}'s runs; their URLs answer 404`, async () => {
   const ctx2 = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   ctx2.setDefaultTimeout(T);

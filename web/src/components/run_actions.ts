@@ -1,4 +1,4 @@
-// The Cancel and Run again buttons, shared by the runs list and a run's page.
+// The Cancel, Run again and Resume buttons, shared by the runs list and a run's page.
 import { post } from '../api';
 import { h } from '../dom';
 import { isEnded } from '../format';
@@ -42,6 +42,32 @@ export function rerunButton(run: Run, started: (run: Run) => void): HTMLButtonEl
       started(body.run);
     } catch (e) {
       toastError(e, `Could not start “${run.name}” again`);
+    } finally {
+      btn.disabled = false;
+    }
+  });
+  return btn;
+}
+
+/** A run of a workflow file sent through the API (not a template's): it can be resumed. */
+export function resumable(run: Run): boolean {
+  return run.kind === 'workflow' && run.template === '' && typeof run.values?.workflow === 'string';
+}
+
+/** Resume: the workflow file sent again; steps that completed do not run again. */
+export function resumeButton(run: Run): HTMLButtonElement {
+  const btn = h('button', {
+    type: 'button', class: 'btn', 'data-testid': 'resume-run',
+    'aria-label': `Resume run ${run.name}: run its steps that did not complete`,
+  }, 'Resume');
+  btn.addEventListener('click', async () => {
+    btn.disabled = true;
+    try {
+      const body = await post<{ run: Run }>(`/api/v1/runs/${run.id}/resume`);
+      store.put(body.run);
+      toast(`Resuming “${run.name}”: the steps that completed are kept.`);
+    } catch (e) {
+      toastError(e, `Could not resume “${run.name}”`);
     } finally {
       btn.disabled = false;
     }

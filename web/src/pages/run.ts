@@ -1,9 +1,9 @@
 // One run's page: its state (live), timeline, resources, output (followed while it
-// runs), files to download, Cancel / Run again, and a workflow's steps as a graph.
+// runs), files to download, Cancel / Run again / Resume, and a workflow's steps as a graph.
 import { ApiError, fileUrl, get } from '../api';
 import { LogFollower } from '../components/log_follower';
 import { resources } from '../components/resources';
-import { announceStarted, cancelButton, rerunButton } from '../components/run_actions';
+import { announceStarted, cancelButton, rerunButton, resumable, resumeButton } from '../components/run_actions';
 import { setBadge, stateBadge } from '../components/state_badge';
 import { workflowGraph } from '../components/workflow_graph';
 import { h, replace } from '../dom';
@@ -124,8 +124,11 @@ function draw(ctx: RouteContext, first: Run, firstEvents: RunEvent[]): () => voi
     run = r;
     title.textContent = r.name;
     setBadge(badge, r.state);
+    // What it was started from: a template, a workflow file or a command sent by a program.
+    const from = r.template ? ['template ', h('strong', {}, r.template)]
+      : resumable(r) ? ['a workflow file'] : ['a command'];
     replace(meta,
-      `Run #${r.id} · template `, h('strong', {}, r.template),
+      `Run #${r.id} · from `, from,
       r.backend ? [' · on ', h('strong', {}, r.backend)] : null,
       ' · by ', h('strong', {}, r.owner));
     replace(summary,
@@ -150,6 +153,15 @@ function draw(ctx: RouteContext, first: Run, firstEvents: RunEvent[]): () => voi
     } else if (isEnded(r) && cancel) {
       const hadFocus = document.activeElement === cancel;
       cancel.remove();
+      if (hadFocus) rerun.focus();
+    }
+    // Resume: a workflow file's run that ended without completing every step.
+    const resume = actions.querySelector<HTMLButtonElement>('[data-testid="resume-run"]');
+    const canResume = resumable(r) && isEnded(r) && r.state !== 'COMPLETED';
+    if (canResume && !resume) actions.prepend(resumeButton(r));
+    else if (!canResume && resume) {
+      const hadFocus = document.activeElement === resume;
+      resume.remove();
       if (hadFocus) rerun.focus();
     }
     if (isWorkflow) {
@@ -301,6 +313,9 @@ function settings(run: Run, template?: Template): HTMLElement {
   const entries = Object.entries(run.values ?? {});
   if (!entries.length) return h('p', { class: 'muted' }, 'This run has no settings.');
   const label = (k: string) => template?.fields.find((f) => f.name === k)?.label || k;
+  // A text of several lines (a workflow file, a script) keeps its lines.
+  const shown = (v: unknown) => typeof v === 'string' && v.includes('\n') ? h('pre', { class: 'setting-text' }, v)
+    : typeof v === 'string' ? v : JSON.stringify(v);
   return h('dl', { class: 'settings' }, entries.map(([k, v]) =>
-    h('div', { class: 'setting' }, h('dt', {}, label(k)), h('dd', {}, typeof v === 'string' ? v : JSON.stringify(v)))));
+    h('div', { class: 'setting' }, h('dt', {}, label(k)), h('dd', {}, shown(v)))));
 }
