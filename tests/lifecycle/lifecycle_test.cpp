@@ -1,8 +1,8 @@
 // The life cycle every batch-scheduler backend passes, on the scheduler its binary's
 // fixture started (lifecycle_world.h): outcomes with exit codes, signals and walltime,
 // arrays with a throttle, dependencies of every kind (a dependent whose parent failed
-// never runs), hostile values, cancels, what the scheduler cannot express, a rejected
-// submission.
+// never runs), hostile values, cancels, holds, what the scheduler cannot express, a
+// rejected submission.
 #include "lifecycle_world.h"
 
 namespace yard::test {
@@ -88,6 +88,35 @@ TEST_P(LifeCycleWorld, CancelEndsRunningAndPendingJobsAndTheSchedulerAgrees) {
   ASSERT_TRUE(wait_until([&] { return (status = s().exit_status(native)).has_value(); }, 60)) << native;
   EXPECT_NE(std::find(s().killed_statuses.begin(), s().killed_statuses.end(), *status), s().killed_statuses.end())
       << *status;
+}
+
+// yard hold and release where the scheduler has them: a job waiting on another stays in
+// the scheduler's queue past that job's end (a twin waiting on the same job has run
+// meanwhile) until released. Elsewhere the hold is refused, naming the backend.
+TEST_P(LifeCycleWorld, AHeldJobWaitsPastItsDependencyUntilReleasedWhereTheSchedulerHolds) {
+  long gate = submit_here({"--", "sh", "-c", "while [ ! -e open ]; do sleep 0.1; done"});
+  long held = submit_here({"-d", "afterany:" + std::to_string(gate), "--", "touch", "held-ran"});
+  if (!s().holds) {
+    auto r = yard({"hold", std::to_string(held)});
+    EXPECT_EQ(r.rc, 2) << r.err;
+    EXPECT_NE(r.err.find("backend " + s().backend + " cannot hold jobs"), std::string::npos) << r.err;
+    write("open", "");
+    EXPECT_EQ(wait({gate, held}), 0) << diag();
+    return;
+  }
+  ASSERT_TRUE(wait_until([&] { return job(held)["native_id"].is_string(); }, 60)) << diag();
+  auto r = yard({"hold", std::to_string(held)});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(job(held)["held"], true);
+  long twin = submit_here({"-d", "afterany:" + std::to_string(gate), "--", "true"});
+  write("open", "");
+  ASSERT_EQ(wait({gate, twin}), 0) << diag();
+  EXPECT_EQ(job(held)["state"], "PENDING") << diag();
+  EXPECT_FALSE(fs::exists(dir_ + "/held-ran"));
+  r = yard({"release", std::to_string(held)});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(wait({held}), 0) << diag();
+  EXPECT_TRUE(fs::exists(dir_ + "/held-ran"));
 }
 
 TEST_P(LifeCycleWorld, WhatTheSchedulerCannotExpressIsRefusedWithExit2AndNothingStored) {

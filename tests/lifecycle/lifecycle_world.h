@@ -55,6 +55,9 @@ struct SchedulerUnderTest {
   // The scheduler's server out of reach (true) or back (false), its jobs running on
   // (LifeCycleOutageWorld; a real cluster's may need rights its other tests run without).
   std::function<void(bool)> outage;
+  // Whether yard hold and release reach its queue (Dialect::action_argv); else they are
+  // refused, naming the backend.
+  bool holds = false;
 };
 
 // A stand-in scheduler's server out of reach or back (standin-ctl outage on|off), for

@@ -45,6 +45,7 @@ const SchedulerUnderTest kOar{
       return doc.is_object() ? static_cast<int>(doc.size()) : -1;
     },
     .outage = nullptr,
+    .holds = true,
 };
 
 // The server outage needs root, who alone may stop it: oar_outage_test.cpp, as root.

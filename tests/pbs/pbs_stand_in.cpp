@@ -42,6 +42,7 @@ const SchedulerUnderTest kPbs{
       return n;
     },
     .outage = stand_in_outage,
+    .holds = true,
 };
 
 INSTANTIATE_TEST_SUITE_P(PbsStandIn, LifeCycleWorld, ::testing::Values(&kPbs), scheduler_name);

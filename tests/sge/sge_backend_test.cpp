@@ -33,6 +33,7 @@ const SchedulerUnderTest kSge{
     .killed_statuses = {128 + 9, 128 + 15},
     .jobs_named = sge_jobs_named,
     .outage = nullptr,
+    .holds = true,
 };
 
 // The qmaster outage needs root, who alone may stop it: sge_outage_test.cpp, as root.

@@ -59,6 +59,7 @@ const SchedulerUnderTest kSlurm{
     .killed_statuses = {15, 9},
     .jobs_named = slurm_jobs_named,
     .outage = nullptr,
+    .holds = true,
 };
 
 // The controller's outage is Slurm's own test below (100 jobs, 20 s).

@@ -22,6 +22,13 @@ std::vector<std::string> pbs_qstat_argv(const std::vector<std::string>& native_i
 
 std::vector<std::string> pbs_qstat_all_argv() { return {"qstat", "-x", "-f", "-F", "json"}; }
 
+std::vector<std::string> pbs_action_argv(JobAction action, const std::vector<std::string>& native_ids) {
+  if (action != JobAction::Hold && action != JobAction::Release) return {};
+  std::vector<std::string> argv{action == JobAction::Hold ? "qhold" : "qrls", "-h", "u"};
+  argv.insert(argv.end(), native_ids.begin(), native_ids.end());
+  return argv;
+}
+
 std::vector<std::string> pbs_qdel_argv(const std::vector<std::string>& native_ids) {
   std::vector<std::string> argv{"qdel"};
   argv.insert(argv.end(), native_ids.begin(), native_ids.end());

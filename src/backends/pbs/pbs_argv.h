@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "core/job_action.h"
+
 namespace yard {
 
 std::vector<std::string> pbs_qsub_argv(const std::string& script_path);
@@ -15,5 +17,8 @@ std::vector<std::string> pbs_qstat_argv(const std::vector<std::string>& native_i
 // UID in its name.
 std::vector<std::string> pbs_qstat_all_argv();
 std::vector<std::string> pbs_qdel_argv(const std::vector<std::string>& native_ids);
+// qhold -h u / qrls -h u: a user's hold (state H), its owner's to release; qrerun is an
+// operator's: empty for the requeues.
+std::vector<std::string> pbs_action_argv(JobAction action, const std::vector<std::string>& native_ids);
 
 }  // namespace yard

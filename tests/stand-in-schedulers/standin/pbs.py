@@ -16,7 +16,7 @@ The work is spread over the pbs_* modules:
   pbs_qstat_json    qstat -F json: the "old" and the cJSON printers
   pbs_qstat_text    qstat -f text and the default table
   pbs_qstat         qstat
-  pbs_qdel          qdel, qrls, the lookup standin-ctl uses
+  pbs_qdel          qdel, qhold, qrls, the lookup standin-ctl uses
   pbs_policy        what the server does the PBS way (Policy)
   pbs_synth         synthetic jobs for benchmarks
 
@@ -28,12 +28,12 @@ import sys
 
 from standin.pbs_common import DEFAULTS  # noqa: F401  (core.scheduler_defaults)
 from standin.pbs_policy import Policy  # noqa: F401  (the server)
-from standin.pbs_qdel import find_for_ctl, qdel, qrls  # noqa: F401  (standin-ctl)
+from standin.pbs_qdel import find_for_ctl, qdel, qhold, qrls  # noqa: F401  (standin-ctl)
 from standin.pbs_qstat import qstat
 from standin.pbs_qsub import qsub
 from standin.pbs_synth import synth_qstat
 
-COMMANDS = {"qsub": qsub, "qstat": qstat, "qdel": qdel, "qrls": qrls}
+COMMANDS = {"qsub": qsub, "qstat": qstat, "qdel": qdel, "qhold": qhold, "qrls": qrls}
 
 
 def main(argv):
@@ -42,7 +42,7 @@ def main(argv):
     if argv and argv[0] in COMMANDS:
         return COMMANDS[argv[0]](argv[1:])
     sys.stderr.write("usage: python3 -m standin.pbs synth-qstat N [--printer old|cjson]\n"
-                     "       python3 -m standin.pbs qsub|qstat|qdel|qrls ARGS...\n")
+                     "       python3 -m standin.pbs qsub|qstat|qdel|qhold|qrls ARGS...\n")
     return 2
 
 

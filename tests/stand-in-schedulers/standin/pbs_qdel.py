@@ -1,4 +1,4 @@
-"""PBS qdel and qrls, and the job lookup standin-ctl uses (qdel.c, qrls.c).
+"""PBS qdel, qhold and qrls, and the job lookup standin-ctl uses (qdel.c, qhold.c, qrls.c).
 """
 
 import getopt
@@ -92,6 +92,42 @@ def qdel(argv):
                     # Never began: the whole array goes now. Once begun, the server
                     # finishes the parent when its last running subjob has gone.
                     delete_job(cur, job, now)
+    sys.stderr.write("".join(errors))
+    return status % 256
+
+
+def qhold(argv):
+    """qhold [-h u] JOB...: a user hold (Hold_Types u, state H) on a queued job; a running
+    one is refused as PBS refuses a job that cannot be checkpointed."""
+    core.require_env("qhold")
+    usage = "usage: qhold [-h hold_list] job_identifier...\n"
+    try:
+        pairs, operands = getopt.gnu_getopt(argv, "h:")
+    except getopt.GetoptError:
+        sys.stderr.write(usage)
+        return 2
+    if not operands or any(o == "-h" and v not in ("u", "") for o, v in pairs):
+        sys.stderr.write(usage)
+        return 2
+    store = core.client_store("qhold", refused("qhold"))
+    server = store.cfg["server_name"]
+    now = time.time()
+    status = 0
+    errors = []
+    with store.write() as cur:
+        for op in operands:
+            ref = parse_ref(op, server)
+            found = find(cur, ref) if ref else []
+            if not found:
+                errors.append("qhold: Unknown Job Id %s\n" % (ref.shown if ref else op))
+                status = PBSE_UNKJOBID
+                continue
+            for job in found:
+                if job["phase"] not in ("queued", "waiting", "held"):
+                    errors.append("qhold: Request invalid for state of job %s\n" % ref.shown)
+                    status = PBSE_BADSTATE
+                    continue
+                core.Store.update_job(cur, job["rid"], user_hold=1, phase="held", mtime=now)
     sys.stderr.write("".join(errors))
     return status % 256
 
