@@ -172,6 +172,25 @@ class ServerTest(unittest.TestCase):
         self.assertEqual((r.returncode, r.stderr), (153, "qstat: Unknown Job Id %s\n" % a))
         self.assertNotIn("Jobs", doc)
 
+    def test_21_qhold_and_qrls(self):
+        si = self.si
+        si.script("gate.sh", "while [ ! -e %s/open ]; do sleep 0.1; done\n" % si.work)
+        gate = si.qsub("gate.sh")
+        si.wait_state(gate, "R")
+        r = si.run("qhold", gate)  # a running job cannot be held
+        self.assertNotEqual(r.returncode, 0)
+        self.assertEqual(r.stderr, "qhold: Request invalid for state of job %s\n" % gate)
+        held = si.qsub("-W", "depend=afterany:" + gate, "never.sh")
+        self.assertEqual(si.run("qhold", "-h", "o", held).returncode, 2)  # only the user's hold
+        self.assertEqual(si.run("qhold", "-h", "u", held).returncode, 0)
+        open(os.path.join(si.work, "open"), "w").close()
+        si.wait_state(gate, "F")
+        twin = si.qsub("-W", "depend=afterany:" + gate, "never.sh")
+        si.wait_state(twin, "F")
+        self.assertEqual(si.job(held)["job_state"], "H")  # its dependency went; the user's hold stays
+        self.assertEqual(si.run("qrls", "-h", "u", held).returncode, 0)
+        si.wait_state(held, "F")
+
 
 # ======================================================================= other settings, stop
 

@@ -96,20 +96,24 @@ def qdel(argv):
     return status % 256
 
 
-def qhold(argv):
-    """qhold [-h u] JOB...: a user hold (Hold_Types u, state H) on a queued job; a running
-    one is refused as PBS refuses a job that cannot be checkpointed."""
-    core.require_env("qhold")
-    usage = "usage: qhold [-h hold_list] job_identifier...\n"
+def _hold_command(name, argv, change, holds=None):
+    """qhold and qrls: [-h hold_list] JOB..., `change(cur, job, now)` applied to every job
+    found (an array's subjobs by its bracket); it returns an error's words, or None.
+    `holds`: the hold lists the stand-in takes (None: any)."""
+    core.require_env(name)
+    usage = "usage: %s [-h hold_list] job_identifier...\n" % name
     try:
         pairs, operands = getopt.gnu_getopt(argv, "h:")
     except getopt.GetoptError:
         sys.stderr.write(usage)
         return 2
-    if not operands or any(o == "-h" and v not in ("u", "") for o, v in pairs):
+    if not operands:
         sys.stderr.write(usage)
         return 2
-    store = core.client_store("qhold", refused("qhold"))
+    if holds is not None and any(v not in holds for o, v in pairs):
+        sys.stderr.write("%s: the stand-in takes only -h %s\n" % (name, "|".join(sorted(holds))))
+        return 2
+    store = core.client_store(name, refused(name))
     server = store.cfg["server_name"]
     now = time.time()
     status = 0
@@ -119,54 +123,42 @@ def qhold(argv):
             ref = parse_ref(op, server)
             found = find(cur, ref) if ref else []
             if not found:
-                errors.append("qhold: Unknown Job Id %s\n" % (ref.shown if ref else op))
+                errors.append("%s: Unknown Job Id %s\n" % (name, ref.shown if ref else op))
                 status = PBSE_UNKJOBID
                 continue
             for job in found:
-                if job["phase"] not in ("queued", "waiting", "held"):
-                    errors.append("qhold: Request invalid for state of job %s\n" % ref.shown)
+                said = change(cur, job, now)
+                if said:
+                    errors.append("%s: %s %s\n" % (name, said, ref.shown))
                     status = PBSE_BADSTATE
-                    continue
-                core.Store.update_job(cur, job["rid"], user_hold=1, phase="held", mtime=now)
     sys.stderr.write("".join(errors))
     return status % 256
+
+
+def qhold(argv):
+    """qhold [-h u] JOB...: a user hold (Hold_Types u, state H) on a queued job; a running
+    one is refused as PBS refuses a job that cannot be checkpointed. Only the user hold."""
+    def hold(cur, job, now):
+        if job["phase"] not in ("queued", "waiting", "held"):
+            return "Request invalid for state of job"
+        core.Store.update_job(cur, job["rid"], user_hold=1, phase="held", mtime=now)
+        return None
+    return _hold_command("qhold", argv, hold, holds={"u"})
 
 
 def qrls(argv):
-    core.require_env("qrls")
-    try:
-        pairs, operands = getopt.gnu_getopt(argv, "h:")
-    except getopt.GetoptError:
-        sys.stderr.write("usage: qrls [-h hold_list] job_identifier...\n")
-        return 2
-    if not operands:
-        sys.stderr.write("usage: qrls [-h hold_list] job_identifier...\n")
-        return 2
-    store = core.client_store("qrls", refused("qrls"))
-    server = store.cfg["server_name"]
-    now = time.time()
-    status = 0
-    errors = []
-    with store.write() as cur:
-        for op in operands:
-            ref = parse_ref(op, server)
-            found = find(cur, ref) if ref else []
-            if not found:
-                errors.append("qrls: Unknown Job Id %s\n" % (ref.shown if ref else op))
-                status = PBSE_UNKJOBID
-                continue
-            for job in found:
-                if not job["user_hold"]:
-                    continue
-                fields = dict(user_hold=0, mtime=now)
-                if job["phase"] == "held" and not job["dep_hold"]:
-                    if job.get("not_before") and job["not_before"] > now:
-                        fields["phase"] = "waiting"
-                    else:
-                        fields.update(phase="queued", eligible_time=now)
-                core.Store.update_job(cur, job["rid"], **fields)
-    sys.stderr.write("".join(errors))
-    return status % 256
+    def release(cur, job, now):
+        if not job["user_hold"]:
+            return None
+        fields = dict(user_hold=0, mtime=now)
+        if job["phase"] == "held" and not job["dep_hold"]:
+            if job.get("not_before") and job["not_before"] > now:
+                fields["phase"] = "waiting"
+            else:
+                fields.update(phase="queued", eligible_time=now)
+        core.Store.update_job(cur, job["rid"], **fields)
+        return None
+    return _hold_command("qrls", argv, release)
 
 
 # =============================================================== standin-ctl support
