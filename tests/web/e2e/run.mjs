@@ -9,176 +9,34 @@
 // "sleeper" (field seconds: integer) and "three-steps" (a workflow without fields), and the
 // two users. CHROMIUM chooses the browser (default /usr/bin/chromium). E2E_TIMEOUT_S (default
 // 30) bounds each wait; E2E_RUN_TIMEOUT_S (default 120) bounds the wait for a run to end.
+// YARD_BIN_DIR holds the `yard` that reaches the service account's daemon; SITE_DIR is the
+// site's directory (a run's files are mended there before it is resumed).
 // Prints one line per stage passed, then "N passed, N failed"; exits 1 on the first failure.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
+import {
+  BASE, CHROMIUM, PASS1, PASS2, RUN_T, T, USER1, USER2, YARD, chromium, daemonPid, fail, gone, logIn, need,
+  openTemplate, recordNotifications, shot, stage, submitRun, until, urlMatches, visible, walk, watch,
+} from './harness.mjs';
 
-function loadPlaywright() {
-  // playwright-core is installed in web/node_modules (web/package.json); look there first.
-  for (const base of [path.join(here, '../../../web/package.json'), path.join(process.cwd(), 'package.json')]) {
-    try {
-      return createRequire(base)('playwright-core');
-    } catch {
-      // try the next place
-    }
-  }
-  console.error('FAIL setup: playwright-core is not installed; run `cd web && npm ci` first');
-  process.exit(1);
-}
-
-function need(name) {
-  const v = process.env[name];
-  if (!v) {
-    console.error(`FAIL setup: the environment variable ${name} is not set`);
-    process.exit(1);
-  }
-  return v;
-}
-
-const BASE = need('BASE_URL').replace(/\/+$/, '');
-const USER1 = need('USER1');
-const PASS1 = need('PASS1');
-const USER2 = need('USER2');
-const PASS2 = need('PASS2');
-const SHOTS = path.resolve(process.env.SHOTS || 'e2e-shots');
-const T = 1000 * Number(process.env.E2E_TIMEOUT_S || 30);
-const RUN_T = 1000 * Number(process.env.E2E_RUN_TIMEOUT_S || 120);
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const YARD = path.join(need('YARD_BIN_DIR'), 'yard');
-
-fs.mkdirSync(SHOTS, { recursive: true });
-
-const { chromium } = loadPlaywright();
-
-class StageError extends Error {}
-const fail = (msg) => {
-  throw new StageError(msg);
-};
-
-let passed = 0;
-let activePage = null;
-const browserErrors = [];
-
-async function stage(name, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-  } catch (e) {
-    const msg = e instanceof StageError ? e.message : (e && e.stack) || String(e);
-    console.error(`FAIL stage ${passed + 1} "${name}": ${msg}`);
-    if (activePage) {
-      const shot = path.join(SHOTS, `fail-${passed + 1}.png`);
-      await activePage.screenshot({ path: shot, fullPage: true, timeout: 10000 }).catch(() => {});
-      console.error(`  page: ${activePage.url()}  screenshot: ${shot}`);
-    }
-    for (const line of browserErrors.slice(-10)) console.error(`  browser: ${line}`);
-    console.log(`${passed} passed, 1 failed`);
-    await browser?.close().catch(() => {});
-    process.exit(1);
-  }
-  passed += 1;
-  console.log(`ok ${passed} - ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-}
-
-/** Waits for `fn(arg)` in the page to be truthy; `what` says what was awaited when it times out. */
-async function until(page, what, fn, arg, timeout = T) {
-  try {
-    return await page.waitForFunction(fn, arg, { timeout, polling: 100 });
-  } catch (e) {
-    if (String(e).includes('Timeout')) fail(`timed out after ${timeout / 1000} s waiting until ${what}`);
-    throw e;
-  }
-}
-
-async function visible(locator, what, timeout = T) {
-  try {
-    await locator.first().waitFor({ state: 'visible', timeout });
-  } catch (e) {
-    if (String(e).includes('Timeout')) fail(`timed out after ${timeout / 1000} s waiting for ${what}`);
-    throw e;
-  }
-  return locator.first();
-}
-
-async function urlMatches(page, re, what, timeout = T) {
-  try {
-    await page.waitForURL(re, { timeout });
-  } catch (e) {
-    if (String(e).includes('Timeout')) fail(`timed out after ${timeout / 1000} s waiting for ${what} (at ${page.url()})`);
-    throw e;
-  }
-}
-
-async function shot(page, name, fullPage = true) {
-  await page.screenshot({ path: path.join(SHOTS, name), fullPage });
-}
-
-function watch(page, who) {
-  page.on('pageerror', (e) => browserErrors.push(`${who} page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') browserErrors.push(`${who} console: ${m.text()}`);
-  });
-}
-
-/** Records each Notification the page creates (in window.__yardNotes) before the page's own code runs. */
-function recordNotifications() {
-  const N = window.Notification;
-  window.__yardNotes = [];
-  if (!N) return;
-  window.Notification = class extends N {
-    constructor(title, opts) {
-      window.__yardNotes.push(title);
-      super(title, opts);
-    }
-  };
-}
-
-async function logIn(page, name, password) {
-  await page.locator('[data-testid="login-name"]').fill(name);
-  await page.locator('[data-testid="login-password"]').fill(password);
-  await page.locator('[data-testid="login-password"]').press('Enter');
-  await urlMatches(page, /\/runs(\?.*)?$/, `the runs list after ${name} logs in`);
-  await visible(page.locator('.runs-list[data-loaded="true"]'), 'the runs list to load');
-}
-
-/** Opens the new run page from the header, picks a template by its card. */
-async function openTemplate(page, template) {
-  await page.locator('[data-testid="nav-runs-new"]').click();
-  const card = await visible(page.locator(`[data-testid="template-${template}"]`), `the template card "${template}"`);
-  await card.click();
-  await visible(page.locator('[data-testid="run-form"]'), `the form of template "${template}"`);
-}
-
-async function submitRun(page, what) {
-  await page.locator('[data-testid="submit-run"]').click();
-  await urlMatches(page, /\/runs\/\d+$/, `the page of the new ${what} run`);
-  const id = Number(/\/runs\/(\d+)$/.exec(page.url())[1]);
-  await visible(page.locator('h1'), `the heading of run ${id}`);
-  return id;
-}
-
-let browser;
 const user1Runs = [];
 let resultPath = '';
 
 try {
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+  walk.browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
 } catch (e) {
   console.error(`FAIL setup: could not start Chromium at ${CHROMIUM}: ${e.message}`);
   process.exit(1);
 }
 
-const ctx1 = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+const ctx1 = await walk.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
 ctx1.setDefaultTimeout(T);
 ctx1.setDefaultNavigationTimeout(T);
 await ctx1.addInitScript(recordNotifications);
 const page = await ctx1.newPage();
-activePage = page;
+walk.activePage = page;
 watch(page, USER1);
 const secure = /^https:|^http:\/\/(127\.|localhost[:/]|\[::1\])/.test(`${BASE}/`);
 
@@ -366,24 +224,6 @@ await stage('the runs list at phone width (375 px) fits and is usable by keyboar
   await page.setViewportSize({ width: 1280, height: 900 });
 });
 
-/** The service account's daemon, as `yard server status` names it (0: none running). */
-function daemonPid() {
-  try {
-    return JSON.parse(execFileSync(YARD, ['server', 'status', '--json'], { encoding: 'utf8' })).pid ?? 0;
-  } catch {
-    return 0;
-  }
-}
-
-/** Whether process `pid` is gone (a zombie counts as gone: it runs nothing). */
-function gone(pid) {
-  try {
-    return /^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true;
-  }
-}
-
 await stage('the daemon is killed and started again under an open run page, which follows the run to its end without a reload', async () => {
   await openTemplate(page, 'sleeper');
   await page.locator('[data-testid="input-seconds"]').fill('4');
@@ -446,11 +286,11 @@ await stage('a workflow file sent by a program fails a step; Resume on its page 
 });
 
 await stage(`${USER2} logs in and sees none of ${USER1}'s runs; their URLs answer 404`, async () => {
-  const ctx2 = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const ctx2 = await walk.browser.newContext({ viewport: { width: 1280, height: 900 } });
   ctx2.setDefaultTimeout(T);
   ctx2.setDefaultNavigationTimeout(T);
   const page2 = await ctx2.newPage();
-  activePage = page2;
+  walk.activePage = page2;
   watch(page2, USER2);
   await page2.goto(`${BASE}/runs`, { timeout: T });
   await urlMatches(page2, /\/login/, 'the login page');
@@ -469,8 +309,8 @@ await stage(`${USER2} logs in and sees none of ${USER1}'s runs; their URLs answe
   await page2.goto(`${BASE}/runs/${helloId}`, { timeout: T });
   await until(page2, 'the run page says "Run not found"', () => /not found/i.test(document.querySelector('h1')?.textContent ?? ''));
   await ctx2.close();
-  activePage = page;
+  walk.activePage = page;
 });
 
-await browser.close();
-console.log(`${passed} passed, 0 failed`);
+await walk.browser.close();
+console.log(`${walk.passed} passed, 0 failed`);
