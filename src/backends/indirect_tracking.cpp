@@ -115,9 +115,10 @@ void IndirectBackend::apply_history(const std::vector<std::int64_t>& asked, cons
       // Still listed by the queue (as ended): the history lags behind, nothing is gone.
       if (m.listed) continue;
       if (m.missing_since == 0) m.missing_since = now;
-      // Leaving for another backend, deleted while it waited (held) in the queue: a
-      // scheduler may keep no record of a job that never ran.
-      if (cancelled && m.state == JobState::Pending && !u.moving_to.empty()) {
+      // Leaving for another backend through its hold, deleted once a listing showed it
+      // held and waiting: it cannot have run, and a scheduler may keep no record of a job
+      // that never ran. (After a cancel that spares started jobs, its record decides.)
+      if (cancelled && m.state == JobState::Pending && !u.moving_to.empty() && u.move_listing_after > 0) {
         hand_over(m, false);
         continue;
       }
