@@ -180,6 +180,16 @@ TEST_F(SlurmWorld, APilotJobIsTheDaemonsOwnAllocationFoundAgainAfterACrashCancel
       [&] { return (pilots = sh("sacct -n -P -X -o JobID --name=" + name + " -S now-3600")) != ""; }, 30));
   EXPECT_EQ(pilots, pilot + "\n");
   sh("scancel " + pilot);
+  // Stopped again as soon as started, its pilot being looked up or submitted: the daemon
+  // waits for that answer and leaves no pilot behind (slurm_pilot_test.cpp stops one
+  // while sbatch runs, on a scripted Slurm).
+  ASSERT_EQ(yard({"server", "start"}).rc, 0);
+  pid = daemon_pid();
+  ASSERT_EQ(yard({"server", "stop"}).rc, 0);
+  ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 60));
+  EXPECT_EQ(sh("squeue -h -n " + name + " -t PENDING,CONFIGURING,RUNNING -o %i"), "") << diag();
+  // Nothing for the world's tear-down to start one again.
+  write("config/switchyard/slurm.yaml", "poll_interval: 0.5\ncalls_per_second: 4\n");
 }
 
 // A heterogeneous allocation (cpu and gpu components): scontrol prints a line per

@@ -1,7 +1,12 @@
 #include "backends/slurm/pilot.h"
 
+#include <poll.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <iostream>
+
+#include "core/clock.h"
 
 #include "backends/slurm/slurm_errors.h"
 #include "backends/slurm/slurm_parse.h"
@@ -142,9 +147,22 @@ double Pilot::next_wakeup_s(double now) const {
 }
 
 void Pilot::cancel(double timeout_s) {
-  if (job_id_.empty()) return;
-  auto r = run_command({"scancel", job_id_}, timeout_s);
-  log("cancelled job " + job_id_ + (r.ok() ? "" : " (scancel: " + r.summary() + ")"));
+  // A submission still running as the daemon stops would leave a pilot nobody cancels:
+  // its answer is waited for (at most timeout_s), then every job of the pilot's name, ours
+  // alone by that name, is cancelled, its id known or not.
+  const double deadline = monotonic_now() + timeout_s;
+  while (in_flight_ && monotonic_now() < deadline) {
+    pollfd p{commands_.event_fd(), POLLIN, 0};
+    (void)::poll(&p, 1, static_cast<int>(std::max(0.0, deadline - monotonic_now()) * 1000) + 1);
+    for (auto& done : commands_.take_completed()) {
+      in_flight_ = false;
+      apply(done.result, monotonic_now());
+    }
+  }
+  if (job_id_.empty() && phase_ == Phase::Find && !in_flight_) return;  // none was ever submitted
+  auto r = run_command({"scancel", "--user=" + std::to_string(::getuid()), "--name=" + name_},
+                       std::max(1.0, deadline - monotonic_now()));
+  log("cancelled " + (job_id_.empty() ? name_ : "job " + job_id_) + (r.ok() ? "" : " (scancel: " + r.summary() + ")"));
 }
 
 }  // namespace yard

@@ -1,8 +1,18 @@
 #include "backends/slurm/slurm_pilot.h"
 
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 #include "backends/slurm/fixtures_for_tests.h"
+#include "backends/slurm/pilot.h"
+#include "core/clock.h"
 #include "backends/slurm/slurm_parse.h"
 
 namespace yard {
@@ -52,6 +62,45 @@ TEST(SlurmPilot, TheLivePilotIsTheNewestPendingOrRunningJobOfItsName) {
   auto real = parse_squeue(slurm_fixture("squeue_all_states.out"));
   ASSERT_TRUE(real) << real.error();
   EXPECT_EQ(live_pilot(*real, "yard-pilot-u-0"), std::nullopt);
+}
+
+// On a scripted Slurm (squeue, sbatch and scancel on PATH, logging what they are asked):
+// a daemon stopped while its pilot's sbatch runs waits for sbatch's answer, then cancels
+// the pilot by its name, so that none is left behind.
+TEST(SlurmPilot, StoppedWhileItsSbatchRunsItWaitsThenCancelsThePilot) {
+  char tmpl[] = "/tmp/yard-pilot-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl, log = dir + "/calls";
+  auto script = [&](const std::string& name, const std::string& body) {
+    const std::string path = dir + "/" + name;
+    std::ofstream(path) << "#!/bin/sh\n" << body;
+    ::chmod(path.c_str(), 0755);
+  };
+  script("squeue", "exit 0\n");  // no pilot yet
+  script("sbatch", "echo sbatch started >> " + log + "\nwhile [ ! -e " + dir + "/go ]; do sleep 0.01; done\necho 4242\n");
+  script("scancel", "echo scancel \"$@\" >> " + log + "\n");
+  const std::string old_path = std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin";
+  ::setenv("PATH", (dir + ":" + old_path).c_str(), 1);
+  auto read_log = [&] {
+    std::ifstream f(log);
+    return std::string((std::istreambuf_iterator<char>(f)), {});
+  };
+  {
+    Pilot p(PilotSpec{}, "yard-pilot-test-1", 0.05, 10);
+    const double deadline = monotonic_now() + 10;
+    while (read_log().find("sbatch started") == std::string::npos && monotonic_now() < deadline) {
+      p.step(monotonic_now());
+      pollfd fd{p.event_fd(), POLLIN, 0};
+      (void)::poll(&fd, 1, 20);
+    }
+    ASSERT_NE(read_log().find("sbatch started"), std::string::npos) << read_log();
+    std::ofstream(dir + "/go") << "";  // sbatch answers only now: cancel() must wait for it
+    p.cancel(10);
+    EXPECT_EQ(p.job_id(), "4242");
+  }
+  ::setenv("PATH", old_path.c_str(), 1);
+  EXPECT_EQ(read_log(), "sbatch started\nscancel --user=" + std::to_string(::getuid()) + " --name=yard-pilot-test-1\n");
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
