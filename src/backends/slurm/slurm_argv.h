@@ -28,8 +28,8 @@ std::vector<std::string> scancel_argv(const std::vector<std::string>& native_ids
 // Only those still pending: the controller skips a job that started.
 std::vector<std::string> scancel_pending_argv(const std::vector<std::string>& native_ids);
 
-// scontrol uhold|release|requeue|requeuehold for a job list ("12,13_4"): a user's hold
-// (JobHeldUser) even when an operator asks, so that the user may release it.
+// scontrol uhold|release for a job list ("12,13_4"): a user's hold (JobHeldUser) even
+// when an operator asks, so that the user may release it. Empty for the requeues.
 std::vector<std::string> scontrol_action_argv(JobAction action, const std::vector<std::string>& native_ids);
 
 // "12_3" -> "12", "12+1" -> "12", "12" -> "12".
