@@ -94,9 +94,10 @@ TEST_P(LifeCycleWorld, CancelEndsRunningAndPendingJobsAndTheSchedulerAgrees) {
 // the scheduler's queue past that job's end (a twin waiting on the same job has run
 // meanwhile) until released. Elsewhere the hold is refused, naming the backend.
 TEST_P(LifeCycleWorld, AHeldJobWaitsPastItsDependencyUntilReleasedWhereTheSchedulerHolds) {
-  long gate = submit_here({"--", "sh", "-c", "while [ ! -e open ]; do sleep 0.1; done"});
-  long held = submit_here({"-d", "afterany:" + std::to_string(gate), "--", "touch", "held-ran"});
-  if (!s().holds) {
+  const std::string open = dir_ + "/open", ran = dir_ + "/held-ran";
+  long gate = submit_here({"--", "sh", "-c", "while [ ! -e " + open + " ]; do sleep 0.1; done; echo gate saw it"});
+  long held = submit_here({"-d", "afterany:" + std::to_string(gate), "--", "touch", ran});
+  if (!s().held_there) {
     auto r = yard({"hold", std::to_string(held)});
     EXPECT_EQ(r.rc, 2) << r.err;
     EXPECT_NE(r.err.find("backend " + s().backend + " cannot hold jobs"), std::string::npos) << r.err;
@@ -108,15 +109,18 @@ TEST_P(LifeCycleWorld, AHeldJobWaitsPastItsDependencyUntilReleasedWhereTheSchedu
   auto r = yard({"hold", std::to_string(held)});
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_EQ(job(held)["held"], true);
+  // The hold is sent after yard's answer, as a cancel is: the scheduler shows it soon.
+  const std::string native = job(held)["native_id"].get<std::string>();
+  ASSERT_TRUE(wait_until([&] { return s().held_there(native); }, 30)) << diag();
   long twin = submit_here({"-d", "afterany:" + std::to_string(gate), "--", "true"});
   write("open", "");
   ASSERT_EQ(wait({gate, twin}), 0) << diag();
   EXPECT_EQ(job(held)["state"], "PENDING") << diag();
-  EXPECT_FALSE(fs::exists(dir_ + "/held-ran"));
+  EXPECT_FALSE(fs::exists(ran)) << yard({"logs", std::to_string(gate)}).out;
   r = yard({"release", std::to_string(held)});
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_EQ(wait({held}), 0) << diag();
-  EXPECT_TRUE(fs::exists(dir_ + "/held-ran"));
+  EXPECT_TRUE(fs::exists(ran));
 }
 
 TEST_P(LifeCycleWorld, WhatTheSchedulerCannotExpressIsRefusedWithExit2AndNothingStored) {

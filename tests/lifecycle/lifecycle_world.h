@@ -55,9 +55,10 @@ struct SchedulerUnderTest {
   // The scheduler's server out of reach (true) or back (false), its jobs running on
   // (LifeCycleOutageWorld; a real cluster's may need rights its other tests run without).
   std::function<void(bool)> outage;
-  // Whether yard hold and release reach its queue (Dialect::action_argv); else they are
-  // refused, naming the backend.
-  bool holds = false;
+  // Where yard hold and release reach its queue (Dialect::action_argv): whether the
+  // scheduler shows the job `native` under a user's hold. Empty: holds are refused there,
+  // naming the backend.
+  std::function<bool(const std::string& native)> held_there = nullptr;
 };
 
 // A stand-in scheduler's server out of reach or back (standin-ctl outage on|off), for

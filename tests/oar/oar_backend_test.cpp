@@ -45,7 +45,10 @@ const SchedulerUnderTest kOar{
       return doc.is_object() ? static_cast<int>(doc.size()) : -1;
     },
     .outage = nullptr,
-    .holds = true,
+    .held_there = [](const std::string& native) {
+      auto doc = nlohmann::json::parse(sh("oarstat -J -j " + native + " 2>/dev/null"), nullptr, false);
+      return doc.is_object() && doc.contains(native) && doc[native].value("state", "") == "Hold";
+    },
 };
 
 // The server outage needs root, who alone may stop it: oar_outage_test.cpp, as root.

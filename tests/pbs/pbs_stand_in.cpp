@@ -42,7 +42,9 @@ const SchedulerUnderTest kPbs{
       return n;
     },
     .outage = stand_in_outage,
-    .holds = true,
+    .held_there = [](const std::string& native) {
+      return sh("qstat -f " + native + " 2>/dev/null").find("Hold_Types = u") != std::string::npos;
+    },
 };
 
 INSTANTIATE_TEST_SUITE_P(PbsStandIn, LifeCycleWorld, ::testing::Values(&kPbs), scheduler_name);

@@ -33,7 +33,9 @@ const SchedulerUnderTest kSge{
     .killed_statuses = {128 + 9, 128 + 15},
     .jobs_named = sge_jobs_named,
     .outage = nullptr,
-    .holds = true,
+    .held_there = [](const std::string& native) {
+      return sh("qstat -s hu 2>/dev/null").find(" " + native + " ") != std::string::npos;
+    },
 };
 
 // The qmaster outage needs root, who alone may stop it: sge_outage_test.cpp, as root.

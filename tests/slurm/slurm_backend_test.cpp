@@ -59,7 +59,10 @@ const SchedulerUnderTest kSlurm{
     .killed_statuses = {15, 9},
     .jobs_named = slurm_jobs_named,
     .outage = nullptr,
-    .holds = true,
+    .held_there = [](const std::string& native) {
+      std::string r = sh("squeue -h -j " + native + " -o %r 2>/dev/null");
+      return r.rfind("JobHeldUser", 0) == 0;
+    },
 };
 
 // The controller's outage is Slurm's own test below (100 jobs, 20 s).
