@@ -31,17 +31,6 @@ bool regular_file(const std::string& path) {
   return ::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
-// The daemon refused the jobs: the run goes (nothing of it runs). When the outcome is
-// unknown (a daemon that did not answer), it stays: its jobs may exist.
-StartRefusal refused(Site& site, const RunRow& run, const Error& e) {
-  if (e.kind != ErrorKind::OutcomeUnknown && e.kind != ErrorKind::Unavailable) {
-    (void)site.db->drop_unsubmitted_run(run.id);
-    std::error_code ec;
-    fs::remove_all(run.dir, ec);
-  }
-  return StartRefusal{status_of(e.kind), e.message, ""};
-}
-
 // Each step's job through `yard submit`'s flag parser; or the first refusal. A script step
 // is parsed with a stand-in command (the parser wants something to run), then given it.
 std::variant<std::vector<FlaggedJob>, StartRefusal> make_jobs(const std::vector<FilledStep>& filled,
@@ -130,6 +119,17 @@ std::variant<RunRow, StartRefusal> launch(Site& site, const User& user, RunRow r
 }
 
 }  // namespace
+
+void drop_run(Site& site, const RunRow& run) {
+  (void)site.db->drop_unsubmitted_run(run.id);
+  std::error_code ec;
+  fs::remove_all(run.dir, ec);
+}
+
+StartRefusal refused(Site& site, const RunRow& run, const Error& e) {
+  if (e.kind != ErrorKind::OutcomeUnknown && e.kind != ErrorKind::Unavailable) drop_run(site, run);
+  return StartRefusal{status_of(e.kind), e.message, ""};
+}
 
 std::map<std::string, std::string> job_environment(const User& user, std::int64_t run,
                                                    const std::map<std::string, std::string>& fields) {

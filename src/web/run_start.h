@@ -21,6 +21,12 @@ struct StartRefusal {
   std::string message, field;
 };
 
+// A run nothing of which was submitted goes, with its directory.
+void drop_run(Site& site, const RunRow& run);
+// The daemon refused the jobs: the run goes (nothing of it runs). When the outcome is
+// unknown (a daemon that did not answer), it stays: its jobs may exist.
+StartRefusal refused(Site& site, const RunRow& run, const Error& e);
+
 // A job's environment: the form's values and who started it, never the service's own.
 std::map<std::string, std::string> job_environment(const User& user, std::int64_t run,
                                                    const std::map<std::string, std::string>& fields);

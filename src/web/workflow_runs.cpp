@@ -120,9 +120,7 @@ std::variant<RunRow, StartRefusal> start_workflow_run(Site& site, const User& us
   run.dir = site.run_dir(run.id);
   // Nothing of the run was submitted: it goes, with its directory.
   auto drop = [&](int status, const std::string& why, const std::string& field) {
-    (void)site.db->drop_unsubmitted_run(run.id);
-    std::error_code ec;
-    fs::remove_all(run.dir, ec);
+    drop_run(site, run);
     return StartRefusal{status, why, field};
   };
   std::error_code ec;
@@ -139,12 +137,7 @@ std::variant<RunRow, StartRefusal> start_workflow_run(Site& site, const User& us
 
   auto hold = site.feed->hold_for_new_run();
   auto reply = submit_flow(site, *flow, run, "web-run-" + std::to_string(run.id) + "-" + site_key_part(site));
-  if (!reply) {
-    // A daemon that did not answer may have the jobs: the run stays, as a template's does.
-    if (reply.kind() == ErrorKind::OutcomeUnknown || reply.kind() == ErrorKind::Unavailable)
-      return StartRefusal{status_of(reply.kind()), reply.error(), ""};
-    return drop(status_of(reply.kind()), reply.error(), "workflow");
-  }
+  if (!reply) return refused(site, run, reply.failure());  // a run whose jobs may exist stays
   if (auto st = site.db->set_run_jobs(run.id, run.jobs, run.steps); !st) return StartRefusal{503, st.error(), ""};
   site.feed->add_run(run.id, run.owner, run.jobs);
   hold.unlock();
