@@ -44,10 +44,16 @@ void Subscribers::wait(int fd, const WaitRequest& r) {
     connections_.send(fd, encode_error(jobs.failure()), true);
     return;
   }
+  // The ids found, as jobs or arrays: a wait on an array's 10,000 elements looks each up
+  // once, not through all of them.
+  std::set<std::int64_t> found;
+  for (const auto& j : *jobs) {
+    found.insert(j.id);
+    if (j.array_job_id) found.insert(*j.array_job_id);
+  }
   std::string unknown;
   for (auto id : r.ids)
-    if (std::none_of(jobs->begin(), jobs->end(), [&](const JobRecord& j) { return j.id == id || j.array_job_id == id; }))
-      unknown += (unknown.empty() ? "" : ", ") + std::to_string(id);
+    if (!found.count(id)) unknown += (unknown.empty() ? "" : ", ") + std::to_string(id);
   if (!unknown.empty()) {
     connections_.send(fd, encode_error(Error{"no job " + unknown, ErrorKind::NotFound}), true);
     return;
