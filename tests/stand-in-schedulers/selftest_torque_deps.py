@@ -159,6 +159,28 @@ class DependenciesAndErrorsTest(unittest.TestCase):
                                  else None)(si.job(arr, subjobs=True)), what="the array deleted")
         self.assertEqual(si.job(arr)["job_state"], "C")
 
+    def test_11_qhold_and_qrls(self):
+        si = self.si
+        si.script("gate.sh", "while [ ! -e %s/open ]; do sleep 0.1; done\n" % si.work)
+        gate = si.qsub("gate.sh")
+        si.wait_state(gate, "R")
+        r = si.run("qhold", gate)  # a running job cannot be held
+        self.assertEqual((r.returncode, r.stderr), (15018 % 256, "qhold: Request invalid for state of job %s\n" % gate))
+        r = si.run("qhold", "999997")
+        self.assertEqual((r.returncode, r.stderr), (153, "qhold: nonexistent job id: 999997\n"))
+        held = si.qsub("-W", "depend=afterany:" + gate, "never.sh")
+        self.assertEqual(si.run("qhold", "-h", "o", held).returncode, 2)  # only the user's hold
+        self.assertEqual(si.run("qhold", "-h", "u", held).returncode, 0)
+        self.assertEqual(si.job(held)["Hold_Types"], "us")
+        open(os.path.join(si.work, "open"), "w").close()
+        si.wait_state(gate, "C")
+        twin = si.qsub("-W", "depend=afterany:" + gate, "never.sh")
+        si.wait_state(twin, "C")
+        job = si.job(held)  # its dependency went; the user's hold stays
+        self.assertEqual((job["job_state"], job["Hold_Types"]), ("H", "u"))
+        self.assertEqual(si.run("qrls", "-h", "u", held).returncode, 0)
+        self.assertEqual(si.wait_state(held, "C")["exit_status"], "0")
+
     def test_10_text_formats(self):
         si = self.si
         a = si.qsub("-N", "text", "never.sh")

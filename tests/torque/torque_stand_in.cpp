@@ -43,6 +43,10 @@ const SchedulerUnderTest kTorque{
       return n;
     },
     .outage = stand_in_outage,
+    .held_there = [](const std::string& native) {
+      const auto holds = values_of(sh("qstat -x '" + native + "' 2>/dev/null"), "Hold_Types");
+      return !holds.empty() && holds.front().find('u') != std::string::npos;
+    },
 };
 
 INSTANTIATE_TEST_SUITE_P(TorqueStandIn, LifeCycleWorld, ::testing::Values(&kTorque), scheduler_name);

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "core/job_action.h"
+
 namespace yard {
 
 std::vector<std::string> torque_qsub_argv(const std::string& script_path);
@@ -13,5 +15,8 @@ std::vector<std::string> torque_qsub_argv(const std::string& script_path);
 std::vector<std::string> torque_qstat_argv();
 // qdel takes "12", a subjob "12[3]" and a whole array "12[]" as they are.
 std::vector<std::string> torque_qdel_argv(const std::vector<std::string>& native_ids);
+// qhold -h u / qrls -h u: a user's hold (state H, Hold_Types u), its owner's to release;
+// qrerun is an operator's: empty for the requeues.
+std::vector<std::string> torque_action_argv(JobAction action, const std::vector<std::string>& native_ids);
 
 }  // namespace yard

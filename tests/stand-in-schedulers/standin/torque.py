@@ -14,7 +14,7 @@ The work is spread over the torque_* modules:
   torque_qstat_xml     qstat -x (XML)
   torque_qstat_text    qstat -f [-1] and the default table
   torque_qstat         qstat
-  torque_qdel          qdel
+  torque_qdel          qdel, qhold, qrls
   torque_policy        what the server does the Torque way (Policy)
   torque_synth         synthetic jobs for benchmarks
 
@@ -26,12 +26,12 @@ import sys
 
 from standin.torque_common import DEFAULTS, find_for_ctl  # noqa: F401  (start.sh, standin-ctl)
 from standin.torque_policy import Policy  # noqa: F401  (the server)
-from standin.torque_qdel import qdel
+from standin.torque_qdel import qdel, qhold, qrls
 from standin.torque_qstat import qstat
 from standin.torque_qsub import qsub
 from standin.torque_synth import synth_qstat
 
-COMMANDS = {"qsub": qsub, "qstat": qstat, "qdel": qdel}
+COMMANDS = {"qsub": qsub, "qstat": qstat, "qdel": qdel, "qhold": qhold, "qrls": qrls}
 
 
 def main(argv):
@@ -40,7 +40,7 @@ def main(argv):
     if argv and argv[0] in COMMANDS:
         return COMMANDS[argv[0]](argv[1:])
     sys.stderr.write("usage: python3 -m standin.torque synth-qstat N\n"
-                     "       python3 -m standin.torque qsub|qstat|qdel ARGS...\n")
+                     "       python3 -m standin.torque qsub|qstat|qdel|qhold|qrls ARGS...\n")
     return 2
 
 

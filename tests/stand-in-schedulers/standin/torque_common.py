@@ -26,6 +26,7 @@ VERSION_COMMIT = "4decc716daa73044648b5578ef68d89713d2f6a2"
 # pbs_errno values (pbs_error_db.h, numbered from PBSE_ = 15000)
 PBSE_UNKJOBID = 15001       # "Unknown Job Id Error"
 PBSE_BADATVAL = 15016       # "Illegal attribute or resource value for"
+PBSE_BADSTATE = 15018       # "Request invalid for state of job"
 PBSE_UNKQUE = 15020         # "Unknown queue"
 PBSE_UNKRESC = 15037        # "Unknown resource type "
 PBSE_EXCQRESC = 15038       # "Job exceeds queue resource limits"
