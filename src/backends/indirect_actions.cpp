@@ -49,7 +49,7 @@ void IndirectBackend::apply_act(const InFlight& what, const CommandResult& r, do
   if (what.moving) {  // the hold of a job leaving the queue (indirect_moves.cpp)
     auto u = units_.find(what.moving);
     if (u == units_.end() || u->second.moving_to.empty()) return;
-    if (r.ok()) u->second.move_listing_after = next_tag_;  // listings planned from now on
+    if (r.ok()) u->second.move_listing_after = next_tag_, u->second.move_hold_ours = true;  // listings planned from now on
     else stay(u->second, std::string(dialect_.name()) + " did not hold it (" + first_lines(r.err.empty() ? r.out : r.err, 200) + ")");
     return;
   }

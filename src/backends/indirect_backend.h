@@ -202,6 +202,9 @@ class IndirectBackend {
     std::string moving_to;
     bool move_hold_sent = false;
     std::uint64_t move_listing_after = 0;  // its hold took: a listing of this tag or later decides
+    // The hold was yard's own, for the move (not its user's): released if the job stays
+    // (a scheduler whose hold suspends a job that started meanwhile would keep it stopped).
+    bool move_hold_ours = false;
   };
   struct Member {
     std::int64_t id = 0, head = 0;

@@ -89,11 +89,21 @@ void IndirectBackend::plan_move_by_hold(Unit& u, const std::vector<std::string>&
 
 void IndirectBackend::stay(Unit& u, const std::string& why) {
   log(dialect_.name(), "job " + std::to_string(u.head) + " stays: " + why);
+  if (u.move_hold_ours) {  // it stays as its user left it: not held
+    InFlight what;
+    what.members = u.members;
+    what.action = JobAction::Release;
+    what.moving = u.head;  // its answer changes nothing (apply_act: no longer moving)
+    std::vector<std::string> native_ids;
+    for (auto id : u.members) native_ids.push_back(members_.at(id).native_id);
+    plan(Kind::Act, dialect_.action_argv(JobAction::Release, native_ids), what);
+  }
   u.moving_to.clear();
   u.cancel_requested = false;
   u.cancel_sent = 0;
   u.move_hold_sent = false;
   u.move_listing_after = 0;
+  u.move_hold_ours = false;
   for (auto id : u.members)
     if (auto s = store_.set_moving_to(id, ""); !s) log(dialect_.name(), s.error());
 }

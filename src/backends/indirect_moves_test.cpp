@@ -122,7 +122,9 @@ TEST_F(IndirectMove, WithoutSuchACancelAQueuedJobIsHeldThenCancelledOnceAListing
   EXPECT_FALSE(job(id).held);  // the move's hold is not the user's
 }
 
-TEST_F(IndirectMove, AJobThatStartedBeforeItsHoldStaysAndIsNeverCancelled) {
+// A scheduler whose hold suspends a job that started (LSF's bstop) would keep it stopped:
+// the move's own hold is released, and the job runs on as its user left it.
+TEST_F(IndirectMove, AJobThatStartedBeforeItsHoldStaysIsReleasedAndIsNeverCancelled) {
   dialect_.holds = true;
   make_backend();
   auto id = queued_job();
@@ -135,9 +137,15 @@ TEST_F(IndirectMove, AJobThatStartedBeforeItsHoldStaysAndIsNeverCancelled) {
   step();
   EXPECT_EQ(job(id).state, JobState::Running);
   EXPECT_EQ(job(id).moving_to, "");
+  step();
+  ASSERT_EQ(posted("frls"), 1);
+  EXPECT_EQ(queue_.posted.back().argv, (std::vector<std::string>{"frls", "7"}));
+  answer_to("frls", "");
   now_ += 100;
   step();
   EXPECT_EQ(posted("fcancel"), 0);
+  EXPECT_EQ(posted("frls"), 0);  // released once
+  EXPECT_FALSE(job(id).held);
 }
 
 TEST_F(IndirectMove, ASchedulerWithoutACancelThatSparesStartedJobsKeepsItsQueue) {
