@@ -45,6 +45,11 @@ const SchedulerUnderTest kLsf{
       return static_cast<int>(ids.size());
     },
     .outage = stand_in_outage,
+    .held_there = [](const std::string& native) {
+      for (auto& r : records("'" + native + "'"))
+        if (r.value("STAT", std::string()) == "PSUSP") return true;
+      return false;
+    },
 };
 
 INSTANTIATE_TEST_SUITE_P(LsfStandIn, LifeCycleWorld, ::testing::Values(&kLsf), scheduler_name);

@@ -129,6 +129,23 @@ class DependenciesTest(unittest.TestCase):
                           "Job <%s>: Job has already finished\n" % pend))
         self.assertEqual(si.wait_state(run, ("EXIT",))["EXIT_CODE"], "138")   # 128 + SIGUSR1
 
+    def test_06b_bstop_and_bresume(self):
+        si = self.si
+        first = si.bsub("while [ ! -e %s/open ]; do sleep 0.1; done\n" % si.work)
+        held = si.bsub("true\n", "-w", "ended(%s)" % first)
+        r = si.run("bstop", held)
+        self.assertEqual((r.returncode, r.stdout), (0, "Job <%s> is being stopped\n" % held))
+        twin = si.bsub("true\n", "-w", "ended(%s)" % first)
+        open(os.path.join(si.work, "open"), "w").close()
+        si.wait_state(twin, ("DONE",))
+        self.assertEqual(si.job(held)["STAT"], "PSUSP")  # its dependency was met; it stays stopped
+        r = si.run("bresume", held)
+        self.assertEqual((r.returncode, r.stdout), (0, "Job <%s> is being resumed\n" % held))
+        si.wait_state(held, ("DONE",))
+        self.assertEqual(si.run("bstop", "-s", "STOP", held).returncode, 2)
+        r = si.run("bstop", "999999")
+        self.assertEqual((r.returncode, r.stderr), (255, "Job <999999>: No matching job found\n"))
+
     def test_07_what_cannot_run_here_pends(self):
         si = self.si
         span = si.bsub("true\n", "-n", "4", "-R", "span[ptile=2]")

@@ -22,6 +22,13 @@ std::vector<std::string> lsf_bjobs_user_argv(const std::string& user) {
   return {"bjobs", "-a", "-json", "-o", kBjobsFields, "-u", user};
 }
 
+std::vector<std::string> lsf_action_argv(JobAction action, const std::vector<std::string>& native_ids) {
+  if (action != JobAction::Hold && action != JobAction::Release) return {};
+  std::vector<std::string> argv{action == JobAction::Hold ? "bstop" : "bresume"};
+  argv.insert(argv.end(), native_ids.begin(), native_ids.end());
+  return argv;
+}
+
 std::vector<std::string> lsf_bkill_argv(const std::vector<std::string>& native_ids) {
   std::vector<std::string> argv{"bkill"};
   argv.insert(argv.end(), native_ids.begin(), native_ids.end());

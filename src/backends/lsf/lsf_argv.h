@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "core/job_action.h"
+
 namespace yard {
 
 // bsub alone: the script comes on its stdin, the only way bsub reads its #BSUB lines
@@ -16,5 +18,9 @@ std::vector<std::string> lsf_bjobs_argv(const std::vector<std::string>& native_i
 std::vector<std::string> lsf_bjobs_user_argv(const std::string& user);
 // bkill takes "12" and an element "12[3]" as they are.
 std::vector<std::string> lsf_bkill_argv(const std::vector<std::string>& native_ids);
+// bstop / bresume: a pending job stopped is PSUSP, its owner's to resume (a job that
+// started first would be suspended, USUSP: yard asks only of pending ones); brequeue is
+// the owner's too, but requeues are not sent yet: empty.
+std::vector<std::string> lsf_action_argv(JobAction action, const std::vector<std::string>& native_ids);
 
 }  // namespace yard

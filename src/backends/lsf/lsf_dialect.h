@@ -7,6 +7,7 @@
 #include <string>
 
 #include "backends/dialect.h"
+#include "backends/lsf/lsf_argv.h"
 #include "backends/lsf/lsf_script.h"
 
 namespace yard {
@@ -28,6 +29,9 @@ class LsfDialect : public Dialect {
   Result<std::vector<NativeStatus>> parse_history(std::string_view out) const override;
   std::vector<std::string> find_argv() const override;
   std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const override;
+  std::vector<std::string> action_argv(JobAction action, const std::vector<std::string>& native_ids) const override {
+    return lsf_action_argv(action, native_ids);
+  }
 
   // "123[4]": element 4 of array 123.
   std::string element_id(std::string_view base, std::int64_t index, std::size_t position) const override;

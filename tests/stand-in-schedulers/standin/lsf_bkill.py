@@ -1,4 +1,5 @@
-"""LSF bkill (lsbatch/cmd/cmd.sig.c): `bkill [-s SIGNAL] [-u user|all] ID... | 0`.
+"""LSF bkill, bstop and bresume (lsbatch/cmd/cmd.sig.c): `bkill [-s SIGNAL] [-u user|all]
+ID... | 0`; `bstop` is `bkill -s STOP`, `bresume` is `bkill -s CONT`, in the same words.
 
 Each operand in turn (`N`: a job or a whole array, `N[i]` or `N[1-3]`: elements, `0`:
 every unfinished job of the user): stdout `Job <N> is being terminated`, or on stderr
@@ -27,6 +28,26 @@ def bkill(argv):
     except LsfError as e:
         sys.stderr.write(e.message)
         return e.status
+
+
+def bstop(argv):
+    return _signal_command("bstop", signal.SIGSTOP, argv)
+
+
+def bresume(argv):
+    return _signal_command("bresume", signal.SIGCONT, argv)
+
+
+def _signal_command(name, sig, argv):
+    """bstop / bresume [-u user|all] ID... | 0: bkill -s STOP / CONT."""
+    for i, a in enumerate(argv):
+        if a.startswith("-") and len(a) > 1 and a != "-u" and (i == 0 or argv[i - 1] != "-u"):
+            sys.stderr.write("%s: the stand-in does not support %s\n" % (name, a))
+            return 2
+    if not [a for i, a in enumerate(argv) if a != "-u" and (i == 0 or argv[i - 1] != "-u")]:
+        sys.stderr.write("Usage: %s [-u user_name | -u all] [0] [job_ID ... | \"job_ID[index]\" ...]\n" % name)
+        return 255
+    return bkill(["-s", "STOP" if sig == signal.SIGSTOP else "CONT"] + argv)
 
 
 def signal_of(text):
