@@ -3,7 +3,8 @@
 // commit, as every command is; a held job's flag is stored at once (yard status shows it
 // held, and a release finds it so), and put back as it was if the scheduler refuses. The
 // job's state follows from the status listings: a requeued job is pending again under
-// the same native id, then running.
+// the same native id, then running. A job yard has not submitted yet is held by yard
+// itself: it is submitted once released.
 #include <algorithm>
 
 #include "backends/indirect_backend.h"
@@ -17,31 +18,57 @@ Result<std::vector<std::int64_t>> IndirectBackend::act(JobAction action, const s
                                                        const std::vector<JobRecord>& jobs, double now) {
   // Every job named by its own id must allow the action, or nothing is done; an array's
   // elements named by the array's id are those that allow it.
-  std::vector<std::int64_t> acting;
+  std::vector<std::int64_t> acting, kept;  // kept: not submitted yet, held or released by yard itself
+  const bool holding = action == JobAction::Hold || action == JobAction::Release;
   for (const auto& j : jobs) {
     const bool named = std::find(ids.begin(), ids.end(), j.id) != ids.end();
     std::string why = job_action_refusal(action, j);
     auto m = members_.find(j.id);
-    if (why.empty() && (m == members_.end() || m->second.native_id.empty()))
+    const Unit* u = m == members_.end() ? nullptr : &units_.at(m->second.head);
+    if (why.empty() && holding && u && u->phase == Unit::Phase::ToSubmit) {
+      kept.push_back(j.id);
+      continue;
+    }
+    if (why.empty() && (!u || m->second.native_id.empty()))
       why = "job " + std::to_string(j.id) + " has not reached " + std::string(dialect_.name()) +
             "'s queue yet (yard status shows its native id once it has)";
     if (why.empty()) acting.push_back(j.id);
     else if (named) return err(why);
   }
-  if (acting.empty()) return acting;
-  InFlight what;
-  what.members = acting;
-  what.action = action;
-  std::vector<std::string> native;
-  for (auto id : acting) native.push_back(members_.at(id).native_id);
-  plan(Kind::Act, dialect_.action_argv(action, native), what);
+  // An array not submitted yet goes to the scheduler whole: held or released whole.
+  for (auto id : kept) {
+    const Unit& u = units_.at(members_.at(id).head);
+    for (auto member : u.members)
+      if (std::find(kept.begin(), kept.end(), member) == kept.end())
+        return err("job " + std::to_string(id) + " is an element of array " + std::to_string(u.head) + ", which reaches " +
+                   std::string(dialect_.name()) + " whole: " + std::string(to_string(action)) + " the array (" +
+                   std::to_string(u.head) + ")");
+  }
+  for (auto id : kept) {
+    Unit& u = units_.at(members_.at(id).head);
+    u.user_held = action == JobAction::Hold;
+    if (!u.user_held) u.next_try = now;  // submitted at once
+    Status s = u.user_held ? store_.set_held(id, true, held_detail(action), now)
+                           : store_.set_held(id, false, "released (yard release)", now);
+    if (!s) return s.failure();
+    changed_ = true;
+  }
+  if (!acting.empty()) {
+    InFlight what;
+    what.members = acting;
+    what.action = action;
+    std::vector<std::string> native;
+    for (auto id : acting) native.push_back(members_.at(id).native_id);
+    plan(Kind::Act, dialect_.action_argv(action, native), what);
+  }
   for (auto id : acting) {
     Status s;
     if (action == JobAction::Release) s = store_.set_held(id, false, "released (yard release)", now);
     else if (action != JobAction::Requeue) s = store_.set_held(id, true, held_detail(action), now);
     if (!s) return s.failure();
   }
-  changed_ = true;
+  if (!acting.empty()) changed_ = true;
+  acting.insert(acting.end(), kept.begin(), kept.end());
   return acting;
 }
 

@@ -90,6 +90,7 @@ void IndirectBackend::track(const JobRecord& r, std::optional<bool> may_retry) {
     u.phase = Unit::Phase::ToFind;  // submitted, maybe, just before a crash
   }
   u.cancel_requested = u.cancel_requested || r.cancel_requested;
+  if (r.held && r.native_id.empty() && r.submit_attempts == 0) u.user_held = true;  // yard keeps it
   if (!r.moving_to.empty() && !r.native_id.empty()) {  // a move the daemon stopped during: finished now
     u.moving_to = r.moving_to;
     u.cancel_requested = true;

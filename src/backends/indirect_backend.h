@@ -188,6 +188,9 @@ class IndirectBackend {
     // Waiting on something another job's change decides (a parent, max_queued): looked
     // at again on such a change, and once a second (a parent on another backend).
     bool held = false;
+    // Held by its user (yard hold) before it reached the scheduler: yard keeps it until
+    // released, the scheduler never sees it held.
+    bool user_held = false;
     // A single job with a retry policy: its dependents are held by the engine until it
     // has ended for good (the scheduler would judge them on its first try's end), and
     // the nodes it failed on, by times, to keep its later tries off.

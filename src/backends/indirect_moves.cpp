@@ -110,8 +110,7 @@ void IndirectBackend::stay(Unit& u, const std::string& why) {
 
 Status IndirectBackend::adopt(const JobRecord& job) {
   if (job.state != JobState::Pending) return err("job " + std::to_string(job.id) + " is not pending");
-  // Submitted, it would start: a held job stays where it waits until released.
-  if (job.held) return err("job " + std::to_string(job.id) + " is held (yard release it first)");
+  // A held job is kept by yard, unsubmitted, until released (track() reads its flag).
   if (members_.count(job.id)) return {};
   track(job);
   changed_ = true;

@@ -125,6 +125,11 @@ Result<SubmitContext> IndirectBackend::any_dependency(const JobSpec& spec, Submi
 }
 
 void IndirectBackend::plan_submission(Unit& u, double now) {
+  if (u.user_held) {  // its reason says so (yard hold); a release submits it
+    u.held = true;
+    u.next_try = now + kIdleWakeup;
+    return;
+  }
   auto spec = spec_of_try(u);
   if (!spec) {
     fail_unit(u, spec.error(), now);

@@ -8,7 +8,9 @@ std::string job_action_refusal(JobAction action, const JobRecord& job) {
     case JobAction::Hold:
       return job.state == JobState::Pending ? "" : who + " cannot be held: only a pending job can";
     case JobAction::Release:
-      return job.held && job.state == JobState::Pending ? "" : who + " is not held";
+      // A scheduler whose hold suspends a job that started meanwhile (a stop, not a hold) shows it
+      // running and held: its release resumes it.
+      return job.held && !is_terminal(job.state) ? "" : who + " is not held";
     case JobAction::Requeue:
     case JobAction::RequeueHold:
       return job.state == JobState::Running ? "" : who + " cannot be requeued: only a running job can";

@@ -49,6 +49,15 @@ const SchedulerUnderTest kHtcondor{
       return static_cast<int>(ids.size());
     },
     .outage = stand_in_outage,
+    .held_there = [](const std::string& native) {
+      auto list = nlohmann::json::parse(sh("condor_q " + native + " -json -attributes JobStatus,HoldReasonCode 2>/dev/null"),
+                                        nullptr, false);
+      if (!list.is_array()) return false;
+      for (auto& ad : list)
+        if (ad.value("JobStatus", 0) == 5 && ad.value("HoldReasonCode", 0) == 1) return true;
+      return false;
+    },
+    .holds_on_dependencies = false,  // no DAGMan: yard keeps a job until its dependency is met
 };
 
 INSTANTIATE_TEST_SUITE_P(HtcondorStandIn, LifeCycleWorld, ::testing::Values(&kHtcondor), scheduler_name);

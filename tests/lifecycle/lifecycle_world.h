@@ -59,6 +59,10 @@ struct SchedulerUnderTest {
   // scheduler shows the job `native` under a user's hold. Empty: holds are refused there,
   // naming the backend.
   std::function<bool(const std::string& native)> held_there = nullptr;
+  // Whether the scheduler holds a job on its dependency itself: yard then submits it at
+  // once; otherwise yard keeps the job until the dependency is met (and a hold of it
+  // meanwhile is yard's own).
+  bool holds_on_dependencies = true;
 };
 
 // A stand-in scheduler's server out of reach or back (standin-ctl outage on|off), for

@@ -178,6 +178,30 @@ class JobsTest(unittest.TestCase):
         self.assertIn(r.stderr, ("\nCouldn't find/remove all jobs in cluster %d\n" % idle,
                                  "condor_rm:0:There are no jobs in the queue\n"))
 
+    def test_06b_hold_and_release(self):
+        si = self.si
+        idle = si.submit("hidle.sub", SLEEPER % (60, "request_cpus = 64\n", ""))
+        run = si.submit("hrun.sub", SLEEPER % (60, "", ""))
+        si.wait_state("%d.0" % run, (2,))
+        r = si.run("condor_hold", "%d.0" % idle, "%d.0" % run, "%d.7" % idle)
+        self.assertEqual((r.returncode, r.stdout, r.stderr),
+                         (0, "Job %d.0 held\nJob %d.0 held\n" % (idle, run), "Job %d.7 not found\n" % idle))
+        for jid in ("%d.0" % idle, "%d.0" % run):  # the running one is vacated, then held
+            ad = si.wait_state(jid, (5,))
+            self.assertEqual((ad["HoldReasonCode"], ad["HoldReason"]),
+                             (1, "via condor_hold (by user %s)" % ad["Owner"]))
+        self.assertEqual(si.job("%d.0" % run)["NumJobStarts"], 1)
+        r = si.run("condor_hold", "%d.0" % idle)
+        self.assertEqual((r.returncode, r.stderr), (1, "\nJob %d.0 already held\n" % idle))
+        r = si.run("condor_release", str(run))
+        self.assertEqual((r.returncode, r.stdout),
+                         (0, "All jobs in cluster %d have been released\n" % run))
+        ad = si.wait_state("%d.0" % run, (2,))  # it runs again
+        self.assertNotIn("HoldReasonCode", ad)
+        r = si.run("condor_release", "%d.0" % run)
+        self.assertEqual((r.returncode, r.stderr), (1, "\nJob %d.0 not held to be released\n" % run))
+        self.assertEqual(si.run("condor_rm", str(idle), str(run)).returncode, 0)
+
     def test_07_nothing_printed_for_no_match(self):
         si = self.si
         for cmd in ("condor_q", "condor_history"):

@@ -51,6 +51,13 @@ std::vector<std::string> condor_history_user_argv(const std::string& user, doubl
   return argv;
 }
 
+std::vector<std::string> condor_action_argv(JobAction action, const std::vector<std::string>& job_ids) {
+  if (action != JobAction::Hold && action != JobAction::Release) return {};
+  std::vector<std::string> argv{action == JobAction::Hold ? "condor_hold" : "condor_release"};
+  argv.insert(argv.end(), job_ids.begin(), job_ids.end());
+  return argv;
+}
+
 std::vector<std::string> condor_rm_argv(const std::vector<std::string>& job_ids) {
   std::vector<std::string> argv{"condor_rm"};
   argv.insert(argv.end(), job_ids.begin(), job_ids.end());

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/job_action.h"
+
 namespace yard {
 
 // The job attributes every listing asks for, in -attributes' form.
@@ -21,5 +23,8 @@ std::vector<std::string> condor_q_user_argv(const std::string& user);
 std::vector<std::string> condor_history_argv(const std::vector<std::string>& job_ids, double since);
 std::vector<std::string> condor_history_user_argv(const std::string& user, double since);
 std::vector<std::string> condor_rm_argv(const std::vector<std::string>& job_ids);
+// condor_hold / condor_release: a user's hold (JobStatus 5, HoldReasonCode 1), its owner's
+// to release; requeues are not sent: empty.
+std::vector<std::string> condor_action_argv(JobAction action, const std::vector<std::string>& job_ids);
 
 }  // namespace yard

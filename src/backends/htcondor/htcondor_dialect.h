@@ -9,6 +9,7 @@
 #include <string>
 
 #include "backends/dialect.h"
+#include "backends/htcondor/htcondor_argv.h"
 
 namespace yard {
 
@@ -30,6 +31,9 @@ class HtcondorDialect : public Dialect {
   std::vector<std::string> find_argv() const override;
   std::vector<std::string> find_history_argv(const std::vector<std::string>& native_names, double since) const override;
   std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const override;
+  std::vector<std::string> action_argv(JobAction action, const std::vector<std::string>& native_ids) const override {
+    return condor_action_argv(action, native_ids);
+  }
 
   // Cluster 6's one job is 6.0; an array's elements are its procs, 6.0, 6.1, ... by position.
   std::string job_id(std::string_view submission_id) const override;

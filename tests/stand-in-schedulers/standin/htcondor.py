@@ -2,7 +2,7 @@
 (`standin.htcondor`), and the commands' entry point.
 
 It behaves as one schedd and one execute machine for one user: condor_submit,
-condor_q, condor_history and condor_rm, with HTCondor's formats. Facts come from the
+condor_q, condor_history, condor_rm, condor_hold and condor_release, with HTCondor's formats. Facts come from the
 published samples in tests/fixtures/htcondor (their README names the sources) and from
 HTCondor's sources and documentation (htcondor/htcondor @ 7491a145); HTCONDOR.md says
 which file gave what, and lists what is UNVERIFIED.
@@ -16,7 +16,8 @@ The work is spread over the htcondor_* modules:
   htcondor_json         the ClassAd printers (-json, -jsonl, -long, -af)
   htcondor_q            condor_q
   htcondor_history      condor_history
-  htcondor_rm           condor_rm
+  htcondor_rm           condor_rm (and what the tools that act on jobs share)
+  htcondor_hold         condor_hold, condor_release
   htcondor_policy       what the server does the HTCondor way (Policy)
   htcondor_starter      the per-job starter (output files, memory limit, exit status)
   htcondor_synth        synthetic jobs for benchmarks
@@ -29,6 +30,7 @@ import sys
 
 from standin.htcondor_common import DEFAULTS, find_for_ctl  # noqa: F401  (start.sh, standin-ctl)
 from standin.htcondor_history import condor_history
+from standin.htcondor_hold import condor_hold, condor_release
 from standin.htcondor_policy import Policy  # noqa: F401  (the server)
 from standin.htcondor_q import condor_q
 from standin.htcondor_rm import condor_rm
@@ -36,7 +38,8 @@ from standin.htcondor_submit import condor_submit
 from standin.htcondor_synth import synth_q
 
 COMMANDS = {"condor_submit": condor_submit, "condor_q": condor_q,
-            "condor_history": condor_history, "condor_rm": condor_rm}
+            "condor_history": condor_history, "condor_rm": condor_rm,
+            "condor_hold": condor_hold, "condor_release": condor_release}
 
 
 def main(argv):
@@ -46,7 +49,7 @@ def main(argv):
         return COMMANDS[argv[0]](argv[1:])
     sys.stderr.write("usage: python3 -m standin.htcondor synth-q N\n"
                      "       python3 -m standin.htcondor condor_submit|condor_q|"
-                     "condor_history|condor_rm ARGS...\n")
+                     "condor_history|condor_rm|condor_hold|condor_release ARGS...\n")
     return 2
 
 

@@ -134,6 +134,8 @@ class Policy:
         if job.get("request") == "delete" or reason == "delete":
             return "done", "terminated", None
         if reason in ("preempt", "nodefail"):
+            if a.get("hold_request"):  # condor_hold of a running job: vacated, then held
+                job["_hold"] = a["hold_request"]
             return "queued", None, None
         if reason == "walltime":
             job["_hold"] = [HOLD_JOB_DURATION, 0, "The job exceeded allowed job duration of %s"
@@ -185,6 +187,7 @@ class Policy:
 
     def requeue_fields(self, job, now):
         attrs = self._leave_slot(job, now)
+        attrs.pop("hold_request", None)
         if job.get("_hold"):
             attrs["hold"] = job["_hold"]
             fields = {"attrs": attrs, "phase": "held", "user_hold": 1}

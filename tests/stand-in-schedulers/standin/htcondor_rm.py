@@ -35,6 +35,7 @@ def condor_rm(argv):
 def remove(cur, job, reason, now):
     """Mark one proc removed: gone at once unless it runs (the server kills it)."""
     attrs = dict(job["attrs"] or {}, remove_reason=reason, rm_time=now)
+    job["request"] = "delete"  # as the rest of the command sees it
     if job["phase"] == "running":
         core.Store.update_job(cur, job["rid"], request="delete", attrs=attrs)
     elif job["phase"] == "exiting":
@@ -44,7 +45,7 @@ def remove(cur, job, reason, now):
                               history_time=now, mtime=now, attrs=attrs)
 
 
-def parse(argv):
+def parse(argv, tool="condor_rm"):
     ids, clauses, reason, bad, i = [], [], None, [], 0
     while i < len(argv):
         a = argv[i]
@@ -54,7 +55,7 @@ def parse(argv):
         if dash_option(a, "all", 1):
             clauses.append(("all", None))
         elif a.startswith("-"):
-            raise unsupported("condor_rm", a)
+            raise unsupported(tool, a)
         elif a.replace(".", "", 1).isdigit():
             cluster, _, proc = a.partition(".")
             if int(cluster) <= 0:
@@ -81,23 +82,42 @@ def constraint_words(clauses):
     return " matching constraint (%s)" % " || ".join(texts)
 
 
+class Action:
+    """What one of the tools does to a proc (rm.cpp's JobAction): its words, whether a proc
+    had it already, and the change."""
+
+    def __init__(self, tool, reason, verb, done, already, already_words, apply):
+        self.tool, self.reason, self.verb, self.done = tool, reason, verb, done
+        self.already, self.already_words, self.apply = already, already_words, apply
+
+
+REMOVE = Action("condor_rm", "via condor_rm", "remove", "marked for removal",
+                lambda job: job_status(job) == REMOVED, "already marked for removal", remove)
+
+
 def _rm(argv):
-    core.require_env("condor_rm")
-    ids, clauses, reason, bad = parse(argv)
+    return act(argv, REMOVE)
+
+
+def act(argv, action):
+    """`action` on the procs named: ids one line each, clusters and owners as one
+    constraint."""
+    core.require_env(action.tool)
+    ids, clauses, reason, bad = parse(argv, action.tool)
     if not ids and not clauses and not bad:
-        raise CondorError("You did not specify any jobs\nUsage: condor_rm [options] "
-                          "[constraints]\n")
-    reason = "%s (by user %s)" % (reason or "via condor_rm", user_name())
+        raise CondorError("You did not specify any jobs\nUsage: %s [options] "
+                          "[constraints]\n" % action.tool)
+    reason = "%s (by user %s)" % (reason or action.reason, user_name())
     out, err = [], list(bad)
     had_error = bool(bad)
     words = constraint_words(clauses) if clauses else None
     try:
-        store = core.client_store("condor_rm", refused("condor_rm"))
+        store = core.client_store(action.tool, refused(action.tool))
     except RmUnreachable:
         if ids:
             err += [UNREACHABLE] + ["No result found for job %d.%d\n" % (c, p) for c, p, _ in ids]
         if clauses:
-            err += [UNREACHABLE, "Couldn't find/remove all jobs%s\n" % words]
+            err += [UNREACHABLE, "Couldn't find/%s all jobs%s\n" % (action.verb, words)]
         sys.stderr.write("".join(err))
         return 1
     now = time.time()
@@ -111,13 +131,11 @@ def _rm(argv):
                             and in_queue(r)), None)
                 if job is None:
                     lines.append((False, "Job %d.%d not found\n" % (cluster, proc)))
-                elif job_status(job) == REMOVED:
-                    lines.append((False, "Job %d.%d already marked for removal\n"
-                                  % (cluster, proc)))
+                elif action.already(job):
+                    lines.append((False, "Job %d.%d %s\n" % (cluster, proc, action.already_words)))
                 else:
-                    remove(cur, job, reason, now)
-                    job["request"] = "delete"
-                    lines.append((True, "Job %d.%d marked for removal\n" % (cluster, proc)))
+                    action.apply(cur, job, reason, now)
+                    lines.append((True, "Job %d.%d %s\n" % (cluster, proc, action.done)))
                     done += 1
             if not done:
                 had_error = True
@@ -127,19 +145,19 @@ def _rm(argv):
         if clauses:
             matched = 0
             for job in rows:
-                if job_status(job) == REMOVED:
+                if action.already(job):
                     continue
                 if any(k == "all" or (k == "cluster" and job["seq"] == v) or
                        (k == "owner" and job["owner"] == v) for k, v in clauses):
-                    remove(cur, job, reason, now)
+                    action.apply(cur, job, reason, now)
                     matched += 1
             if matched:
-                out.append("All jobs%s have been marked for removal\n" % words)
+                out.append("All jobs%s have been %s\n" % (words, action.done))
             elif any(in_queue(r) for r in rows):
                 had_error = True
-                err += ["\n", "Couldn't find/remove all jobs%s\n" % words]
+                err += ["\n", "Couldn't find/%s all jobs%s\n" % (action.verb, words)]
             else:
-                err.append("condor_rm:0:There are no jobs in the queue\n")
+                err.append("%s:0:There are no jobs in the queue\n" % action.tool)
     sys.stdout.write("".join(out))
     sys.stdout.flush()
     sys.stderr.write("".join(err))
