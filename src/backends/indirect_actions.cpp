@@ -53,14 +53,7 @@ Result<std::vector<std::int64_t>> IndirectBackend::act(JobAction action, const s
     if (!s) return s.failure();
     changed_ = true;
   }
-  if (!acting.empty()) {
-    InFlight what;
-    what.members = acting;
-    what.action = action;
-    std::vector<std::string> native;
-    for (auto id : acting) native.push_back(members_.at(id).native_id);
-    plan(Kind::Act, dialect_.action_argv(action, native), what);
-  }
+  if (!acting.empty()) plan_action(action, acting, 0);
   for (auto id : acting) {
     Status s;
     if (action == JobAction::Release) s = store_.set_held(id, false, "released (yard release)", now);
@@ -70,6 +63,25 @@ Result<std::vector<std::int64_t>> IndirectBackend::act(JobAction action, const s
   if (!acting.empty()) changed_ = true;
   acting.insert(acting.end(), kept.begin(), kept.end());
   return acting;
+}
+
+void IndirectBackend::plan_action(JobAction action, const std::vector<std::int64_t>& members, std::int64_t moving) {
+  InFlight what;
+  what.action = action;
+  what.moving = moving;
+  std::vector<std::string> native;
+  for (auto id : members) native.push_back(members_.at(id).native_id);
+  auto argv = dialect_.action_argv(action, native);
+  if (!argv.empty() || members.size() < 2) {
+    what.members = members;
+    plan(Kind::Act, std::move(argv), what);
+    return;
+  }
+  // A command that takes one job at a time: one for each.
+  for (std::size_t k = 0; k < members.size(); ++k) {
+    what.members = {members[k]};
+    plan(Kind::Act, dialect_.action_argv(action, {native[k]}), what);
+  }
 }
 
 void IndirectBackend::apply_act(const InFlight& what, const CommandResult& r, double now) {

@@ -245,6 +245,9 @@ class IndirectBackend {
   std::optional<std::unordered_map<std::string, std::string>> found_by_uid(const std::vector<std::int64_t>& heads,
                                                                            const CommandResult& r, bool queue_format);
   void apply_find(const std::vector<std::int64_t>& heads, const CommandResult& r);
+  // The scheduler's command for `action` on `members` (one per job where its command takes
+  // one job at a time); `moving`: the head of a unit held to leave the queue (0: a user's).
+  void plan_action(JobAction action, const std::vector<std::int64_t>& members, std::int64_t moving);
   void apply_act(const InFlight& what, const CommandResult& r, double now);
   void apply_find_history(const std::vector<std::int64_t>& heads, const CommandResult& r);
   void plan_lookups(const std::vector<std::int64_t>& heads, double now);

@@ -2,7 +2,8 @@
 // yet (it waits on a parent the scheduler cannot express, on a throttle, or was just
 // submitted) is yard's own: nothing is sent, the job is not submitted while held, and a
 // release submits it; the same after a restart, and for a held job moved here. An array
-// not submitted yet is held or released whole.
+// not submitted yet is held or released whole. Jobs in the queue are held by the
+// scheduler's command, one command per job where it takes one at a time.
 #include "backends/indirect_testing.h"
 
 namespace yard {
@@ -86,6 +87,38 @@ TEST_F(IndirectHold, AnArrayNotSubmittedYetIsHeldWhole) {
   ASSERT_TRUE(act(JobAction::Release, {array}));
   step();
   EXPECT_EQ(posted("fsub"), 1);
+}
+
+TEST_F(IndirectHold, JobsInTheQueueAreHeldOneCommandEachWhereTheSchedulerTakesOneAtATime) {
+  dialect_.holds = true;
+  dialect_.one_at_a_time = true;
+  make_backend();
+  std::vector<std::int64_t> ids;
+  for (const char* native : {"7", "8"}) {
+    ids.push_back(submit(spec()));
+    step();
+    answer_to("fsub", std::string(native) + "\n");
+    step();
+  }
+  while (!queue_.posted.empty()) queue_.answer("");  // the listings: nothing to say
+  auto held = act(JobAction::Hold, ids);
+  ASSERT_TRUE(held) << held.error();
+  step();
+  ASSERT_EQ(posted("fhold"), 2);
+  EXPECT_EQ(answer_to("fhold", "").argv, (std::vector<std::string>{"fhold", "7"}));
+  // The scheduler refuses the second: only that job's flag is put back, its event saying why.
+  auto refused = std::find_if(queue_.posted.begin(), queue_.posted.end(), [](const Command& c) { return c.argv[0] == "fhold"; });
+  ASSERT_NE(refused, queue_.posted.end());
+  EXPECT_EQ(refused->argv, (std::vector<std::string>{"fhold", "8"}));
+  std::rotate(queue_.posted.begin(), refused, std::next(refused));
+  queue_.answer("", 1, "fhold: job 8 started");
+  step();
+  EXPECT_TRUE(job(ids[0]).held);
+  EXPECT_FALSE(job(ids[1]).held);
+  auto events = store_->events_after(0, 1000);
+  ASSERT_TRUE(events) << events.error();
+  EXPECT_EQ(events->back().job_id, ids[1]);  // its event says what the scheduler said
+  EXPECT_NE(events->back().event.detail.find("job 8 started"), std::string::npos) << events->back().event.detail;
 }
 
 }  // namespace

@@ -72,10 +72,7 @@ void IndirectBackend::plan_move_by_hold(Unit& u, const std::vector<std::string>&
       u.move_listing_after = next_tag_;
       return;
     }
-    InFlight what;
-    what.members = u.members;
-    what.moving = u.head;
-    plan(Kind::Act, dialect_.action_argv(JobAction::Hold, native_ids), what);
+    plan_action(JobAction::Hold, u.members, u.head);
     u.move_hold_sent = true;
     return;
   }
@@ -89,15 +86,9 @@ void IndirectBackend::plan_move_by_hold(Unit& u, const std::vector<std::string>&
 
 void IndirectBackend::stay(Unit& u, const std::string& why) {
   log(dialect_.name(), "job " + std::to_string(u.head) + " stays: " + why);
-  if (u.move_hold_ours) {  // it stays as its user left it: not held
-    InFlight what;
-    what.members = u.members;
-    what.action = JobAction::Release;
-    what.moving = u.head;  // its answer changes nothing (apply_act: no longer moving)
-    std::vector<std::string> native_ids;
-    for (auto id : u.members) native_ids.push_back(members_.at(id).native_id);
-    plan(Kind::Act, dialect_.action_argv(JobAction::Release, native_ids), what);
-  }
+  // It stays as its user left it: not held. The answer changes nothing (apply_act: the
+  // unit no longer moves).
+  if (u.move_hold_ours) plan_action(JobAction::Release, u.members, u.head);
   u.moving_to.clear();
   u.cancel_requested = false;
   u.cancel_sent = 0;

@@ -110,8 +110,10 @@ class FakeDialect : public Dialect {
     return a;
   }
   bool holds = false;  // a hold and a release of queued jobs, as Grid Engine's qhold and qrls
+  bool one_at_a_time = false;  // ... of one job per command, as Flux's `flux job urgency`
   std::vector<std::string> action_argv(JobAction a, const std::vector<std::string>& ids) const override {
     if (!holds || (a != JobAction::Hold && a != JobAction::Release)) return {};
+    if (one_at_a_time && ids.size() != 1) return {};
     std::vector<std::string> v{a == JobAction::Hold ? "fhold" : "frls"};
     v.insert(v.end(), ids.begin(), ids.end());
     return v;

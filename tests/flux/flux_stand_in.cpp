@@ -42,6 +42,11 @@ const SchedulerUnderTest kFlux{
       return static_cast<int>(ids.size());
     },
     .outage = stand_in_outage,
+    .held_there = [](const std::string& native) {
+      for (auto& r : records("'" + native + "'"))
+        if (r.value("urgency", -1) == 0) return true;
+      return false;
+    },
 };
 
 INSTANTIATE_TEST_SUITE_P(FluxStandIn, LifeCycleWorld, ::testing::Values(&kFlux), scheduler_name);

@@ -166,6 +166,28 @@ class JobsTest(unittest.TestCase):
                          (1, "flux-cancel: ERROR: %s: job is inactive\n"
                           "flux-cancel: ERROR: f%s: unknown job id\n" % (plain(run), b58(123))))
 
+    def test_05b_urgency_hold_and_release(self):
+        si = self.si
+        gate = si.submit("sh", "-c", "while [ ! -e %s/open ]; do sleep 0.1; done" % si.work)
+        si.wait_state(gate, ("RUN",))
+        r = si.flux("job", "urgency", gate, "hold")  # resources allocated: refused
+        self.assertEqual((r.returncode, r.stderr),
+                         (1, "flux-job: %s: urgency cannot be changed once resources are allocated\n" % gate))
+        held = si.submit("--dependency=afterany:" + gate, "true")
+        r = si.flux("job", "urgency", held, "hold")
+        self.assertEqual((r.returncode, r.stdout, r.stderr), (0, "", ""))
+        twin = si.submit("--dependency=afterany:" + gate, "true")
+        open(os.path.join(si.work, "open"), "w").close()
+        si.done(twin)
+        job = si.job(held)  # its dependency was met; urgency 0 keeps it
+        self.assertEqual((job["state"], job["urgency"], job["priority"]), ("SCHED", 0, 0))
+        self.assertEqual(si.flux("job", "urgency", held, "32").returncode, 1)
+        r = si.flux("job", "urgency", "-v", held, "default")
+        self.assertEqual((r.returncode, r.stdout), (0, "%s: 0\n" % held))
+        self.assertEqual(si.done(held)["result"], "COMPLETED")
+        r = si.flux("job", "urgency", held, "hold")
+        self.assertEqual((r.returncode, r.stderr), (1, "flux-job: %s: job is inactive\n" % held))
+
     def test_06_unknown_ids_and_locale(self):
         si = self.si
         r = si.flux("jobs", "--json", "123")

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "backends/dialect.h"
+#include "backends/flux/flux_argv.h"
 
 namespace yard {
 
@@ -29,6 +30,9 @@ class FluxDialect : public Dialect {
   Result<std::vector<NativeStatus>> parse_history(std::string_view out) const override;
   std::vector<std::string> find_argv() const override;
   std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const override;
+  std::vector<std::string> action_argv(JobAction action, const std::vector<std::string>& native_ids) const override {
+    return flux_action_argv(action, native_ids);
+  }
 
   // Copies have ids of their own, known only from the submit command's answer: one
   // that cannot be had is no id Flux knows (the element is LOST rather than mistaken).

@@ -14,7 +14,7 @@ The work is spread over the flux_* modules:
   flux_view            one job as flux jobs shows it (JobInfo, to_dict)
   flux_format          flux jobs -o: format strings, headings
   flux_jobs            flux jobs
-  flux_cancel          flux cancel, flux job id
+  flux_cancel          flux cancel, flux job id, flux job urgency
   flux_policy          what the server does the Flux way (Policy)
   flux_shell           the job shell the server starts for a job
   flux_synth           synthetic jobs for benchmarks
@@ -42,7 +42,7 @@ def main(argv):
         return COMMANDS[argv[0]](argv[1:])
     if not argv or argv[0].startswith("-"):
         write_err("usage: flux [OPTIONS] COMMAND ARGS\n"
-                  "the stand-in has: flux submit|batch|jobs|cancel|job id\n")
+                  "the stand-in has: flux submit|batch|jobs|cancel|job id|job urgency\n")
         return 1
     write_err("flux: the stand-in does not support 'flux %s'\n" % argv[0])
     return 2

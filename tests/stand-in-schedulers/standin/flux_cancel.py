@@ -1,4 +1,4 @@
-"""flux cancel and flux job id.
+"""flux cancel, flux job id and flux job urgency.
 
 `flux cancel [-m NOTE] [-n] JOBID...` (src/cmd/flux-cancel.py, job-manager raise.c):
 a `cancel` exception (severity 0, the note -m) on each job; nothing on stdout, exit 0.
@@ -12,6 +12,13 @@ stderr `flux-cancel: Canceled N jobs (0 errors)` or `flux-cancel: Matched 0 jobs
 `flux job id [--to=dec|f58|f58plain|hex|dothex|kvs] [ID...]` (src/cmd/job/id.c, a C
 program: its F58 prefix follows LC_ALL/LC_CTYPE/LANG, no Python coercion): each id
 converted, one a line (ids from stdin when none given); works without a broker.
+
+`flux job urgency [-v] ID URGENCY` (src/cmd/job/urgency.c, job-manager urgency.c): one
+job's urgency (0-31, or hold 0, default 16, expedite 31), nothing printed (-v: the old
+value). Urgency 0 holds a pending job (SCHED with priority 0, never started) until it
+is raised again. Errors, exit 1: `flux-job: <id>: unknown job id`, `... job is
+inactive`, `... urgency cannot be changed once resources are allocated` (UNVERIFIED
+words: FLUX.md), `flux-job: urgency range is [0:31]`.
 """
 
 import locale
@@ -165,7 +172,13 @@ def c_locale_utf8():
 
 
 def job(argv):
-    """flux job SUBCOMMAND: only `id` in the stand-in."""
+    """flux job SUBCOMMAND: `id` and `urgency` in the stand-in."""
+    if argv and argv[0] == "urgency":
+        try:
+            return urgency(argv[1:])
+        except FluxError as e:
+            write_err(e.message)
+            return e.status
     if not argv or argv[0] != "id":
         write_err(unsupported("flux job %s" % (argv[0] if argv else "")).message)
         return 2
@@ -197,4 +210,46 @@ def job(argv):
             return 1
         out.append(value + "\n")
     write_out("".join(out))
+    return 0
+
+
+URGENCY_WORDS = {"hold": 0, "default": 16, "expedite": 31}
+
+
+def urgency(argv):
+    verbose = bool(argv) and argv[0] in ("-v", "--verbose")
+    args = argv[1:] if verbose else argv
+    if len(args) != 2 or parse_jobid(args[0]) is None:
+        raise FluxError("Usage: flux-job urgency [-v] id urgency\n", 1)
+    fluid, text = parse_jobid(args[0]), args[1]
+    value = URGENCY_WORDS.get(text)
+    if value is None:
+        try:
+            value = int(text)
+        except ValueError:
+            raise FluxError("flux-job: urgency: invalid value: %s\n" % text, 1)
+    if not 0 <= value <= 31:
+        raise FluxError("flux-job: urgency range is [0:31]\n", 1)
+    store = client("job")
+    now = time.time()
+    with store.write() as cur:
+        found = find_job(cur, fluid)
+        if found is None:
+            raise FluxError("flux-job: %s: unknown job id\n" % args[0], 1)
+        if found["phase"] == "done":
+            raise FluxError("flux-job: %s: job is inactive\n" % args[0], 1)
+        if found["phase"] not in PENDING:
+            raise FluxError("flux-job: %s: urgency cannot be changed once resources are allocated\n"
+                            % args[0], 1)
+        attrs = dict(found["attrs"] or {})
+        old = attrs.get("urgency", 16)
+        attrs["urgency"] = value
+        fields = dict(attrs=attrs, mtime=now, user_hold=1 if value == 0 else 0)
+        if value == 0:
+            fields["phase"] = "held"
+        elif not found["dep_hold"] and found["phase"] == "held":
+            fields.update(phase="queued", eligible_time=found["eligible_time"] or now)
+        core.Store.update_job(cur, found["rid"], **fields)
+    if verbose:
+        write_out("%s: %d\n" % (args[0], old))
     return 0
