@@ -132,6 +132,32 @@ TEST_P(LifeCycleWorld, AHeldJobWaitsPastItsDependencyUntilReleasedWhereTheSchedu
   EXPECT_TRUE(fs::exists(ran));
 }
 
+// yard routes move: a job waiting in the scheduler's queue (or kept by yard while its
+// dependency is not met, where the scheduler cannot hold a job on one) leaves it for the
+// local machine and runs once, there; the running job it waits on stays.
+TEST_P(LifeCycleWorld, AWaitingJobMovesToTheLocalMachineAndRunsOnceThere) {
+  const std::string open = dir_ + "/open";
+  long gate = submit_here({"--", "sh", "-c", "while [ ! -e " + open + " ]; do sleep 0.1; done"});
+  long queued = submit_here({"-d", "afterany:" + std::to_string(gate), "-o", dir_ + "/q.out", "--", "sh", "-c",
+                             "echo ran on ${" + s().jobid_variable + ":-the local machine}"});
+  ASSERT_TRUE(wait_state(gate, "RUNNING")) << diag();
+  if (s().holds_on_dependencies) {
+    ASSERT_TRUE(wait_until([&] { return job(queued)["native_id"].is_string(); }, 60)) << diag();
+  }
+  auto r = yard({"routes", "move", s().backend, "local", "--json"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto moves = nlohmann::json::parse(r.out);
+  auto went = moves["leaving"];
+  for (auto& id : moves["moved"]) went.push_back(id);
+  EXPECT_EQ(went, nlohmann::json({queued})) << r.out;
+  ASSERT_TRUE(wait_until([&] { return job(queued)["backend"] == "local"; }, 60)) << diag();
+  EXPECT_EQ(job(queued)["state"], "PENDING");  // its dependency on the gate goes with it
+  EXPECT_EQ(job(gate)["backend"], s().backend);
+  write("open", "");
+  ASSERT_EQ(wait({gate, queued}), 0) << diag();
+  EXPECT_EQ(read("q.out"), "ran on the local machine\n");
+}
+
 TEST_P(LifeCycleWorld, WhatTheSchedulerCannotExpressIsRefusedWithExit2AndNothingStored) {
   for (auto args : s().unexpressible) {
     args.insert(args.begin(), {"submit", "--backend", s().backend});
