@@ -69,7 +69,12 @@ void add_event_routes(httplib::Server& server, Site& site) {
       const auto visible = [&user](const FeedMessage& m) { return may_see(user, m.owner); };
       bool older = false;
       std::int64_t reached = *cursor;
-      auto messages = site.feed->after(*cursor, visible, kKeepAliveS, older, reached);
+      const auto render = [](const std::vector<FeedPtr>& messages) {
+        return sse(messages, [](const FeedPtr& m) -> const FeedMessage& { return *m; });
+      };
+      // Every admin sees the same; any other user, their own.
+      auto text = site.feed->rendered_after(*cursor, user.admin ? std::string() : "user:" + user.name, visible, render,
+                                            kKeepAliveS, older, reached);
       if (older) {
         // Missed more than the feed keeps: the daemon's log has it, up to where the feed starts.
         std::int64_t upto = 0;
@@ -84,9 +89,11 @@ void add_event_routes(httplib::Server& server, Site& site) {
         sink.done();
         return true;
       }
-      std::string out = sse(messages, [](const FeedPtr& m) -> const FeedMessage& { return *m; });
-      if (out.empty()) out = ": keepalive\n\n";
-      return sink.write(out.data(), out.size());
+      if (!text) {
+        static const std::string keepalive = ": keepalive\n\n";
+        return sink.write(keepalive.data(), keepalive.size());
+      }
+      return sink.write(text->data(), text->size());
     });
   }));
 }

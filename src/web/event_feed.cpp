@@ -53,7 +53,7 @@ Status EventFeed::start() {
   DaemonClient client(paths_, true);
   auto ping = client.ping();
   if (!ping) return ping.failure();
-  start_id_ = last_id_ = ping->last_event;
+  start_id_ = last_id_ = published_ = ping->last_event;
   thread_ = std::thread([this] { follow(); });
   waker_ = std::thread([this] { wake_streams(); });
   return {};
@@ -202,37 +202,56 @@ void EventFeed::wake_streams() {
       news_ = false;
     }
     std::lock_guard lock(mu_);
+    published_ = last_id_;
     changed_.notify_all();
   }
 }
 
-std::vector<FeedPtr> EventFeed::after(std::int64_t since, const std::function<bool(const FeedMessage&)>& may_see,
-                                      double wait_s, bool& older, std::int64_t& reached) {
+std::shared_ptr<const std::string> EventFeed::rendered_after(std::int64_t since, const std::string& viewer,
+                                                             const std::function<bool(const FeedMessage&)>& may_see,
+                                                             const Render& render, double wait_s, bool& older,
+                                                             std::int64_t& reached) {
   std::unique_lock lock(mu_);
   older = since < start_id_;
   reached = since;
-  if (older) return {};
+  if (older) return nullptr;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(wait_s);
-  while (true) {
-    if (last_id_ <= since && !stop_) {
-      if (changed_.wait_until(lock, deadline) == std::cv_status::timeout) return {};
-      if (last_id_ <= since && !stop_) continue;
+  while (!stop_) {
+    if (published_ <= since) {
+      if (changed_.wait_until(lock, deadline) == std::cv_status::timeout) return nullptr;
+      continue;
     }
-    // Messages are in id order: those after `since`, taken as pointers under the lock and
-    // looked at without it.
-    auto it = std::partition_point(kept_.begin(), kept_.end(), [&](const FeedPtr& m) { return m->id <= since; });
-    std::vector<FeedPtr> taken(it, kept_.end());
-    since = std::max(since, last_id_);
-    reached = std::max(reached, since);
-    const bool stopping = stop_;
-    lock.unlock();
-    std::vector<FeedPtr> out;
-    for (auto& m : taken)
-      if (may_see(*m)) out.push_back(std::move(m));
+    const std::int64_t upto = published_;
+    auto key = std::make_tuple(since, upto, viewer);
+    std::shared_ptr<const std::string> text;
+    if (auto hit = rendered_.find(key); hit != rendered_.end()) {
+      text = hit->second;
+    } else {
+      // Messages are in id order: those in (since, upto], taken as pointers under the lock
+      // and rendered without it.
+      auto first = std::partition_point(kept_.begin(), kept_.end(), [&](const FeedPtr& m) { return m->id <= since; });
+      auto last = std::partition_point(first, kept_.end(), [&](const FeedPtr& m) { return m->id <= upto; });
+      std::vector<FeedPtr> taken(first, last);
+      lock.unlock();
+      std::vector<FeedPtr> visible;
+      for (auto& m : taken)
+        if (may_see(*m)) visible.push_back(std::move(m));
+      text = std::make_shared<const std::string>(render(visible));
+      lock.lock();
+      if (rendered_.emplace(key, text).second) {
+        rendered_order_.push_back(std::move(key));
+        if (rendered_order_.size() > kRendered) {
+          rendered_.erase(rendered_order_.front());
+          rendered_order_.pop_front();
+        }
+      }
+    }
+    reached = since = upto;
     // Nothing for this page: what came was someone else's; wait past it.
-    if (!out.empty() || stopping || std::chrono::steady_clock::now() >= deadline) return out;
-    lock.lock();
+    if (!text->empty()) return text;
+    if (std::chrono::steady_clock::now() >= deadline) return nullptr;
   }
+  return nullptr;
 }
 
 std::vector<FeedMessage> EventFeed::replay(std::int64_t since, const std::function<bool(const FeedMessage&)>& may_see,

@@ -16,6 +16,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -77,11 +78,17 @@ class EventFeed {
   void add_run_locked(std::int64_t run, const std::string& owner, const std::vector<std::int64_t>& jobs,
                       const std::vector<JobRecord>& now);
 
-  // The messages after `since` that `may_see` allows, waiting up to `wait_s` for the first;
-  // `older` is set when `since` is before what is kept here (replay from the daemon);
-  // `reached`: the last id looked at (the caller's next `since`).
-  std::vector<FeedPtr> after(std::int64_t since, const std::function<bool(const FeedMessage&)>& may_see,
-                             double wait_s, bool& older, std::int64_t& reached);
+  // The messages after `since` that `may_see` allows, rendered by `render`, waiting up to
+  // `wait_s` for the first (null when none came); `older` is set when `since` is before
+  // what is kept here (replay from the daemon); `reached`: the last id looked at (the
+  // caller's next `since`). Rendered once for every stream of the same viewer: the streams
+  // woken together ask for the same changes (those up to the last wake-up), so 1,000 pages
+  // of one user cost one rendering, not 1,000. `viewer`: one key per `may_see`.
+  using Render = std::function<std::string(const std::vector<FeedPtr>&)>;
+  std::shared_ptr<const std::string> rendered_after(std::int64_t since, const std::string& viewer,
+                                                    const std::function<bool(const FeedMessage&)>& may_see,
+                                                    const Render& render, double wait_s, bool& older,
+                                                    std::int64_t& reached);
   // The daemon's log from `since` up to where the messages kept here start (`upto`), as
   // messages.
   std::vector<FeedMessage> replay(std::int64_t since, const std::function<bool(const FeedMessage&)>& may_see,
@@ -107,6 +114,12 @@ class EventFeed {
   std::condition_variable changed_;
   std::deque<FeedPtr> kept_;  // shared with the streams that send them: never copied
   std::int64_t start_id_ = 0, last_id_ = 0;
+  // The last id the streams were woken for (wake_streams): what rendered_after hands out.
+  std::int64_t published_ = 0;
+  // Renderings by (since, up to, viewer), the latest kRendered of them.
+  static constexpr std::size_t kRendered = 512;
+  std::map<std::tuple<std::int64_t, std::int64_t, std::string>, std::shared_ptr<const std::string>> rendered_;
+  std::deque<std::tuple<std::int64_t, std::int64_t, std::string>> rendered_order_;
   // Each run's jobs' states as the events told them, and how many are in each (a run's
   // state is its jobs': counted as they change, not over a 10,000-job array each time).
   struct RunStates {
