@@ -5,7 +5,7 @@ import getopt
 import sys
 import time
 
-from standin import core
+from standin import core, qhold_qrls
 from standin.pbs_common import (PBSE_BADSTATE, PBSE_HISTJOBID, PBSE_UNKJOBID, QDEL_USAGE,
                                 parse_ref, refused)
 
@@ -96,69 +96,23 @@ def qdel(argv):
     return status % 256
 
 
-def _hold_command(name, argv, change, holds=None):
-    """qhold and qrls: [-h hold_list] JOB..., `change(cur, job, now)` applied to every job
-    found (an array's subjobs by its bracket); it returns an error's words, or None.
-    `holds`: the hold lists the stand-in takes (None: any)."""
-    core.require_env(name)
-    usage = "usage: %s [-h hold_list] job_identifier...\n" % name
-    try:
-        pairs, operands = getopt.gnu_getopt(argv, "h:")
-    except getopt.GetoptError:
-        sys.stderr.write(usage)
-        return 2
-    if not operands:
-        sys.stderr.write(usage)
-        return 2
-    if holds is not None and any(v not in holds for o, v in pairs):
-        sys.stderr.write("%s: the stand-in takes only -h %s\n" % (name, "|".join(sorted(holds))))
-        return 2
-    store = core.client_store(name, refused(name))
-    server = store.cfg["server_name"]
-    now = time.time()
-    status = 0
-    errors = []
-    with store.write() as cur:
-        for op in operands:
-            ref = parse_ref(op, server)
-            found = find(cur, ref) if ref else []
-            if not found:
-                errors.append("%s: Unknown Job Id %s\n" % (name, ref.shown if ref else op))
-                status = PBSE_UNKJOBID
-                continue
-            for job in found:
-                said = change(cur, job, now)
-                if said:
-                    errors.append("%s: %s %s\n" % (name, said, ref.shown))
-                    status = PBSE_BADSTATE
-    sys.stderr.write("".join(errors))
-    return status % 256
+def _lookup(cur, op, server):
+    ref = parse_ref(op, server)
+    return (find(cur, ref) if ref else []), (ref.shown if ref else op)
+
+
+WORDS = qhold_qrls.Words(_lookup, lambda name, op, shown: "%s: Unknown Job Id %s\n" % (name, shown), refused,
+                         "[-h hold_list] job_identifier...", PBSE_UNKJOBID, PBSE_BADSTATE)
 
 
 def qhold(argv):
     """qhold [-h u] JOB...: a user hold (Hold_Types u, state H) on a queued job; a running
     one is refused as PBS refuses a job that cannot be checkpointed. Only the user hold."""
-    def hold(cur, job, now):
-        if job["phase"] not in ("queued", "waiting", "held"):
-            return "Request invalid for state of job"
-        core.Store.update_job(cur, job["rid"], user_hold=1, phase="held", mtime=now)
-        return None
-    return _hold_command("qhold", argv, hold, holds={"u"})
+    return qhold_qrls.command("qhold", argv, qhold_qrls.hold, WORDS, holds={"u"})
 
 
 def qrls(argv):
-    def release(cur, job, now):
-        if not job["user_hold"]:
-            return None
-        fields = dict(user_hold=0, mtime=now)
-        if job["phase"] == "held" and not job["dep_hold"]:
-            if job.get("not_before") and job["not_before"] > now:
-                fields["phase"] = "waiting"
-            else:
-                fields.update(phase="queued", eligible_time=now)
-        core.Store.update_job(cur, job["rid"], **fields)
-        return None
-    return _hold_command("qrls", argv, release)
+    return qhold_qrls.command("qrls", argv, qhold_qrls.release, WORDS)
 
 
 # =============================================================== standin-ctl support

@@ -15,7 +15,7 @@ import os
 import sys
 import time
 
-from standin import core
+from standin import core, qhold_qrls
 from standin.torque_common import (PBSE_BADSTATE, PBSE_UNKJOBID, QDEL_USAGE, find, parse_ref, refused)
 from standin.torque_qsub_options import parse_array_request
 
@@ -97,74 +97,26 @@ def qdel(argv):
     return status % 256
 
 
-def _hold_command(name, argv, change, holds=None):
-    """qhold and qrls: [-h hold_list] JOB..., `change(cur, job, now)` applied to every job
-    named (an array's unfinished subjobs with it); it returns an error's words, or None.
-    `holds`: the hold lists the stand-in takes (None: any)."""
-    core.require_env(name)
-    usage = "usage: %s [{-h <HOLD LIST>|-t <array_range>}] <JOBID>[ <JOBID>] ...\n" % name
-    try:
-        pairs, operands = getopt.gnu_getopt(argv, "h:")
-    except getopt.GetoptError:
-        sys.stderr.write(usage)
-        return 2
-    if not operands:
-        sys.stderr.write(usage)
-        return 2
-    if holds is not None and any(v not in holds for o, v in pairs):
-        sys.stderr.write("%s: the stand-in takes only -h %s\n" % (name, "|".join(sorted(holds))))
-        return 2
-    store = core.client_store(name, refused(name))
-    server = store.cfg["server_name"]
-    now = time.time()
-    status = 0
-    errors = []
-    with store.write() as cur:
-        for op in operands:
-            ref = parse_ref(op, server)
-            found = find(cur, ref) if ref else []
-            if not found:
-                errors.append("%s: nonexistent job id: %s\n" % (name, op))
-                status = status or PBSE_UNKJOBID
-                continue
-            job = found[0]
-            jobs = [job]
-            if job["kind"] == "array":
-                jobs += [core.decode(r) for r in cur.execute(
-                    "SELECT * FROM jobs WHERE parent=? AND phase!='done'", (job["rid"],))]
-            for one in jobs:
-                said = change(cur, one, now)
-                if said:
-                    errors.append("%s: %s %s\n" % (name, said, ref.shown))
-                    status = status or PBSE_BADSTATE
-                    break
-    sys.stderr.write("".join(errors))
-    return status % 256
+def _lookup(cur, op, server):
+    """The job named, and an array's unfinished subjobs with it."""
+    ref = parse_ref(op, server)
+    found = find(cur, ref) if ref else []
+    if found and found[0]["kind"] == "array":
+        found += [core.decode(r) for r in cur.execute(
+            "SELECT * FROM jobs WHERE parent=? AND phase!='done'", (found[0]["rid"],))]
+    return found, (ref.shown if ref else op)
+
+
+WORDS = qhold_qrls.Words(_lookup, lambda name, op, shown: "%s: nonexistent job id: %s\n" % (name, op), refused,
+                         "[{-h <HOLD LIST>|-t <array_range>}] <JOBID>[ <JOBID>] ...", PBSE_UNKJOBID, PBSE_BADSTATE)
 
 
 def qhold(argv):
-    """qhold [-h u] JOB...: a user hold (Hold_Types u, state H) on a queued job. A running
-    job is refused (the stand-in's jobs are not checkpointable). Only the user hold."""
-    def hold(cur, job, now):
-        if job["phase"] not in ("queued", "waiting", "held"):
-            return "Request invalid for state of job"
-        core.Store.update_job(cur, job["rid"], user_hold=1, phase="held", mtime=now)
-        return None
-    return _hold_command("qhold", argv, hold, holds={"u"})
+    """qhold [-h u] JOB...: a user hold (Hold_Types u, state H) on a queued job or array. A
+    running job is refused (the stand-in's jobs are not checkpointable). Only the user hold."""
+    return qhold_qrls.command("qhold", argv, qhold_qrls.hold, WORDS, holds={"u"})
 
 
 def qrls(argv):
-    """qrls [-h u] JOB...: the user hold goes; a job with no other hold is queued again
-    (or waits for its Execution_Time)."""
-    def release(cur, job, now):
-        if not job["user_hold"]:
-            return None
-        fields = dict(user_hold=0, mtime=now)
-        if job["phase"] == "held" and not job["dep_hold"]:
-            if job.get("not_before") and job["not_before"] > now:
-                fields["phase"] = "waiting"
-            else:
-                fields.update(phase="queued", eligible_time=now)
-        core.Store.update_job(cur, job["rid"], **fields)
-        return None
-    return _hold_command("qrls", argv, release)
+    """qrls [-h u] JOB...: the user hold goes."""
+    return qhold_qrls.command("qrls", argv, qhold_qrls.release, WORDS)
