@@ -64,6 +64,9 @@ struct SubmitContext {
   // Where the batch script tells what it says only nearly ("--time 90s: ...; rounded up"),
   // a line each, for yard submit's warnings; null: nowhere.
   std::vector<std::string>* nearest = nullptr;
+  // Its yard id (an array's: its first element's), for the variables the job gets; 0:
+  // none yet (a probe, yard translate).
+  std::int64_t job_id = 0;
 };
 
 // How a job is submitted, for schedulers that read no directives from the script: a

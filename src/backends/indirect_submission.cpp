@@ -37,6 +37,7 @@ Result<SubmitContext> IndirectBackend::context_for(const Unit& u, const JobSpec&
                                                    std::string& doomed) {
   SubmitContext ctx;
   ctx.uid = u.uid;
+  ctx.job_id = u.head;
   auto paths = output_paths(spec, u.head, u.is_array, user_);
   ctx.stdout_path = paths.native_out;
   ctx.stderr_path = paths.native_err;

@@ -4,6 +4,7 @@
 
 #include "backends/output_word.h"
 #include "core/shell_quote.h"
+#include "core/slurm_variables.h"
 
 namespace yard {
 namespace {
@@ -58,7 +59,55 @@ std::string heredoc_delimiter(std::string_view body, std::string_view uid) {
 // script leaves it out, with a warning (unwrappable_variables), rather than refusing a
 // job for one stray variable of the submitting shell.
 bool skipped_by_wrapper(std::string_view name) {
-  return name == "_" || name.substr(0, 10) == "BASH_FUNC_" || name == kOpenModeVariable || !is_shell_name(name);
+  return name == "_" || name.substr(0, 10) == "BASH_FUNC_" || name == kOpenModeVariable || name == kSlurmVariablesWanted ||
+         !is_shell_name(name);
+}
+
+namespace {
+
+// An array element's yard id from its index in `index` (a shell word): elements are
+// numbered on from the first in index order, so an evenly spaced array is arithmetic and
+// any other a table.
+std::string element_id(const ArraySpec& array, std::int64_t first_id, const std::string& index) {
+  const auto& ix = array.indices;
+  const std::int64_t step = ix.size() > 1 ? ix[1] - ix[0] : 1;
+  bool even = step > 0;
+  for (std::size_t k = 1; even && k < ix.size(); ++k) even = ix[k] - ix[k - 1] == step;
+  if (even)
+    return "yard_job_id=$(( " + std::to_string(first_id) + " + (" + index + " - " + std::to_string(ix.front()) + ") / " +
+           std::to_string(step) + " ))\n";
+  std::string out = "case " + index + " in\n";
+  for (std::size_t k = 0; k < ix.size(); ++k)
+    out += "  " + std::to_string(ix[k]) + ") yard_job_id=" + std::to_string(first_id + static_cast<std::int64_t>(k)) + " ;;\n";
+  return out + "esac\n";
+}
+
+}  // namespace
+
+std::string job_variables(const JobSpec& spec, const SubmitContext& ctx, std::string_view index_variable,
+                          bool slurm_too) {
+  if (ctx.job_id == 0) return "";
+  const std::string index = "\"$" + std::string(index_variable) + "\"";
+  std::string out;
+  if (spec.array) out += element_id(*spec.array, ctx.job_id, index);
+  else out += "yard_job_id=" + std::to_string(ctx.job_id) + "\n";
+  const std::string ntasks = std::to_string(spec.res.ntasks), per_task = std::to_string(spec.res.cpus_per_task);
+  out += "export YARD_JOB_ID=\"$yard_job_id\" YARD_JOB_UID=" + bash_quote(ctx.uid) + " YARD_JOB_NAME=" +
+         bash_quote(spec.name) + " YARD_NTASKS=" + ntasks + " YARD_CPUS_PER_TASK=" + per_task +
+         " YARD_SUBMIT_DIR=" + bash_quote(spec.workdir) + "\n";
+  const std::string array_id = std::to_string(ctx.job_id);
+  if (spec.array) out += "export YARD_ARRAY_JOB_ID=" + array_id + " YARD_ARRAY_TASK_ID=" + index + "\n";
+  if (slurm_too && spec.env.count(kSlurmVariablesWanted)) {
+    out += "export SLURM_JOB_ID=\"$yard_job_id\" SLURM_JOBID=\"$yard_job_id\" SLURM_JOB_NAME=" + bash_quote(spec.name) +
+           " SLURM_NTASKS=" + ntasks + " SLURM_NPROCS=" + ntasks + " SLURM_CPUS_PER_TASK=" + per_task +
+           " SLURM_CPUS_ON_NODE=" + std::to_string(spec.res.ntasks * spec.res.cpus_per_task) +
+           " SLURM_PROCID=0 SLURM_LOCALID=0 SLURM_NODEID=0 SLURM_JOB_NUM_NODES=" + std::to_string(spec.res.nodes) +
+           " SLURM_SUBMIT_DIR=" + bash_quote(spec.workdir) + "\n";
+    out += "export SLURM_JOB_NODELIST=\"${HOSTNAME:-$(command -p uname -n)}\"; export SLURM_NODELIST=\"$SLURM_JOB_NODELIST\"\n";
+    if (!spec.partition.empty()) out += "export SLURM_JOB_PARTITION=" + bash_quote(spec.partition) + "\n";
+    if (spec.array) out += "export SLURM_ARRAY_JOB_ID=" + array_id + " SLURM_ARRAY_TASK_ID=" + index + "\n";
+  }
+  return out + "unset yard_job_id\n";
 }
 
 std::vector<std::string> unwrappable_variables(const JobSpec& spec) {
@@ -104,6 +153,7 @@ WrapperStyle opening_output(const JobSpec& spec, const SubmitContext& ctx, std::
     const std::string index = "\"$" + std::string(index_variable) + "\"";
     style.after_clear = "export YARD_ARRAY_TASK_ID=" + index + " SLURM_ARRAY_TASK_ID=" + index + "\n";
   }
+  style.job_variables = job_variables(spec, ctx, index_variable, true);
   return style;
 }
 
@@ -137,6 +187,7 @@ std::string job_wrapper(const JobSpec& spec, std::string_view uid, const Wrapper
   out += style.after_clear;
   for (auto& [name, value] : spec.env)
     if (!skipped_by_wrapper(name)) out += "export " + name + "=" + bash_quote(value) + "\n";
+  out += style.job_variables;
   // A scheduler may start a job whose directory is missing elsewhere (Slurm: in /tmp);
   // a job must not run elsewhere.
   out += "cd -- " + bash_quote(spec.workdir) + " || exit 1\n";

@@ -25,7 +25,19 @@ struct WrapperStyle {
   std::string first;
   // Lines run once the inherited environment is cleared, before the job's variables.
   std::string after_clear;
+  // Lines run after the job's variables (job_variables()): yard's own, over any the
+  // submitter's environment carried (a job submitted from inside another).
+  std::string job_variables;
 };
+
+// The variables every job gets on every backend, as the local backend sets them:
+// YARD_JOB_ID (an array element's own id, from the scheduler's `index_variable`),
+// YARD_JOB_UID, YARD_JOB_NAME, YARD_NTASKS, YARD_CPUS_PER_TASK, YARD_SUBMIT_DIR and an
+// element's YARD_ARRAY_JOB_ID. With `slurm_too`, a job submitted through Slurm's commands
+// as front ends (core/slurm_variables.h) also gets Slurm's, with yard's ids, as the tools
+// that submitted it read them. Nothing when ctx has no job id yet (a probe, yard translate).
+std::string job_variables(const JobSpec& spec, const SubmitContext& ctx, std::string_view index_variable,
+                          bool slurm_too);
 
 // Refuses, naming it, what no wrapper can hand to a job: a NUL byte in an argument, the
 // script or a value; DOS line breaks in the script; a variable that bash keeps for

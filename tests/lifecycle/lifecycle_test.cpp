@@ -158,6 +158,38 @@ TEST_P(LifeCycleWorld, AWaitingJobMovesToTheLocalMachineAndRunsOnceThere) {
   EXPECT_EQ(read("q.out"), "ran on the local machine\n");
 }
 
+// Every job sees yard's variables with its yard ids, an array element its own; a job of
+// Slurm's commands as front ends (their mark, YARD_SLURM_VARIABLES) sees Slurm's too, with
+// yard's ids where the scheduler is not Slurm (on Slurm they are Slurm's own).
+TEST_P(LifeCycleWorld, AJobSeesItsYardIdsAndSlurmsVariablesWhenSubmittedThroughSlurmsCommands) {
+  const std::string show = "echo \"$YARD_JOB_ID $YARD_JOB_NAME $SLURM_JOB_ID $SLURM_NTASKS $SLURM_ARRAY_JOB_ID "
+                           "$SLURM_ARRAY_TASK_ID $YARD_ARRAY_TASK_ID\"";
+  auto r = yard({"submit", "--backend", s().backend, "-J", "seen", "-o", dir_ + "/one.out", "--", "sh", "-c", show},
+                {"YARD_SLURM_VARIABLES=1", "YARD_JOB_ID=999999"});  // as if submitted from inside job 999999
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const long one = std::stol(r.out);
+  r = yard({"submit", "--backend", s().backend, "-J", "seen", "-a", "2-6:2", "-o", dir_ + "/el-%a.out", "--", "sh", "-c",
+            show},
+           {"YARD_SLURM_VARIABLES=1"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const long array = std::stol(r.out);
+  ASSERT_EQ(wait({one, array}), 0) << diag();
+  if (s().backend == "slurm") {  // Slurm's own: its id, and no SLURM_NTASKS without -n
+    EXPECT_EQ(read("one.out"), std::to_string(one) + " seen " + job(one)["native_id"].get<std::string>() + "    \n");
+  } else {
+    EXPECT_EQ(read("one.out"), std::to_string(one) + " seen " + std::to_string(one) + " 1   \n");
+  }
+  for (int k = 0; k < 3; ++k) {
+    const std::string index = std::to_string(2 + 2 * k), id = std::to_string(array + k);
+    const std::string out = read("el-" + index + ".out");
+    EXPECT_EQ(out.substr(0, id.size() + 6), id + " seen ") << out;
+    EXPECT_TRUE(out.ends_with(" " + index + " " + index + "\n")) << out;
+    if (s().backend != "slurm") {
+      EXPECT_EQ(out, id + " seen " + id + " 1 " + std::to_string(array) + " " + index + " " + index + "\n");
+    }
+  }
+}
+
 TEST_P(LifeCycleWorld, WhatTheSchedulerCannotExpressIsRefusedWithExit2AndNothingStored) {
   for (auto args : s().unexpressible) {
     args.insert(args.begin(), {"submit", "--backend", s().backend});

@@ -152,6 +152,7 @@ Result<std::string> slurm_batch_script(const JobSpec& spec, const SubmitContext&
   style.after_clear = "export SLURM_EXPORT_ENV=ALL\n";  // srun inside the job passes the job's environment on
   // An element's index under yard's name too, as every backend gives it.
   if (spec.array) style.after_clear += "export YARD_ARRAY_TASK_ID=\"$SLURM_ARRAY_TASK_ID\"\n";
+  style.job_variables = job_variables(spec, ctx, "SLURM_ARRAY_TASK_ID", false);  // Slurm sets its own
   out += job_wrapper(spec, ctx.uid, style);
   return out;
 }
