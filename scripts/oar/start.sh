@@ -182,6 +182,10 @@ else
   mapfile -t stale < <(psql_admin -d oar -c "select job_id from jobs
     where state in ('Launching', 'Running', 'Suspended', 'Resuming', 'Finishing') order by job_id" |
     while read -r id; do yard_oar_oarexec_pid "$id" >/dev/null || echo "$id"; done)
+  # A node change the last stop asked for (the node Absent) that the server had no time to
+  # make would be made as soon as it starts, after the node is found Alive below, and no
+  # job would start: dropped first (the node is set Alive below anyway).
+  psql_admin -d oar -c "update resources set next_state = 'UnChanged' where next_state <> 'UnChanged'" >/dev/null
   # It detaches (setsid, fork) and writes the pid of Almighty into $server_pidfile.
   rm -f "$server_pidfile"
   /usr/sbin/oar-server || die "/usr/sbin/oar-server failed"
