@@ -6,6 +6,7 @@
 // the same native id, then running. A job yard has not submitted yet is held by yard
 // itself: it is submitted once released.
 #include <algorithm>
+#include <set>
 
 #include "backends/indirect_backend.h"
 #include "backends/indirect_shared.h"
@@ -36,10 +37,13 @@ Result<std::vector<std::int64_t>> IndirectBackend::act(JobAction action, const s
     else if (named) return err(why);
   }
   // An array not submitted yet goes to the scheduler whole: held or released whole.
+  const std::set<std::int64_t> kept_ids(kept.begin(), kept.end());
+  std::set<std::int64_t> heads;
   for (auto id : kept) {
     const Unit& u = units_.at(members_.at(id).head);
+    if (!heads.insert(u.head).second) continue;  // its members looked at already
     for (auto member : u.members)
-      if (std::find(kept.begin(), kept.end(), member) == kept.end())
+      if (!kept_ids.count(member))
         return err("job " + std::to_string(id) + " is an element of array " + std::to_string(u.head) + ", which reaches " +
                    std::string(dialect_.name()) + " whole: " + std::string(to_string(action)) + " the array (" +
                    std::to_string(u.head) + ")");
@@ -88,8 +92,12 @@ void IndirectBackend::apply_act(const InFlight& what, const CommandResult& r, do
   if (what.moving) {  // the hold of a job leaving the queue (indirect_moves.cpp)
     auto u = units_.find(what.moving);
     if (u == units_.end() || u->second.moving_to.empty()) return;
-    if (r.ok()) u->second.move_listing_after = next_tag_, u->second.move_hold_ours = true;  // listings planned from now on
-    else stay(u->second, std::string(dialect_.name()) + " did not hold it (" + first_lines(r.err.empty() ? r.out : r.err, 200) + ")");
+    if (r.ok()) {
+      u->second.move_listing_after = next_tag_;  // listings planned from now on
+      u->second.move_hold_ours = true;
+    } else {
+      stay(u->second, std::string(dialect_.name()) + " did not hold it (" + first_lines(r.err.empty() ? r.out : r.err, 200) + ")");
+    }
     return;
   }
   if (r.ok()) return;  // the next status listing shows what the scheduler did
