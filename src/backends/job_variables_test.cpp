@@ -55,6 +55,15 @@ TEST(JobVariables, SlurmsOnlyForAJobOfSlurmsCommandsAndNothingWithoutAnId) {
   spec.env[kSlurmVariablesWanted] = "1";
   EXPECT_EQ(run(job_variables(spec, ctx, "TASK", true), "0"), "7 7 \n");
   EXPECT_EQ(run(job_variables(spec, ctx, "TASK", false), "0"), "7 none \n");  // Slurm sets its own
+  // The front ends' mark goes where yard sets Slurm's variables (yard's srun would take a
+  // SLURM_JOB_ID with the mark for a real Slurm's job), and stays on Slurm.
+  const auto mark = [&](bool slurm_too) {
+    return run("export YARD_SLURM_VARIABLES=1\n" + job_variables(spec, ctx, "TASK", slurm_too) +
+                   "YARD_JOB_ID=${YARD_SLURM_VARIABLES-gone}\n",
+               "0");
+  };
+  EXPECT_EQ(mark(true), "gone 7 \n");
+  EXPECT_EQ(mark(false), "1 none \n");
   ctx.job_id = 0;
   EXPECT_EQ(job_variables(spec, ctx, "TASK", true), "");
 }

@@ -59,8 +59,7 @@ std::string heredoc_delimiter(std::string_view body, std::string_view uid) {
 // script leaves it out, with a warning (unwrappable_variables), rather than refusing a
 // job for one stray variable of the submitting shell.
 bool skipped_by_wrapper(std::string_view name) {
-  return name == "_" || name.substr(0, 10) == "BASH_FUNC_" || name == kOpenModeVariable || name == kSlurmVariablesWanted ||
-         !is_shell_name(name);
+  return name == "_" || name.substr(0, 10) == "BASH_FUNC_" || name == kOpenModeVariable || !is_shell_name(name);
 }
 
 namespace {
@@ -98,14 +97,16 @@ std::string job_variables(const JobSpec& spec, const SubmitContext& ctx, std::st
   const std::string array_id = std::to_string(ctx.job_id);
   if (spec.array) out += "export YARD_ARRAY_JOB_ID=" + array_id + " YARD_ARRAY_TASK_ID=" + index + "\n";
   if (slurm_too && spec.env.count(kSlurmVariablesWanted)) {
-    out += "export SLURM_JOB_ID=\"$yard_job_id\" SLURM_JOBID=\"$yard_job_id\" SLURM_JOB_NAME=" + bash_quote(spec.name) +
-           " SLURM_NTASKS=" + ntasks + " SLURM_NPROCS=" + ntasks + " SLURM_CPUS_PER_TASK=" + per_task +
-           " SLURM_CPUS_ON_NODE=" + std::to_string(spec.res.ntasks * spec.res.cpus_per_task) +
-           " SLURM_PROCID=0 SLURM_LOCALID=0 SLURM_NODEID=0 SLURM_JOB_NUM_NODES=" + std::to_string(spec.res.nodes) +
-           " SLURM_SUBMIT_DIR=" + bash_quote(spec.workdir) + "\n";
-    out += "export SLURM_JOB_NODELIST=\"${HOSTNAME:-$(command -p uname -n)}\"; export SLURM_NODELIST=\"$SLURM_JOB_NODELIST\"\n";
-    if (!spec.partition.empty()) out += "export SLURM_JOB_PARTITION=" + bash_quote(spec.partition) + "\n";
+    // The mark goes, as the local backend takes it out: with a SLURM_JOB_ID, yard's srun
+    // would take the job for one that a real Slurm runs.
+    out += "unset " + std::string(kSlurmVariablesWanted) + "\n";
+    out += "yard_host=\"${HOSTNAME:-$(command -p uname -n)}\"\n";
+    const SlurmValues v{"\"$yard_job_id\"", bash_quote(spec.name), ntasks, per_task,
+                        std::to_string(spec.res.ntasks * spec.res.cpus_per_task), std::to_string(spec.res.nodes),
+                        "\"$yard_host\"", bash_quote(spec.workdir), spec.partition.empty() ? "" : bash_quote(spec.partition)};
+    for (const auto& [name, value] : slurm_variables(v)) out += "export " + name + "=" + value + "\n";
     if (spec.array) out += "export SLURM_ARRAY_JOB_ID=" + array_id + " SLURM_ARRAY_TASK_ID=" + index + "\n";
+    out += "unset yard_host\n";
   }
   return out + "unset yard_job_id\n";
 }

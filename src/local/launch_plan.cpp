@@ -33,17 +33,9 @@ std::string join(const std::vector<int>& v) {
 // one task's view, on this machine, as the tools that submitted it read them.
 void set_slurm_variables(std::map<std::string, std::string>& env, const JobIdentity& who, const JobSpec& spec,
                          std::size_t cpus, const std::string& host) {
-  const std::string id = std::to_string(who.id);
-  for (const char* name : {"SLURM_JOB_ID", "SLURM_JOBID"}) env[name] = id;
-  env["SLURM_JOB_NAME"] = spec.name;
-  for (const char* name : {"SLURM_NTASKS", "SLURM_NPROCS"}) env[name] = std::to_string(spec.res.ntasks);
-  env["SLURM_CPUS_PER_TASK"] = std::to_string(spec.res.cpus_per_task);
-  env["SLURM_CPUS_ON_NODE"] = std::to_string(cpus);
-  for (const char* name : {"SLURM_PROCID", "SLURM_LOCALID", "SLURM_NODEID"}) env[name] = "0";
-  for (const char* name : {"SLURM_JOB_NODELIST", "SLURM_NODELIST"}) env[name] = host;
-  env["SLURM_JOB_NUM_NODES"] = "1";
-  env["SLURM_SUBMIT_DIR"] = spec.workdir;
-  if (!spec.partition.empty()) env["SLURM_JOB_PARTITION"] = spec.partition;
+  SlurmValues v{std::to_string(who.id), spec.name, std::to_string(spec.res.ntasks),
+                std::to_string(spec.res.cpus_per_task), std::to_string(cpus), "1", host, spec.workdir, spec.partition};
+  for (auto& [name, value] : slurm_variables(v)) env[name] = value;
 }
 
 }  // namespace

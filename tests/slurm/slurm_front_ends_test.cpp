@@ -11,7 +11,8 @@ namespace {
 TEST_F(SlurmWorld, AScriptGivenToYardsSbatchRunsOnSlurmAndItsStepsAreSlurms) {
   // slurmd sets SLURMD_NODENAME in the job and slurmstepd in a step's tasks; yard does not.
   write("job.sh", "#!/bin/bash\necho batch on ${SLURMD_NODENAME:-no slurmd}\n"
-                  "srun -n 2 bash -c 'echo step task $SLURM_PROCID on ${SLURMD_NODENAME:-no slurmd}' | sort\n");
+                  "srun -n 2 bash -c 'echo step task $SLURM_PROCID on ${SLURMD_NODENAME:-no slurmd} "
+                  "${SLURM_SRUN_COMM_PORT:-no slurm srun}' | sort\n");
   Output where = yard({"slurm-commands", "path"});
   ASSERT_EQ(where.rc, 0) << where.err;
   const std::string commands = where.out.substr(0, where.out.find('\n'));
@@ -30,6 +31,9 @@ TEST_F(SlurmWorld, AScriptGivenToYardsSbatchRunsOnSlurmAndItsStepsAreSlurms) {
   EXPECT_TRUE(wait_until([&] { return native_jobs_named(job(id)["uid"]) == 1; }, 60)) << diag();
   const std::string log = read("job.out");
   EXPECT_EQ(log.find("no slurmd"), std::string::npos) << log;
+  // Slurm's srun sets SLURM_SRUN_COMM_PORT in its tasks; yard's does not (the batch
+  // script's SLURMD_NODENAME alone cannot tell the two apart).
+  EXPECT_EQ(log.find("no slurm srun"), std::string::npos) << log;
   EXPECT_NE(log.find("batch on "), std::string::npos) << log;
   EXPECT_NE(log.find("step task 0 on "), std::string::npos) << log;
   EXPECT_NE(log.find("step task 1 on "), std::string::npos) << log;
