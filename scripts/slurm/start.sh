@@ -10,7 +10,8 @@
 #   slurmdbd   accounting, so that `sacct -P` works
 #   slurmctld  partitions `cpu` (default: nodes c1, c2, 16 CPUs each) and `gpu` (node g1,
 #              8 CPUs and 2 fake GPUs on character devices), all advertised larger than
-#              the machine (SlurmdParameters=config_overrides)
+#              the machine (SlurmdParameters=config_overrides); and `short` (c1, c2: at
+#              most 1:00:00, one node, 4096 MB per node), a partition with limits
 #   slurmd     one per node, on its own port
 #
 # A new (or empty) STATE_DIR is initialised; an existing one is re-used: daemons already
@@ -223,6 +224,7 @@ NodeName=c2 NodeHostname=$host NodeAddr=127.0.0.1 Port=$port_c2 CPUs=16 RealMemo
 NodeName=g1 NodeHostname=$host NodeAddr=127.0.0.1 Port=$port_g1 CPUs=8 RealMemory=16000 Gres=gpu:2 State=UNKNOWN
 PartitionName=cpu Nodes=c1,c2 Default=YES MaxTime=INFINITE State=UP
 PartitionName=gpu Nodes=g1 MaxTime=INFINITE State=UP
+PartitionName=short Nodes=c1,c2 MaxTime=1:00:00 MaxNodes=1 MaxMemPerNode=4096 State=UP
 EOF
   cat >"$state/etc/gres.conf" <<EOF
 AutoDetect=off
@@ -361,6 +363,7 @@ done
 nodes_up() {
   local out
   out=$(sinfo -h -N -o '%N %t' 2>/dev/null) || return 1
+  out=$(sort -u <<<"$out")  # a node in two partitions is listed twice
   [[ $(grep -cE ' (idle|mix|alloc)$' <<<"$out") -eq ${#yard_slurm_nodes[@]} ]] &&
     [[ $(wc -l <<<"$out") -eq ${#yard_slurm_nodes[@]} ]]
 }

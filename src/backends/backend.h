@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,7 @@
 #include "core/job_action.h"
 #include "core/job_record.h"
 #include "core/job_spec.h"
+#include "core/queue_limits.h"
 #include "core/result.h"
 
 namespace yard {
@@ -154,6 +156,10 @@ class Backend {
   // Why its scheduler is down now (its commands failing), or "" while it answers: routes
   // send its new jobs to their fallback meanwhile (routes/routes.h).
   virtual std::string down() const { return {}; }
+  // routes.yaml sends jobs to these of its queues: their limits are read from its
+  // scheduler, and queue_listing() gives the last reading (nullptr: it reads none).
+  virtual void want_queue_limits(const std::set<std::string>& queues) { (void)queues; }
+  virtual const QueueListing* queue_listing() const { return nullptr; }
   // Its part of `yard server status --json`: keys merged into the daemon's reply.
   virtual nlohmann::json describe() const { return nlohmann::json::object(); }
   // The daemon stops (the Slurm pilot's allocation ends with it).

@@ -1,6 +1,7 @@
 #include "backends/backend_registry.h"
 
 #include <iostream>
+#include <map>
 #include <set>
 
 #include "routes/routes.h"
@@ -21,9 +22,23 @@ Result<Backends> Backends::open(const BackendRegistry& registry, const BackendCo
   }
   std::set<std::string> names;
   for (const auto& backend : b.all_) names.insert(backend->name());
+  std::map<std::string, Backend*> by_name;  // the backends themselves stay where they are when `b` moves
+  for (const auto& backend : b.all_) by_name[backend->name()] = backend.get();
   b.routes_ = std::make_unique<RoutesFile>(
       routes_files(context.config_dir), [names](const std::string& n) { return names.count(n) > 0; },
-      [](const std::string& line) { std::cerr << "yard daemon: " << line << std::endl; });
+      [](const std::string& line) { std::cerr << "yard daemon: " << line << std::endl; },
+      [by_name](const std::string& backend) -> const QueueListing* {
+        auto it = by_name.find(backend);
+        return it == by_name.end() ? nullptr : it->second->queue_listing();
+      },
+      [by_name](const Routes& routes) {  // each backend reads the limits of the queues named for it
+        for (const auto& [name, backend] : by_name) {
+          std::set<std::string> queues;
+          if (auto t = routes.targets.find(name); t != routes.targets.end())
+            for (const auto& [cls, queue] : t->second.queues) queues.insert(queue);
+          backend->want_queue_limits(queues);
+        }
+      });
   b.routes_->current();  // read now: a bad file is said at the daemon's start
   return b;
 }
@@ -110,6 +125,8 @@ nlohmann::json Backends::routes_json(Store& store) const {
       if (c.backend == b->name()) n = c;
     j["backends"].push_back({{"backend", b->name()}, {"down", b->down()}, {"pending", n.pending},
                              {"running", n.running}, {"unknown", n.unknown}});
+    if (const QueueListing* l = b->queue_listing(); l && (l->version > 0 || !l->problem.empty()))
+      j["backends"].back()["queue_listing"] = queue_listing_json(*l);
   }
   return j;
 }

@@ -16,6 +16,7 @@
 #include "core/job_action.h"
 #include "core/job_spec.h"
 #include "core/job_state.h"
+#include "core/queue_limits.h"
 #include "core/result.h"
 
 namespace yard {
@@ -160,6 +161,18 @@ class Dialect {
     (void)action;
     (void)native_ids;
     return {};
+  }
+
+  // The command that lists the limits of the scheduler's queues (`queues`: those yard
+  // wants, for a scheduler that lists only queues named), and its output read; empty: the
+  // scheduler has none yard reads, and routes.yaml's classes are not checked against it.
+  virtual std::vector<std::string> queue_limits_argv(const std::vector<std::string>& queues) const {
+    (void)queues;
+    return {};
+  }
+  virtual Result<QueueListing> parse_queue_limits(std::string_view out) const {
+    (void)out;
+    return QueueListing{};
   }
 
   // Whether its scheduler acts on one of sbatch's options (Backend::honours).

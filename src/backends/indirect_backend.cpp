@@ -176,6 +176,7 @@ void IndirectBackend::plan(Kind kind, std::vector<std::string> argv, InFlight wh
     case Kind::Cancel: ++stats_.cancel_calls; break;
     case Kind::Probe: ++stats_.probe_calls; break;
     case Kind::Act: ++stats_.action_calls; break;
+    case Kind::QueueLimits: ++stats_.queue_calls; break;
   }
 }
 
@@ -280,6 +281,7 @@ void IndirectBackend::step(double now) {
     }
   }
   plan_probe(now);
+  plan_queue_limits(now);
 
   for (auto it = units_.begin(); it != units_.end();)
     it = it->second.members.empty() && !it->second.busy() ? units_.erase(it) : std::next(it);
@@ -306,6 +308,8 @@ double IndirectBackend::next_wakeup_s(double now) const {
   }
   if (history_due_ && !to_confirm_.empty()) wake = std::min(wake, 0.1);
   if (!health_.down_why.empty() && !health_.probe_in_flight) wake = std::min(wake, std::max(0.0, health_.next_probe - now));
+  if (queues_.listable && !queues_.in_flight && health_.down_why.empty())
+    wake = std::min(wake, std::max(0.0, queues_.next_at - now));
   // Token bucket: never wake before a token is there for a background call.
   if (wake < kIdleWakeup && wake < 1 / std::max(config_.calls_per_second, 1e-3))
     wake = std::max(wake, const_cast<RateLimiter&>(background_).wait_s(now));
@@ -330,9 +334,11 @@ void IndirectBackend::apply(const CompletedCommand& done, double now) {
     ++stats_.failed_calls;
     log(dialect_.name(), done.command.argv[0] + " failed (" + r.summary() + ")");
   }
-  // A cancel's exit code says nothing (below); an action's refusal is the job's, not a sign
-  // that the scheduler is down.
-  if (what.kind != Kind::Cancel && (what.kind != Kind::Act || r.timed_out || r.not_started)) {
+  // A cancel's exit code says nothing (below); an action's refusal is the job's, and a
+  // queue listing's may be a queue's (one named that does not exist), not signs that the
+  // scheduler is down.
+  const bool refusal_is_the_requests = what.kind == Kind::Act || what.kind == Kind::QueueLimits;
+  if (what.kind != Kind::Cancel && (!refusal_is_the_requests || r.timed_out || r.not_started)) {
     // A submission the scheduler refused was answered: only one that could not reach it failed.
     const bool failed = r.timed_out || r.not_started ||
                         (!r.ok() && (what.kind != Kind::Submit || dialect_.transient_failure(r.exit_code, r.err)));
@@ -366,6 +372,9 @@ void IndirectBackend::apply(const CompletedCommand& done, double now) {
       break;  // exit codes of cancel commands lie (Slurm: 0 for an unknown id); the state tells
     case Kind::Act:
       apply_act(what, r, now);
+      break;
+    case Kind::QueueLimits:
+      apply_queue_limits(r, now);
       break;
   }
 }

@@ -101,6 +101,7 @@ struct IndirectStats {
   std::uint64_t submit_calls = 0, poll_calls = 0, history_calls = 0, find_calls = 0, cancel_calls = 0;
   std::uint64_t failed_calls = 0, probe_calls = 0, action_calls = 0;
   double last_poll_parse_s = 0;  // time to parse and apply one status cycle
+  std::uint64_t queue_calls = 0;
 };
 
 class IndirectBackend {
@@ -154,6 +155,11 @@ class IndirectBackend {
   // status call) even when no job of ours is there to ask about.
   const std::string& down_reason() const { return health_.down_why; }
   const IndirectStats& stats() const { return stats_; }
+
+  // routes.yaml sends jobs to these of its scheduler's queues: their limits are read at
+  // once, then every 10 minutes (indirect_queue_limits.cpp), for the routes' check.
+  void want_queue_limits(const std::set<std::string>& queues);
+  const QueueListing& queue_listing() const { return queues_.listing; }
 
  private:
   // The context check() and approximations() write a probe batch script with.
@@ -222,7 +228,7 @@ class IndirectBackend {
     // planned before that (commands run side by side) cannot show the job yet.
     std::uint64_t known_from_tag = 0;
   };
-  enum class Kind { Submit, Poll, History, Find, FindHistory, Cancel, Probe, Act };
+  enum class Kind { Submit, Poll, History, Find, FindHistory, Cancel, Probe, Act, QueueLimits };
   struct InFlight {
     Kind kind = Kind::Poll;
     std::int64_t head = 0;                // Submit
@@ -297,6 +303,9 @@ class IndirectBackend {
   void note_health(bool failed, const std::string& what, double now);
   // A status call to learn whether a down scheduler answers again, when no poll is due.
   void plan_probe(double now);
+  // The listing of the queues' limits, when due; its answer.
+  void plan_queue_limits(double now);
+  void apply_queue_limits(const CommandResult& r, double now);
   // The context for submitting `u`; or why it waits (`wait`), or why it can never run (`doomed`).
   Result<SubmitContext> context_for(const Unit& u, const JobSpec& spec, std::string& wait, std::string& doomed);
   Result<SubmitContext> any_dependency(const JobSpec& spec, SubmitContext ctx, std::string& wait, std::string& doomed);
@@ -333,6 +342,13 @@ class IndirectBackend {
     bool probe_in_flight = false;
     double next_probe = 0, probe_backoff = 0;
   } health_;
+  struct QueueReading {
+    std::set<std::string> wanted;
+    bool listable = false;  // the dialect has a command for them
+    bool in_flight = false;
+    double next_at = 0;
+    QueueListing listing;
+  } queues_;
   RateLimiter submits_;
   IndirectStats stats_;
   std::vector<std::int64_t> released_;  // jobs that left for another backend (take_released)

@@ -26,7 +26,7 @@ nlohmann::json IndirectEntry::describe() const {
           {name_ + "_down", engine_.down_reason()},
           {name_ + "_calls",
            {{"submit", s.submit_calls}, {"poll", s.poll_calls}, {"history", s.history_calls},
-            {"find", s.find_calls}, {"cancel", s.cancel_calls}, {"probe", s.probe_calls}, {"act", s.action_calls},
+            {"find", s.find_calls}, {"cancel", s.cancel_calls}, {"probe", s.probe_calls}, {"act", s.action_calls}, {"queues", s.queue_calls},
             {"failed", s.failed_calls}}}};
 }
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <set>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -14,6 +15,7 @@
 #include "cli/cli_client.h"
 #include "client/paths.h"
 #include "routes/routes.h"
+#include "routes/queue_limits_check.h"
 #include "routes/routes_file.h"
 #include "cli/commands.h"
 #include "core/duration.h"
@@ -37,6 +39,40 @@ void print_backends(const nlohmann::json& r) {
               << " " << pad_right(std::to_string(b["running"].get<std::int64_t>()), 8) << " "
               << pad_right(std::to_string(b["unknown"].get<std::int64_t>()), 8) << " "
               << (down.empty() ? "" : escape_for_terminal(down)) << "\n";
+  }
+}
+
+// The limits of the queues the targets name, as each backend's scheduler lists them, a
+// line per queue; a backend whose listing failed says why on one line.
+void print_queue_limits(const nlohmann::json& r) {
+  if (!r.contains("backends")) return;
+  bool header = false;
+  for (const auto& t : r["targets"]) {
+    const std::string backend = t["backend"];
+    for (const auto& b : r["backends"]) {
+      if (b["backend"] != backend || !b.contains("queue_listing")) continue;
+      const QueueListing l = queue_listing_from_json(b["queue_listing"]);
+      if (!header) std::cout << "\nQUEUE                TIME         CPUS     MEMORY   (AS THE SCHEDULER LISTS IT)\n";
+      header = true;
+      if (l.version == 0) {
+        std::cout << pad_right(escape_for_terminal(backend), 20) << " not read: " << escape_for_terminal(l.problem) << "\n";
+        continue;
+      }
+      std::set<std::string> queues;
+      for (const auto& [cls, q] : t["queues"].items()) queues.insert(q.get<std::string>());
+      for (const auto& q : queues) {
+        std::cout << pad_right(escape_for_terminal(backend + ":" + q), 20) << " ";
+        auto it = l.queues.find(q);
+        if (it == l.queues.end()) {
+          std::cout << "not listed\n";
+          continue;
+        }
+        const QueueLimits& ql = it->second;
+        std::cout << pad_right(ql.time_s ? format_walltime(ql.time_s) : "-", 12) << " "
+                  << pad_right(ql.cpus ? std::to_string(ql.cpus) : "-", 8) << " "
+                  << (ql.mem_bytes ? format_bytes(ql.mem_bytes) : "-") << "\n";
+      }
+    }
   }
 }
 
@@ -79,6 +115,7 @@ void print_table(const nlohmann::json& r) {
               << " " << pad_right(escape_for_terminal(t["qos"].get<std::string>().empty() ? "-" : t["qos"].get<std::string>()), 8)
               << " " << drain << "\n";
   }
+  print_queue_limits(r);
   print_backends(r);
 }
 
@@ -130,6 +167,27 @@ void add_check_command(CLI::App& parent, int& rc) {
       rc = 2;
       return;
     }
+    // The queues' limits are the schedulers': known to a daemon that read them (none is
+    // started for a check).
+    auto daemon = DaemonClient(default_paths(), false).routes();
+    std::map<std::string, QueueListing> listings;
+    if (daemon && daemon->routes.contains("backends"))
+      for (const auto& b : daemon->routes["backends"])
+        if (b.contains("queue_listing")) listings[b["backend"].get<std::string>()] = queue_listing_from_json(b["queue_listing"]);
+    if (auto s = check_queue_limits(*routes, [&](const std::string& backend) -> const QueueListing* {
+          auto it = listings.find(backend);
+          return it == listings.end() ? nullptr : &it->second;
+        });
+        !s) {
+      std::cerr << "yard routes check: " << s.error() << "\n";
+      rc = 2;
+      return;
+    }
+    std::cout << (listings.empty() ? std::string("queue limits: not checked (") +
+                                         (daemon ? "the daemon has read none yet" : "no daemon runs to ask for them") + ")\n"
+                                   : "queue limits: checked against the daemon's reading of " +
+                                         std::to_string(listings.size()) + " backend" + (listings.size() == 1 ? "" : "s") +
+                                         "'s queues\n");
     std::cout << "good: " << routes->wishes.size() << " wishes, " << routes->classes.size() << " classes, "
               << routes->targets.size() << " targets\n";
   });

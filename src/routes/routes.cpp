@@ -96,6 +96,7 @@ Status read_targets(const Reader& r, const YAML::Node& n, Routes& out, const std
           if (!cls) return cls.failure();
           if (!queue) return queue.failure();
           t.queues[*cls] = *queue;
+          t.queue_where[*cls] = yaml_where(r.file, q.second);
         }
       } else if (key == "drain") {
         auto v = r.scalar(kv.second, "targets: " + *backend + ": drain");

@@ -51,6 +51,7 @@ struct RouteTarget {
   bool drain = false;
   std::string fallback;
   std::string where;  // "routes.yaml:9", for messages
+  std::map<std::string, std::string> queue_where;  // class -> where its queue is named
 };
 
 struct Routes {

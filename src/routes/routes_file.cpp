@@ -10,8 +10,21 @@
 namespace yard {
 
 RoutesFile::RoutesFile(std::vector<std::string> files, std::function<bool(const std::string&)> is_backend,
-                       std::function<void(const std::string&)> log)
-    : files_(std::move(files)), is_backend_(std::move(is_backend)), log_(std::move(log)) {}
+                       std::function<void(const std::string&)> log, QueueListingOf listing_of,
+                       std::function<void(const Routes&)> ask)
+    : files_(std::move(files)),
+      is_backend_(std::move(is_backend)),
+      log_(std::move(log)),
+      listing_of_(std::move(listing_of)),
+      ask_(std::move(ask)) {}
+
+std::string RoutesFile::listings_signature() const {
+  std::string sig;
+  if (!listing_of_) return sig;
+  for (const auto& backend : targets_)
+    if (const QueueListing* l = listing_of_(backend)) sig += backend + ":" + std::to_string(l->version) + ";";
+  return sig;
+}
 
 std::string RoutesFile::signature() const {
   std::string sig;
@@ -35,11 +48,19 @@ std::string RoutesFile::signature() const {
 
 const Routes& RoutesFile::current() {
   std::string now = signature();
-  if (now == signature_) return routes_;
+  if (now == signature_ && listings_signature() == listings_) return routes_;
   const bool first = signature_ == "(never read)";
   signature_ = std::move(now);
   auto read = load_routes(files_, is_backend_);
+  if (read) {
+    targets_.clear();
+    for (const auto& [backend, target] : read->targets) targets_.push_back(backend);
+    if (ask_) ask_(*read);
+    if (auto s = check_queue_limits(*read, listing_of_); !s) read = s.failure();
+  }
+  listings_ = listings_signature();
   if (!read) {
+    if (read.error() == problem_) return routes_;  // said already (a listing changed elsewhere)
     problem_ = read.error();
     log_(problem_ + "; the routes read before stay in force");
     return routes_;

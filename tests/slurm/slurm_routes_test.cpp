@@ -77,3 +77,64 @@ TEST_F(SlurmWorld, JobsPendingInSlurmsQueueLeaveItForTheLocalMachineEachRunOnce)
 
 }  // namespace
 }  // namespace yard::test
+
+namespace yard::test {
+namespace {
+
+// routes.yaml's classes against Slurm's own partitions (`short`: at most 1:00:00, one
+// node, 4096 MB per node): within them the routes are taken and `yard routes` shows the
+// partition's limits as Slurm lists them; a class above its partition's MaxTime, or a
+// partition Slurm does not have, is refused naming the line, and the routes before stay.
+TEST_F(SlurmWorld, AClassAboveItsPartitionsLimitsIsRefusedNamingTheLineAndTheRoutesBeforeStay) {
+  const std::string file = dir_ + "/config/switchyard/routes.yaml";
+  write("config/switchyard/routes.yaml",
+        "classes:\n  small: {time: 30:00, cpus: 2}\ntargets:\n  slurm: {queues: {small: short}}\n");
+  auto listing = [&] {
+    auto r = nlohmann::json::parse(yard({"routes", "--json"}).out);
+    for (auto& b : r["backends"])
+      if (b["backend"] == "slurm" && b.contains("queue_listing")) return b["queue_listing"];
+    return nlohmann::json();
+  };
+  ASSERT_TRUE(wait_until(
+      [&] {
+        auto l = listing();
+        return l.is_object() && l.value("read", false);
+      },
+      30))
+      << diag() << yard({"routes", "--json"}).out;
+  const auto shorter = listing()["queues"]["short"];
+  EXPECT_EQ(shorter["time_s"], 3600) << shorter.dump();
+  // Its nodes' CPUs: a job has one node of them, but which is not said (nodes may differ),
+  // so only what no job can pass is stated.
+  EXPECT_EQ(shorter["cpus"], 32) << shorter.dump();
+  EXPECT_EQ(shorter["mem_bytes"], 4096ull << 20) << shorter.dump();
+  Output table = yard({"routes"});
+  EXPECT_NE(table.out.find("slurm:short          01:00:00     32       4G"), std::string::npos) << table.out;
+  EXPECT_EQ(nlohmann::json::parse(yard({"routes", "--json"}).out)["problem"], "");
+
+  // One line too many: class long goes to `short` too, and asks for two hours.
+  write("config/switchyard/routes.yaml",
+        "classes:\n  small: {time: 30:00, cpus: 2}\n  long: {time: 2:00:00}\n"
+        "targets:\n  slurm: {queues: {small: short, long: short}}\n");
+  const std::string why = file + ":5: targets: slurm: queues: long: class long (" + file +
+                          ":3): its time 02:00:00 is above queue short's limit of 01:00:00 on slurm";
+  auto r = nlohmann::json::parse(yard({"routes", "--json"}).out);
+  EXPECT_EQ(r["problem"], why);
+  ASSERT_EQ(r["classes"].size(), 1u) << r.dump();  // the routes before stay in force
+  EXPECT_EQ(r["classes"][0]["name"], "small");
+  Output check = yard({"routes", "check", file});
+  EXPECT_EQ(check.rc, 2);
+  EXPECT_NE(check.err.find(why), std::string::npos) << check.err;
+
+  // A partition Slurm does not have, in a file checked beside the daemon's.
+  write("other.yaml", "classes:\n  small: {time: 30:00}\ntargets:\n  slurm: {queues: {small: nosuch}}\n");
+  check = yard({"routes", "check", dir_ + "/other.yaml"});
+  EXPECT_EQ(check.rc, 2);
+  EXPECT_NE(check.err.find(dir_ + "/other.yaml:4: targets: slurm: queues: small: 'nosuch' is not a queue of "
+                                  "slurm's scheduler (its queues: cpu, gpu, short)"),
+            std::string::npos)
+      << check.err;
+}
+
+}  // namespace
+}  // namespace yard::test

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Flux stand-in self-test, no server: the printers and parsers on the published samples
 (tests/fixtures/flux: the returncode vectors, the default and endreason tables), F58 on
-fluid.c's own test pairs, FSD, idsets, the option parser, to_dict's keys, synthetic jobs."""
+fluid.c's own test pairs, FSD, idsets, the option parser, to_dict's keys, synthetic jobs;
+then `flux queue list` (the queue's limits) on one instance."""
 
 import json
 import os
@@ -10,8 +11,10 @@ import sys
 import time
 import unittest
 
-from selftest_helpers import HERE, fixture
+from selftest_flux_helpers import FluxInstance
+from selftest_helpers import HERE, core, fixture
 from standin import flux_common as fc
+from standin import flux_queue, queue_limits
 from standin import flux_submit_options as so
 from standin.flux_format import OutputFormat, Formatter, fsd
 from standin.flux_jobs import FORMATS
@@ -158,6 +161,52 @@ class PrintersTest(unittest.TestCase):
         self.assertEqual(len(jobs), 30)
         self.assertEqual({j["status"] for j in jobs}, {"COMPLETED", "FAILED", "RUN", "SCHED"})
         self.assertEqual({j.get("returncode") for j in jobs}, {0, 3, None})
+
+
+ON = "\033[01;32m \u2714\033[0;0m"     # EN/ST: a green check mark, always
+QUEUE_HEADER = " EN ST TDEFAULT   TLIMIT     NNODES     NCORES      NGPUS\n"
+ANON = " %s %s       1h      12h      0-inf        0-4      0-inf\n" % (ON, ON)
+
+
+class QueueListTest(unittest.TestCase):
+    """flux queue list on one instance (no named queues) with the limits set; named queues
+    without a server. The expected lines are what flux-core 0.65's own OutputFormat prints
+    for these values (/work/notes/queue-formats.md)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.si = FluxInstance("queue_max_walltime=43200", "queue_max_cpus=4",
+                              "queue_max_mem=16384", "queue_default_walltime=3600")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.si.cleanup()
+
+    def test_anonymous_queue(self):
+        self.assertEqual(self.si.ok("queue", "list"), QUEUE_HEADER + ANON)
+        self.assertEqual(self.si.ok("queue", "list", "-n"), ANON)
+        out = self.si.ok("queue", "list", "-no", "{queue},{defaults.timelimit},"
+                         "{limits.timelimit},{limits.max.ncores},{limits.max.nnodes},"
+                         "{limits.range.ngpus},{submission},{scheduling},{enabled.ascii}")
+        self.assertEqual(out, ",3600.0,43200.0,4,inf,0-inf,enabled,started,y\n")
+
+    def test_unknown_queue(self):
+        for args in (["-q", "batch"], ["--queue=batch"], ["-n", "-qbatch"]):
+            r = self.si.flux("queue", "list", *args)
+            self.assertEqual((r.returncode, r.stdout, r.stderr),
+                             (1, "", "flux-queue: ERROR: No such queue: batch\n"), args)
+        r = self.si.flux("queue", "list", "-o", "{foobar}")
+        self.assertEqual((r.returncode, r.stdout, r.stderr),
+                         (1, "", "flux-queue: ERROR: Unknown format field: foobar\n"))
+
+    def test_named_queues_and_no_limits(self):
+        limits = queue_limits.Limits(dict(core.DEFAULTS))
+        items = [flux_queue.queue_item("batch", True, limits),
+                 flux_queue.queue_item("debug", False, limits)]
+        lines = OutputFormat(flux_queue.DEFAULT_FORMAT, flux_queue.HEADINGS).lines(items)
+        row = " %s %s      inf      inf      0-inf      0-inf      0-inf" % (ON, ON)
+        self.assertEqual(lines, ["QUEUE   " + QUEUE_HEADER.rstrip("\n"), "batch*  " + row,
+                                 "debug   " + row])
 
 
 if __name__ == "__main__":

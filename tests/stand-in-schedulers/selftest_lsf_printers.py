@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """LSF stand-in self-test: what bjobs prints. The published samples re-printed with the
 stand-in's printers (JSON layout, the default table), times, escapes, unknown ids (as
-ERROR records, or on stderr with bjobs_unknown=stderr), nothing matched, -o text."""
+ERROR records, or on stderr with bjobs_unknown=stderr), nothing matched, -o text; and
+`bqueues -l` (the queue's limits) on one instance."""
 
 import json
 import os
@@ -10,8 +11,8 @@ import sys
 import time
 import unittest
 
-from selftest_helpers import HERE, LsfInstance, fixture
-from standin import lsf_bjobs, lsf_common
+from selftest_helpers import HERE, LsfInstance, core, fixture
+from standin import lsf_bjobs, lsf_bqueues, lsf_common, queue_limits
 
 FIELDS = LsfInstance.FIELDS
 
@@ -123,6 +124,86 @@ class BjobsTest(unittest.TestCase):
         r = si.run("bjobs", "-a", "-json", "-o", FIELDS, "99998", "99999")
         self.assertEqual((r.returncode, r.stdout, r.stderr),
                          (255, "", "Job <99998> is not found\nJob <99999> is not found\n"))
+
+
+LOAD = (" loadSched   -     -     -     -       -     -    -     -     -      -      -  \n"
+        " loadStop    -     -     -     -       -     -    -     -     -      -      -  \n")
+NORMAL = ("\n"
+          "QUEUE: normal\n"
+          "  -- For normal low priority jobs, running only if hosts are lightly loaded.  "
+          "This is the default queue.\n"
+          "\n"
+          "PARAMETERS/STATISTICS\n"
+          "PRIO NICE STATUS          MAX JL/U JL/P JL/H NJOBS  PEND   RUN SSUSP USUSP  RSV\n"
+          " 30   20  Open:Active       -    -    -    -  %%4d  %%4d  %%4d     0  %%4d    0\n"
+          "Interval for a host to accept two jobs is 0 seconds\n"
+          "%s"
+          "\n"
+          "SCHEDULING PARAMETERS\n"
+          "           r15s   r1m  r15m   ut      pg    io   ls    it    tmp    swp    mem\n"
+          + LOAD.replace("%", "%%") +
+          "\n"
+          "USERS: all\n"
+          "HOSTS:  all\n"
+          "\n")
+LIMIT_BLOCKS = ("\n"
+                "DEFAULT LIMITS:\n"
+                " RUNLIMIT                \n"
+                " 60.0 min\n"
+                "\n"
+                "MAXIMUM LIMITS:\n"
+                " RUNLIMIT                 TASKLIMIT               \n"
+                " 720.0 min                4\n"
+                "\n"
+                " MEMLIMIT\n"
+                "     16 G \n")
+
+
+class BqueuesTest(unittest.TestCase):
+    """bqueues -l on one instance with every queue limit set (queue_limits.py)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.si = LsfInstance("queue_max_walltime=43200", "queue_max_cpus=4",
+                             "queue_max_mem=16384", "queue_default_walltime=3600")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.si.cleanup()
+
+    def test_01_limits(self):
+        for args in (["-l"], ["-l", "normal"]):
+            r = self.si.run("bqueues", *args)
+            self.assertEqual((r.returncode, r.stdout, r.stderr),
+                             (0, NORMAL % LIMIT_BLOCKS % (0, 0, 0, 0), ""), args)
+
+    def test_02_unknown_queue(self):
+        for args in (["-l", "normalx"], ["-l", "normal", "normalx"]):
+            r = self.si.run("bqueues", *args)
+            self.assertEqual((r.returncode, r.stdout, r.stderr),
+                             (255, "", "normalx: No such queue\n"), args)
+        r = self.si.run("bqueues")
+        self.assertEqual((r.returncode, r.stderr), (2, "bqueues: the stand-in does not "
+                                                       "support the short format (use -l)\n"))
+
+    def test_03_counts(self):
+        jid = self.si.bsub(None, "-n", "2", "-H", "sleep", "60")   # PSUSP: pending slots
+        r = self.si.run("bqueues", "-l")
+        self.assertEqual(r.stdout, NORMAL % LIMIT_BLOCKS % (2, 2, 0, 0))
+        self.si.run("bkill", jid)
+
+    def test_limit_blocks(self):
+        cfg = dict(core.DEFAULTS)
+        self.assertEqual(lsf_bqueues.limit_blocks(queue_limits.Limits(cfg)), "")
+        cfg.update(queue_max_walltime=43200)
+        self.assertEqual(lsf_bqueues.limit_blocks(queue_limits.Limits(cfg)),
+                         "\n RUNLIMIT                \n 720.0 min\n")
+        cfg = dict(core.DEFAULTS, queue_max_mem=50000, queue_max_cpus=8)
+        self.assertEqual(lsf_bqueues.limit_blocks(queue_limits.Limits(cfg)),
+                         "\n TASKLIMIT               \n 8\n\n MEMLIMIT\n   48.8 G \n")
+        for mib, shown in ((16384, ("16", "G")), (4000, ("3.9", "G")), (500, ("500", "M")),
+                           (200000, ("195.3", "G")), (2 ** 21, ("2", "T"))):
+            self.assertEqual(queue_limits.lsf_mem(mib), shown)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """PBS stand-in self-test: the printers against the published samples in
-tests/fixtures/pbs (no server)."""
+tests/fixtures/pbs (no server); `qstat -Q -f` (the queue's limits) on one instance."""
 
 import json
 import subprocess
@@ -8,8 +8,8 @@ import sys
 import time
 import unittest
 
-from selftest_helpers import HERE, core, fixture
-from standin import pbs_common, pbs_qstat_json, pbs_qstat_text, pbs_view
+from selftest_helpers import HERE, PbsInstance, core, fixture
+from standin import pbs_common, pbs_qstat_json, pbs_qstat_queue, pbs_qstat_text, pbs_view
 
 
 class PrinterTest(unittest.TestCase):
@@ -166,6 +166,70 @@ class PrinterTest(unittest.TestCase):
         self.assertEqual(states, {"F", "R", "Q"})
         sys.stderr.write("[synth-qstat 1000 jobs: %.2f s] " % elapsed)
         self.assertLess(elapsed, 5.0)
+
+
+LIMITS = ("queue_max_walltime=43200", "queue_max_cpus=4", "queue_max_mem=16384",
+          "queue_default_walltime=3600")
+STATE_COUNT = "Transit:0 Queued:0 Held:%d Waiting:0 Running:0 Exiting:0 Begun:0 "
+WORKQ = ("Queue: workq\n"
+         "    queue_type = Execution\n"
+         "    total_jobs = %d\n"
+         "    state_count = " + STATE_COUNT + "\n"
+         "    resources_max.mem = 16gb\n"
+         "    resources_max.ncpus = 4\n"
+         "    resources_max.walltime = 12:00:00\n"
+         "    resources_default.walltime = 01:00:00\n"
+         "    enabled = True\n"
+         "    started = True\n"
+         "\n")
+
+
+class QueueTest(unittest.TestCase):
+    """qstat -Q -f on one instance with every queue limit set (queue_limits.py)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.si = PbsInstance(*LIMITS)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.si.cleanup()
+
+    def test_01_limits(self):
+        for args in (["-Q", "-f"], ["-Qf", "workq"], ["-Q", "-f", "@" + self.si.server],
+                     ["-Qf", "workq@" + self.si.server]):
+            r = self.si.run("qstat", *args)
+            self.assertEqual((r.returncode, r.stdout, r.stderr), (0, WORKQ % (0, 0), ""), args)
+
+    def test_02_unknown_queue(self):
+        r = self.si.run("qstat", "-Qf", "workqx")
+        self.assertEqual((r.returncode, r.stdout, r.stderr),
+                         (170, "", "qstat: Unknown queue workqx\n"))
+        r = self.si.run("qstat", "-Qf", "nope", "workq")
+        self.assertEqual((r.returncode, r.stdout, r.stderr),
+                         (170, WORKQ % (0, 0), "qstat: Unknown queue nope\n"))
+        r = self.si.run("qstat", "-Q")
+        self.assertEqual((r.returncode, r.stderr),
+                         (2, "qstat: the stand-in does not support -Q without -f\n"))
+
+    def test_03_counts(self):
+        self.si.script("held.sh", "sleep 60\n")
+        jid = self.si.qsub("-h", "held.sh")
+        r = self.si.run("qstat", "-Qf")
+        self.assertEqual((r.returncode, r.stdout), (0, WORKQ % (1, 1)))
+        self.si.run("qdel", jid)
+
+    def test_no_limits_no_resources_lines(self):
+        cfg = dict(core.DEFAULTS, **pbs_common.DEFAULTS)
+        attrs = pbs_qstat_queue.queue_attributes(cfg, [])
+        self.assertEqual(pbs_qstat_queue.render_queue("workq", attrs),
+                         "Queue: workq\n    queue_type = Execution\n    total_jobs = 0\n"
+                         "    state_count = " + STATE_COUNT % 0 + "\n    enabled = True\n"
+                         "    started = True\n\n")
+        cfg.update(queue_max_mem=1536, queue_max_walltime=720 * 3600 + 61)
+        attrs = dict(pbs_qstat_queue.queue_attributes(cfg, []))
+        self.assertEqual((attrs["resources_max.mem"], attrs["resources_max.walltime"]),
+                         ("1536mb", "720:01:01"))
 
 
 if __name__ == "__main__":

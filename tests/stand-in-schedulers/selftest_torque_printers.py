@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """Torque stand-in self-test: the printers against the published samples in
-tests/fixtures/torque (no server), the default table, ids, values, synth-qstat."""
+tests/fixtures/torque (no server), the default table, ids, values, synth-qstat;
+`qstat -Q -f` (the queue's limits) on one instance."""
 
+import os
 import subprocess
 import sys
 import time
 import unittest
 import xml.etree.ElementTree as ET
 
-from selftest_helpers import HERE, fixture, xml_jobs
-from standin import torque_common, torque_qstat_text, torque_qstat_xml, torque_resources
+from selftest_helpers import HERE, TorqueInstance, core, fixture, xml_jobs
+from standin import (torque_common, torque_qstat_queue, torque_qstat_text, torque_qstat_xml,
+                     torque_resources)
 from standin.torque_view import RES, STR
 
 
@@ -147,6 +150,68 @@ class TorquePrinterTest(unittest.TestCase):
         self.assertEqual({a["job_state"] for _, a in jobs}, {"C", "R", "Q"})
         sys.stderr.write("[torque synth-qstat 1000 jobs: %.2f s] " % elapsed)
         self.assertLess(elapsed, 5.0)
+
+
+LIMITS = ("queue_max_walltime=43200", "queue_max_cpus=4", "queue_max_mem=16384",
+          "queue_default_walltime=3600")
+STATE_COUNT = "Transit:0 Queued:0 Held:%d Waiting:0 Running:0 Exiting:0 Complete:0 "
+BATCH = ("Queue: batch\n"
+         "    queue_type = Execution\n"
+         "    total_jobs = %d\n"
+         "    state_count = " + STATE_COUNT + "\n"
+         "    resources_max.mem = 16gb\n"
+         "    resources_max.ncpus = 4\n"
+         "    resources_max.walltime = 12:00:00\n"
+         "    resources_default.walltime = 01:00:00\n"
+         "    mtime = %d\n"
+         "    enabled = True\n"
+         "    started = True\n"
+         "\n")
+
+
+class QueueTest(unittest.TestCase):
+    """qstat -Q -f on one instance with every queue limit set (queue_limits.py)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.si = TorqueInstance(*LIMITS)
+        cls.mtime = int(os.stat(os.path.join(cls.si.state, core.CONFIG_NAME)).st_mtime)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.si.cleanup()
+
+    def test_01_limits(self):
+        for args in (["-Q", "-f"], ["-Qf", "batch"], ["-Q", "-f", "batch@" + self.si.server]):
+            r = self.si.run("qstat", *args)
+            self.assertEqual((r.returncode, r.stdout, r.stderr),
+                             (0, BATCH % (0, 0, self.mtime), ""), args)
+
+    def test_02_unknown_queue(self):
+        err = "qstat: Unknown queue MSG=cannot locate queue batchx \n"
+        r = self.si.run("qstat", "-Qf", "batchx")
+        self.assertEqual((r.returncode, r.stdout, r.stderr), (172, "", err))
+        r = self.si.run("qstat", "-Qf", "batchx", "batch")
+        self.assertEqual((r.returncode, r.stdout, r.stderr),
+                         (172, BATCH % (0, 0, self.mtime), err))
+        r = self.si.run("qstat", "-Q")
+        self.assertEqual((r.returncode, r.stderr),
+                         (2, "qstat: the stand-in does not support -Q without -f\n"))
+
+    def test_03_counts(self):
+        self.si.script("held.sh", "sleep 60\n")
+        jid = self.si.qsub("-h", "held.sh")
+        r = self.si.run("qstat", "-Qf")
+        self.assertEqual((r.returncode, r.stdout), (0, BATCH % (1, 1, self.mtime)))
+        self.si.run("qdel", jid)
+
+    def test_no_limits_no_resources_lines(self):
+        cfg = dict(core.DEFAULTS, **torque_common.DEFAULTS)
+        attrs = torque_qstat_queue.queue_attributes(cfg, [], {}, 1604051516)
+        self.assertEqual(torque_qstat_queue.render_queue("batch", attrs),
+                         "Queue: batch\n    queue_type = Execution\n    total_jobs = 0\n"
+                         "    state_count = " + STATE_COUNT % 0 + "\n"
+                         "    mtime = 1604051516\n    enabled = True\n    started = True\n\n")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
 
 #include "backends/dialect.h"
 #include "backends/slurm/slurm_argv.h"
+#include "backends/slurm/slurm_partitions.h"
 
 namespace yard {
 
@@ -33,6 +34,12 @@ class SlurmDialect : public Dialect {
   std::vector<std::string> action_argv(JobAction action, const std::vector<std::string>& native_ids) const override {
     return scontrol_action_argv(action, native_ids);
   }
+
+  // Every partition's limits (the queues of routes.yaml's targets).
+  std::vector<std::string> queue_limits_argv(const std::vector<std::string>&) const override {
+    return slurm_partitions_argv();
+  }
+  Result<QueueListing> parse_queue_limits(std::string_view out) const override { return parse_slurm_partitions(out); }
 
   MappedState map_state(const NativeStatus& s) const override;
   std::string native_name(std::string_view uid, std::string_view job_name) const override;

@@ -44,7 +44,9 @@ TEST_F(SlurmParse, EveryFixtureFileIsKnown) {
       "scancel_controller_down.stderr", "scancel_controller_down.rc",
       // slurm_allocation_test.cpp
       "scontrol_job_two_nodes.out", "scontrol_job_gpus.out", "scontrol_job_het.out", "scontrol_job_pending.out",
-      "scontrol_job_unknown.out", "scontrol_job_unknown.stderr", "scontrol_job_unknown.rc"};
+      "scontrol_job_unknown.out", "scontrol_job_unknown.stderr", "scontrol_job_unknown.rc",
+      // slurm_partitions_test.cpp
+      "scontrol_show_partition_oneliner.txt"};
   for (auto& e : fs::directory_iterator(YARD_SLURM_FIXTURES))
     EXPECT_TRUE(known.count(e.path().filename().string())) << "new fixture without a test: " << e.path();
 }

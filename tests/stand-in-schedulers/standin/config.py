@@ -27,6 +27,11 @@ DEFAULTS = {
     "requeue_delay": 0.0,         # seconds a requeued job waits before it may run again
     "first_seq": 1,               # first job sequence number
     "shared": 0,                  # 1: state dir and database writable by every user
+    # The queue's limits, listed by qstat -Q -f, bqueues -l, flux queue list (queue_limits.py)
+    "queue_max_walltime": 0,      # seconds a job may run at most (0: no limit)
+    "queue_default_walltime": 0,  # seconds a job gets when it asks for none (0: none)
+    "queue_max_cpus": 0,          # CPUs one job may ask for at most (0: no limit)
+    "queue_max_mem": 0,           # MiB one job may ask for at most (0: no limit)
 }
 
 

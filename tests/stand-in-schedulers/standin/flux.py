@@ -15,6 +15,7 @@ The work is spread over the flux_* modules:
   flux_format          flux jobs -o: format strings, headings
   flux_jobs            flux jobs
   flux_cancel          flux cancel, flux job id, flux job urgency
+  flux_queue           flux queue list (the queues and their limits)
   flux_policy          what the server does the Flux way (Policy)
   flux_shell           the job shell the server starts for a job
   flux_synth           synthetic jobs for benchmarks
@@ -29,10 +30,12 @@ from standin.flux_cancel import cancel, job
 from standin.flux_common import DEFAULTS, find_for_ctl, write_err  # noqa: F401
 from standin.flux_jobs import jobs
 from standin.flux_policy import Policy  # noqa: F401  (the server)
+from standin.flux_queue import queue
 from standin.flux_submit import batch, submit
 from standin.flux_synth import synth_jobs
 
-COMMANDS = {"submit": submit, "batch": batch, "jobs": jobs, "cancel": cancel, "job": job}
+COMMANDS = {"submit": submit, "batch": batch, "jobs": jobs, "cancel": cancel, "job": job,
+            "queue": queue}
 
 
 def main(argv):
@@ -42,7 +45,8 @@ def main(argv):
         return COMMANDS[argv[0]](argv[1:])
     if not argv or argv[0].startswith("-"):
         write_err("usage: flux [OPTIONS] COMMAND ARGS\n"
-                  "the stand-in has: flux submit|batch|jobs|cancel|job id|job urgency\n")
+                  "the stand-in has: flux submit|batch|jobs|cancel|job id|job urgency|"
+                  "queue list\n")
         return 1
     write_err("flux: the stand-in does not support 'flux %s'\n" % argv[0])
     return 2

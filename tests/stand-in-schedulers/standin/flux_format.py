@@ -7,7 +7,8 @@ additions (src/bindings/python/flux/util.py UtilFormatter, UtilDatetime, OutputF
                `+`: a truncated value ends in `+`
   prefixes     `?:{field}` drops the column when it is empty for every job,
                `+:{field}` widens it to the longest value (and its heading)
-  header       the headings (flux/job/info.py), aligned and as wide as the fields.
+  header       the headings (flux/job/info.py; flux queue list passes its own),
+               aligned and as wide as the fields.
 """
 
 import re
@@ -116,10 +117,11 @@ def _tuple(text, field, spec, conv):
 
 
 class OutputFormat:
-    def __init__(self, fmt):
+    def __init__(self, fmt, headings=None):
+        self.headings = HEADINGS if headings is None else headings
         self.entries = [list(e) for e in string.Formatter().parse(fmt)]
         for text, field, spec, conv in self.entries:
-            if field is not None and field not in HEADINGS:
+            if field is not None and field not in self.headings:
                 raise ValueError("Unknown format field: " + field)
 
     def filtered(self, items, no_header):
@@ -137,7 +139,7 @@ class OutputFormat:
                     continue
                 if "+" in mark:
                     if not no_header:
-                        width = max(width, len(HEADINGS.get(field, "")))
+                        width = max(width, len(self.headings.get(field, "")))
                     width = max([width] + widths)
                     if m:
                         g = list(m.groups())
@@ -158,7 +160,7 @@ class OutputFormat:
                 m = SPEC_RE.match(spec or "")
                 hspec = "%s%s" % (m.group(2) or "", m.group(6)) if m else ""
                 header.append(_tuple(text, field, hspec, None))
-            out.append(HeaderFormatter().format("".join(header), **HEADINGS))
+            out.append(HeaderFormatter().format("".join(header), **self.headings))
         formatter = Formatter()
         for item in items:
             line = formatter.format(fmt, item)

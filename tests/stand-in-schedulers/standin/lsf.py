@@ -14,6 +14,7 @@ The work is spread over the lsf_* modules:
   lsf_view          one job as bjobs shows it (STAT and the -o fields)
   lsf_bjobs         bjobs (-json, -o, the default table)
   lsf_bkill         bkill, bstop, bresume
+  lsf_bqueues       bqueues -l (the queue and its limits)
   lsf_policy        what the server does the LSF way (Policy)
   lsf_synth         synthetic jobs for benchmarks
 
@@ -25,12 +26,14 @@ import sys
 
 from standin.lsf_bjobs import bjobs
 from standin.lsf_bkill import bkill, bresume, bstop
+from standin.lsf_bqueues import bqueues
 from standin.lsf_bsub import bsub
 from standin.lsf_common import DEFAULTS, find_for_ctl  # noqa: F401  (start.sh, standin-ctl)
 from standin.lsf_policy import Policy  # noqa: F401  (the server)
 from standin.lsf_synth import synth_bjobs
 
-COMMANDS = {"bsub": bsub, "bjobs": bjobs, "bkill": bkill, "bstop": bstop, "bresume": bresume}
+COMMANDS = {"bsub": bsub, "bjobs": bjobs, "bkill": bkill, "bstop": bstop, "bresume": bresume,
+            "bqueues": bqueues}
 
 
 def main(argv):
@@ -39,7 +42,7 @@ def main(argv):
     if argv and argv[0] in COMMANDS:
         return COMMANDS[argv[0]](argv[1:])
     sys.stderr.write("usage: python3 -m standin.lsf synth-bjobs N\n"
-                     "       python3 -m standin.lsf bsub|bjobs|bkill|bstop|bresume ARGS...\n")
+                     "       python3 -m standin.lsf bsub|bjobs|bkill|bstop|bresume|bqueues ARGS...\n")
     return 2
 
 

@@ -1,4 +1,5 @@
-"""PBS qstat: options, job selection, and which printer answers (qstat.c).
+"""PBS qstat: options, job selection, and which printer answers (qstat.c); `-Q -f`, the
+queues, is pbs_qstat_queue.
 """
 
 import getopt
@@ -9,6 +10,7 @@ from standin import core
 from standin.pbs_common import (PBSE_HISTJOBID, PBSE_UNKJOBID, PBSE_UNKQUE, QSTAT_USAGE, QUEUE,
                                 parse_ref, refused)
 from standin.pbs_qstat_json import render_json
+from standin.pbs_qstat_queue import qstat_queues
 from standin.pbs_qstat_text import render_table, render_text, table_row
 from standin.pbs_view import job_view
 
@@ -90,6 +92,8 @@ def qstat(argv):
     if errflg:
         sys.stderr.write(QSTAT_USAGE)
         return 2
+    if "Q" in flags:
+        return qstat_queues(flags, fmt, operands)
     unsupported = [c for c in "QBqainrsTGM1pD" if c in flags] + (["F dsv"] if fmt == "dsv" else [])
     if unsupported:
         sys.stderr.write("qstat: the stand-in does not support -%s\n" % unsupported[0])

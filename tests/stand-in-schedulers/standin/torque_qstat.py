@@ -6,7 +6,8 @@ operand that was found, and the error lines (`qstat: Unknown Job Id Error <id>`)
 after everything else; the exit status is that of the first failing operand
 (pbs_errno & 255). Without operands every job is listed. Without -t an array appears
 as its parent `N[]` only; with -t as its subjobs `N[i]` only (the server's job list
-holds no array parents: svr_jobfunc.c svr_enquejob, req_stat.c).
+holds no array parents: svr_jobfunc.c svr_enquejob, req_stat.c). `-Q -f`, the queues,
+is torque_qstat_queue.
 """
 
 import getopt
@@ -16,6 +17,7 @@ import time
 from standin import core
 from standin.torque_common import (PBSE_UNKJOBID, PBSE_UNKQUE, QSTAT_USAGE, QUEUE,
                                    VERSION_COMMIT, cfg_or_default, parse_ref, refused, version)
+from standin.torque_qstat_queue import qstat_queues
 from standin.torque_qstat_text import HEADER, render_full, summary_row
 from standin.torque_qstat_xml import render_document
 from standin.torque_view import job_view
@@ -75,6 +77,8 @@ def qstat(argv):
     flags = {}
     for opt, val in pairs:
         flags["x" if opt == "--xml" else opt[1:]] = val if val else True
+    if "Q" in flags and not any(c in flags for c in "aiBqn"):
+        return qstat_queues(flags, operands)
     for c in UNSUPPORTED:
         if c in flags:
             sys.stderr.write("qstat: the stand-in does not support -%s\n" % c)
