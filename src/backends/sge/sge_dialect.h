@@ -6,6 +6,7 @@
 #include <string>
 
 #include "backends/dialect.h"
+#include "backends/sge/sge_queues.h"
 #include "backends/sge/sge_argv.h"
 #include "backends/sge/sge_script.h"
 
@@ -31,6 +32,9 @@ class SgeDialect : public Dialect {
   std::vector<std::string> find_history_argv(const std::vector<std::string>& native_names,
                                              double since) const override;
   std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const override;
+  // Every cluster queue's h_rt (the queues of routes.yaml's targets).
+  std::vector<std::string> queue_limits_argv(const std::vector<std::string>&) const override { return sge_queues_argv(); }
+  Result<QueueListing> parse_queue_limits(std::string_view out) const override { return parse_sge_queues(out); }
   std::vector<std::string> action_argv(JobAction action, const std::vector<std::string>& native_ids) const override {
     return sge_action_argv(action, native_ids);
   }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "backends/dialect.h"
+#include "backends/pbs/pbs_queues.h"
 #include "backends/torque/torque_argv.h"
 #include "backends/torque/torque_script.h"
 
@@ -28,6 +29,9 @@ class TorqueDialect : public Dialect {
   Result<std::vector<NativeStatus>> parse_history(std::string_view out) const override;
   std::vector<std::string> find_argv() const override;
   std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const override;
+  // Every queue's resources_max (the queues of routes.yaml's targets).
+  std::vector<std::string> queue_limits_argv(const std::vector<std::string>&) const override { return pbs_queues_argv(); }
+  Result<QueueListing> parse_queue_limits(std::string_view out) const override { return parse_pbs_queues(out); }
   std::vector<std::string> action_argv(JobAction action, const std::vector<std::string>& native_ids) const override {
     return torque_action_argv(action, native_ids);
   }
