@@ -13,6 +13,8 @@
 #include "backends/flux/flux_ids.h"
 #include "backends/flux/flux_parse.h"
 #include "backends/flux/flux_states.h"
+#include "backends/flux/flux_queues.h"
+#include "queue_listing_check.h"
 
 namespace {
 
@@ -42,5 +44,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)yard::flux_ascii_id(text.substr(0, 30));
   (void)yard::flux_usable_despite(1, text);
   (void)yard::flux_transient_failure(1, text);
+  check_queue_listing(yard::parse_flux_queues(text));
   return 0;
 }

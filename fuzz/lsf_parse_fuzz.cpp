@@ -11,6 +11,8 @@
 #include "backends/lsf/lsf_errors.h"
 #include "backends/lsf/lsf_parse.h"
 #include "backends/lsf/lsf_states.h"
+#include "backends/lsf/lsf_queues.h"
+#include "queue_listing_check.h"
 
 namespace {
 
@@ -38,5 +40,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)yard::lsf_time(text.substr(0, 40), 1'700'000'000);
   (void)yard::lsf_usable_despite(255, text);
   (void)yard::lsf_transient_failure(255, text);
+  check_queue_listing(yard::parse_lsf_queues(text));
   return 0;
 }

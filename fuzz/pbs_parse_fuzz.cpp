@@ -11,6 +11,8 @@
 #include "backends/pbs/pbs_errors.h"
 #include "backends/pbs/pbs_parse.h"
 #include "backends/pbs/pbs_states.h"
+#include "backends/pbs/pbs_queues.h"
+#include "queue_listing_check.h"
 
 namespace {
 
@@ -38,5 +40,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check_statuses(yard::parse_pbs_qstat_table(text));
   (void)yard::pbs_usable_despite(153, text);
   (void)yard::pbs_transient_failure(1, text);
+  check_queue_listing(yard::parse_pbs_queues(text));
   return 0;
 }

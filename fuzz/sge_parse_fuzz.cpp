@@ -10,6 +10,8 @@
 
 #include "backends/sge/sge_parse.h"
 #include "backends/sge/sge_states.h"
+#include "backends/sge/sge_queues.h"
+#include "queue_listing_check.h"
 
 namespace {
 
@@ -49,5 +51,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   s.raw_state = std::string(text.substr(0, 64));
   const auto m = yard::map_sge_state(s);
   if (m.state == yard::JobState::Unknown) check(m.detail == s.raw_state);
+  check_queue_listing(yard::parse_sge_queues(text));
   return 0;
 }

@@ -13,6 +13,8 @@
 #include "backends/slurm/slurm_dialect.h"
 #include "backends/slurm/slurm_errors.h"
 #include "backends/slurm/slurm_parse.h"
+#include "backends/slurm/slurm_partitions.h"
+#include "queue_listing_check.h"
 #include "core/uid.h"
 
 namespace {
@@ -68,5 +70,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check(script->find("\r\n") == std::string::npos);
     check(script->find('\0') == std::string::npos);
   }
+  check_queue_listing(yard::parse_slurm_partitions(text));
   return 0;
 }

@@ -118,6 +118,21 @@ class FakeDialect : public Dialect {
     v.insert(v.end(), ids.begin(), ids.end());
     return v;
   }
+  bool lists_queues = false;  // a listing of its queues' limits: "name|time|cpus" lines
+  std::vector<std::string> queue_limits_argv(const std::vector<std::string>&) const override {
+    return lists_queues ? std::vector<std::string>{"fqueues"} : std::vector<std::string>{};
+  }
+  Result<QueueListing> parse_queue_limits(std::string_view out) const override {
+    QueueListing l;
+    l.complete = true;
+    for (auto line : yard::split(out, '\n')) {
+      if (line.empty()) continue;
+      auto f = fields(line);
+      if (f.size() != 3) return err("bad queue line '" + std::string(line) + "'");
+      l.queues[std::string(f[0])] = {std::stoll(std::string(f[1])), std::stoll(std::string(f[2])), 0};
+    }
+    return l;
+  }
   MappedState map_state(const NativeStatus& s) const override {
     if (s.raw_state == "PENDING") return {JobState::Pending, s.reason};
     if (s.raw_state == "RUNNING") return {JobState::Running, ""};

@@ -47,6 +47,9 @@ const SchedulerUnderTest kFlux{
         if (r.value("urgency", -1) == 0) return true;
       return false;
     },
+    // Its queue listing states the limit the fixture set (queue_max_walltime).
+    .limited_queue = "batch",
+    .queue_time_limit_s = 43200,
 };
 
 INSTANTIATE_TEST_SUITE_P(FluxStandIn, LifeCycleWorld, ::testing::Values(&kFlux), scheduler_name);

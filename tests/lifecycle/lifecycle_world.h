@@ -63,6 +63,10 @@ struct SchedulerUnderTest {
   // once; otherwise yard keeps the job until the dependency is met (and a hold of it
   // meanwhile is yard's own).
   bool holds_on_dependencies = true;
+  // A queue whose listing states a run-time limit (queue_limits_test.cpp), and that limit
+  // in seconds; empty: the suite's scheduler lists none (or only an admin can add one).
+  std::string limited_queue = "";
+  std::int64_t queue_time_limit_s = 0;
 };
 
 // A stand-in scheduler's server out of reach or back (standin-ctl outage on|off), for

@@ -50,6 +50,9 @@ const SchedulerUnderTest kLsf{
         if (r.value("STAT", std::string()) == "PSUSP") return true;
       return false;
     },
+    // Its queue listing states the limit the fixture set (queue_max_walltime).
+    .limited_queue = "normal",
+    .queue_time_limit_s = 43200,
 };
 
 INSTANTIATE_TEST_SUITE_P(LsfStandIn, LifeCycleWorld, ::testing::Values(&kLsf), scheduler_name);

@@ -45,6 +45,9 @@ const SchedulerUnderTest kPbs{
     .held_there = [](const std::string& native) {
       return sh("qstat -f " + native + " 2>/dev/null").find("Hold_Types = u") != std::string::npos;
     },
+    // Its queue listing states the limit the fixture set (queue_max_walltime).
+    .limited_queue = "workq",
+    .queue_time_limit_s = 43200,
 };
 
 INSTANTIATE_TEST_SUITE_P(PbsStandIn, LifeCycleWorld, ::testing::Values(&kPbs), scheduler_name);

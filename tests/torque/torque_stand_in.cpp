@@ -47,6 +47,9 @@ const SchedulerUnderTest kTorque{
       const auto holds = values_of(sh("qstat -x '" + native + "' 2>/dev/null"), "Hold_Types");
       return !holds.empty() && holds.front().find('u') != std::string::npos;
     },
+    // Its queue listing states the limit the fixture set (queue_max_walltime).
+    .limited_queue = "batch",
+    .queue_time_limit_s = 43200,
 };
 
 INSTANTIATE_TEST_SUITE_P(TorqueStandIn, LifeCycleWorld, ::testing::Values(&kTorque), scheduler_name);

@@ -10,6 +10,7 @@
 
 #include "backends/dialect.h"
 #include "backends/flux/flux_argv.h"
+#include "backends/flux/flux_queues.h"
 
 namespace yard {
 
@@ -30,6 +31,9 @@ class FluxDialect : public Dialect {
   Result<std::vector<NativeStatus>> parse_history(std::string_view out) const override;
   std::vector<std::string> find_argv() const override;
   std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const override;
+  // Every queue's time and core limits (the queues of routes.yaml's targets).
+  std::vector<std::string> queue_limits_argv(const std::vector<std::string>&) const override { return flux_queues_argv(); }
+  Result<QueueListing> parse_queue_limits(std::string_view out) const override { return parse_flux_queues(out); }
   std::vector<std::string> action_argv(JobAction action, const std::vector<std::string>& native_ids) const override {
     return flux_action_argv(action, native_ids);
   }

@@ -8,6 +8,7 @@
 
 #include "backends/dialect.h"
 #include "backends/lsf/lsf_argv.h"
+#include "backends/lsf/lsf_queues.h"
 #include "backends/lsf/lsf_script.h"
 
 namespace yard {
@@ -29,6 +30,9 @@ class LsfDialect : public Dialect {
   Result<std::vector<NativeStatus>> parse_history(std::string_view out) const override;
   std::vector<std::string> find_argv() const override;
   std::vector<std::string> cancel_argv(const std::vector<std::string>& native_ids) const override;
+  // Every queue's RUNLIMIT and TASKLIMIT (the queues of routes.yaml's targets).
+  std::vector<std::string> queue_limits_argv(const std::vector<std::string>&) const override { return lsf_queues_argv(); }
+  Result<QueueListing> parse_queue_limits(std::string_view out) const override { return parse_lsf_queues(out); }
   std::vector<std::string> action_argv(JobAction action, const std::vector<std::string>& native_ids) const override {
     return lsf_action_argv(action, native_ids);
   }
