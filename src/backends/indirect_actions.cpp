@@ -17,6 +17,7 @@ using namespace indirect;  // NOLINT: the engine's own helpers (first_lines, log
 
 Result<std::vector<std::int64_t>> IndirectBackend::act(JobAction action, const std::vector<std::int64_t>& ids,
                                                        const std::vector<JobRecord>& jobs, double now) {
+  if (action == JobAction::Requeue || action == JobAction::RequeueHold) return requeue(action, ids, jobs, now);
   // Every job named by its own id must allow the action, or nothing is done; an array's
   // elements named by the array's id are those that allow it.
   std::vector<std::int64_t> acting, kept;  // kept: not submitted yet, held or released by yard itself

@@ -76,8 +76,8 @@ void IndirectBackend::track(const JobRecord& r, std::optional<bool> may_retry) {
     if (u.may_retry) {
       u.next_try = r.retry_not_before;
       u.failed_on = failed_on_of(r.failed_on);
-      u.ended_try = r.ended_try;
     }
+    if (!u.is_array) u.ended_try = r.ended_try;  // a retried or requeued job's last run
   }
   if (r.id == m.head) u.uid = r.uid;
   u.members.push_back(r.id);
@@ -90,8 +90,18 @@ void IndirectBackend::track(const JobRecord& r, std::optional<bool> may_retry) {
     u.phase = Unit::Phase::ToFind;  // submitted, maybe, just before a crash
   }
   u.cancel_requested = u.cancel_requested || r.cancel_requested;
-  if (r.held && r.native_id.empty() && r.submit_attempts == 0) u.user_held = true;  // yard keeps it
-  if (!r.moving_to.empty() && !r.native_id.empty()) {  // a move the daemon stopped during: finished now
+  // Held before it reached the scheduler, or between two runs: yard keeps it.
+  // (Not submitted since it was held: a held job is never sent, so nothing to look up.)
+  if (r.held && r.native_id.empty() && (r.submit_attempts == 0 || !r.ended_try.empty())) {
+    u.user_held = true;
+    u.phase = Unit::Phase::ToSubmit;
+  }
+  if (r.moving_to == kRequeueMark || r.moving_to == kRequeueHoldMark) {
+    // A requeue the daemon stopped during: its run is cancelled (again), then submitted again.
+    u.requeueing = !r.native_id.empty();
+    u.requeue_hold = r.moving_to == kRequeueHoldMark;
+    u.cancel_requested = u.cancel_requested || u.requeueing;
+  } else if (!r.moving_to.empty() && !r.native_id.empty()) {  // a move the daemon stopped during: finished now
     u.moving_to = r.moving_to;
     u.cancel_requested = true;
   }

@@ -214,6 +214,10 @@ class IndirectBackend {
     // The hold was yard's own, for the move (not its user's): released if the job stays
     // (a scheduler whose hold suspends a job that started meanwhile would keep it stopped).
     bool move_hold_ours = false;
+    // Requeued by its user (yard requeue, Slurm's scontrol requeue through the front ends):
+    // its run is cancelled, and once it has ended it is submitted again under the same
+    // ids (indirect_requeue.cpp); `requeue_hold`: then kept by yard until released.
+    bool requeueing = false, requeue_hold = false;
   };
   struct Member {
     std::int64_t id = 0, head = 0;
@@ -251,6 +255,11 @@ class IndirectBackend {
   std::optional<std::unordered_map<std::string, std::string>> found_by_uid(const std::vector<std::int64_t>& heads,
                                                                            const CommandResult& r, bool queue_format);
   void apply_find(const std::vector<std::int64_t>& heads, const CommandResult& r);
+  // yard requeue of running single jobs, the same on every scheduler: their runs cancelled,
+  // then each submitted again once it ended (indirect_requeue.cpp); `requeued` is that end.
+  Result<std::vector<std::int64_t>> requeue(JobAction action, const std::vector<std::int64_t>& ids,
+                                            const std::vector<JobRecord>& jobs, double now);
+  void requeued(Member& m, const NativeStatus& s, double now);
   // The scheduler's command for `action` on `members` (one per job where its command takes
   // one job at a time); `moving`: the head of a unit held to leave the queue (0: a user's).
   void plan_action(JobAction action, const std::vector<std::int64_t>& members, std::int64_t moving);

@@ -40,8 +40,10 @@ Result<std::vector<std::int64_t>> IndirectEntry::act(JobAction action, const std
   for (const auto& j : jobs)
     if (j.backend == name_) mine.push_back(j);
   if (mine.empty()) return std::vector<std::int64_t>{};
-  // A scheduler without the command: the refusal every such backend gives.
-  if (dialect_->action_argv(action, {"0"}).empty()) return Backend::act(action, ids, mine, now);
+  // A scheduler without the command: the refusal every such backend gives. A requeue is
+  // yard's own (its run cancelled, then submitted again) on every scheduler.
+  const bool requeue = action == JobAction::Requeue || action == JobAction::RequeueHold;
+  if (!requeue && dialect_->action_argv(action, {"0"}).empty()) return Backend::act(action, ids, mine, now);
   return engine_.act(action, ids, mine, now);
 }
 

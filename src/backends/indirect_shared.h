@@ -16,6 +16,10 @@ namespace yard::indirect {
 
 inline constexpr int kMaxSubmissionsInFlight = 4;  // so status calls still get their turn
 inline constexpr double kIdleWakeup = 3600;
+// A requeue under way, stored as the job's moving_to (a move to the same backend, in
+// effect) so that a daemon restarted meanwhile finishes it (indirect_requeue.cpp).
+inline constexpr const char* kRequeueMark = "(requeue)";
+inline constexpr const char* kRequeueHoldMark = "(requeue, then held)";
 
 inline void log(std::string_view backend, const std::string& what) {
   std::cerr << "yard daemon: " << backend << ": " << what << std::endl;

@@ -152,6 +152,7 @@ void IndirectBackend::apply_history(const std::vector<std::int64_t>& asked, cons
 }
 
 void IndirectBackend::conclude(Member& m, const NativeStatus& s, MappedState mapped, bool cancelled, double now) {
+  if (units_.at(m.head).requeueing) return requeued(m, s, now);  // however it ended: it runs again
   if (!units_.at(m.head).moving_to.empty()) {
     // Leaving for another backend: ended without a start, it goes there; else it ran here.
     // A node means it ran; so does a start before its end (sacct gives a job cancelled

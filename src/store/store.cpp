@@ -314,6 +314,13 @@ Status Store::set_moving_to(std::int64_t id, std::string_view backend) {
   return (*st)->run();
 }
 
+Status Store::end_try(std::int64_t id, std::string_view ended_try) {
+  auto st = cached("end_try", "UPDATE jobs SET ended_try = ?, moving_to = '' WHERE id = ?");
+  if (!st) return st.failure();
+  (*st)->bind(1, ended_try).bind(2, id);
+  return (*st)->run();
+}
+
 Status Store::note_submit_attempt(std::int64_t id) {
   auto st_prepared = cached("submit_attempt", "UPDATE jobs SET submit_attempts = submit_attempts + 1 WHERE id = ?");
   if (!st_prepared) return st_prepared.failure();

@@ -117,6 +117,9 @@ class Store {
   // The backend a job is moving to while its scheduler takes it out of its queue ("": the
   // move is given up, the job stays).
   Status set_moving_to(std::int64_t id, std::string_view backend);
+  // A requeued job's run that ended: the next look-up by its UID passes it over
+  // (`ended_try`, as for a retry), and the requeue's mark in moving_to is cleared.
+  Status end_try(std::int64_t id, std::string_view ended_try);
   // A job tried again for its retry policy: its memory and time for the next try, and one
   // more retry counted (with its transition back to PENDING, in one Transaction); `after`:
   // the time before which it is not tried (its backoff), the nodes its tries failed on and

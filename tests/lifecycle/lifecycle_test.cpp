@@ -132,6 +132,30 @@ TEST_P(LifeCycleWorld, AHeldJobWaitsPastItsDependencyUntilReleasedWhereTheSchedu
   EXPECT_TRUE(fs::exists(ran));
 }
 
+// yard requeue, the same on every scheduler: the running job's run is cancelled, and it
+// is submitted again under its yard id (a new native id), runs again and ends as its
+// second run does.
+TEST_P(LifeCycleWorld, ARequeuedJobRunsAgainUnderItsYardId) {
+  const std::string runs = dir_ + "/runs", go = dir_ + "/go";
+  long id = submit_here({"--", "sh", "-c", "echo run >> " + runs + "; while [ ! -e " + go + " ]; do sleep 0.1; done"});
+  auto lines = [&] {
+    std::ifstream in(runs);
+    return static_cast<int>(std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n'));
+  };
+  ASSERT_TRUE(wait_until([&] { return lines() == 1 && job(id)["state"] == "RUNNING"; }, 60)) << diag();
+  const auto first = job(id)["native_id"];
+  auto r = yard({"requeue", std::to_string(id)});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  ASSERT_TRUE(wait_until([&] { return lines() == 2 && job(id)["state"] == "RUNNING"; }, 90)) << diag();
+  EXPECT_NE(job(id)["native_id"], first) << diag();
+  write("go", "");
+  EXPECT_EQ(wait({id}), 0) << diag();
+  EXPECT_EQ(job(id)["state"], "COMPLETED");
+  EXPECT_EQ(lines(), 2);
+  const std::string events = yard({"watch", "--no-follow", std::to_string(id)}).out;
+  EXPECT_NE(events.find("requeued: "), std::string::npos) << events;
+}
+
 // yard routes move: a job waiting in the scheduler's queue (or kept by yard while its
 // dependency is not met, where the scheduler cannot hold a job on one) leaves it for the
 // local machine and runs once, there; the running job it waits on stays.
