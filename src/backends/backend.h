@@ -160,6 +160,9 @@ class Backend {
   // scheduler, and queue_listing() gives the last reading (nullptr: it reads none).
   virtual void want_queue_limits(const std::set<std::string>& queues) { (void)queues; }
   virtual const QueueListing* queue_listing() const { return nullptr; }
+  // Elements of one array it takes at most (0: no limit known), for clients that split
+  // their arrays (the Python module's map).
+  virtual std::int64_t max_array_size() const { return 0; }
   // Its part of `yard server status --json`: keys merged into the daemon's reply.
   virtual nlohmann::json describe() const { return nlohmann::json::object(); }
   // The daemon stops (the Slurm pilot's allocation ends with it).

@@ -175,6 +175,18 @@ class Dialect {
     return QueueListing{};
   }
 
+  // The most elements of one array: the command that prints the scheduler's configured
+  // limit and its reading (empty: none to read), and the scheduler's documented default
+  // (0: none). `limit_is_on_indices`: the limit bounds the highest index (Slurm's
+  // MaxArraySize: every index below it), not the number of elements.
+  virtual std::vector<std::string> array_limit_argv() const { return {}; }
+  virtual std::optional<std::int64_t> parse_array_limit(std::string_view out) const {
+    (void)out;
+    return std::nullopt;
+  }
+  virtual std::int64_t default_array_limit() const { return 0; }
+  virtual bool array_limit_is_on_indices() const { return false; }
+
   // Whether its scheduler acts on one of sbatch's options (Backend::honours).
   virtual bool honours(std::string_view sbatch_option) const {
     (void)sbatch_option;

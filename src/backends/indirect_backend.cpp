@@ -116,32 +116,6 @@ Status IndirectBackend::recover(double now) {
   return {};
 }
 
-Status IndirectBackend::check(JobSpec spec) const {
-  spec.backend = std::string(dialect_.name());
-  if (auto s = spec.validate(); !s) return s;
-  for (auto& d : spec.dependencies) {
-    auto parent = store_.job(d.job_id);
-    if (!parent) return parent.failure();
-    if (!parent->has_value()) return err("dependency on unknown job " + std::to_string(d.job_id));
-    // Another backend's job is waited for here, the job held until it ends
-    // (context_for), but not element by element.
-    if ((*parent)->backend != spec.backend && d.kind == DependencyKind::AfterCorr)
-      return err("--dependency aftercorr:" + std::to_string(d.job_id) + ": job " + std::to_string(d.job_id) +
-                 " runs on backend '" + (*parent)->backend + "': element by element needs the same backend");
-    // Element by element needs the scheduler's own (Slurm's aftercorr): judged here it
-    // would wait for the whole parent array.
-    if (d.kind == DependencyKind::AfterCorr && !dialect_.expresses(d.kind))
-      return err("--dependency aftercorr:" + std::to_string(d.job_id) + ": backend " + spec.backend +
-                 " cannot hold an array's elements one by one on another array's");
-  }
-  // Everything the batch script needs is checked now, so bad input fails the submit
-  // command instead of a job later.
-  const SubmitContext probe = probe_context();
-  if (auto s = dialect_.batch_script(spec, probe); !s) return s.failure();
-  if (auto s = dialect_.submission(spec, probe, "/nonexistent/" + probe.uid + ".sh"); !s) return s.failure();
-  return {};
-}
-
 Result<std::vector<std::int64_t>> IndirectBackend::submit(JobSpec spec, double now) {
   spec.backend = std::string(dialect_.name());
   if (auto s = check(spec); !s) return s.failure();
@@ -186,7 +160,8 @@ void IndirectBackend::plan(Kind kind, std::vector<std::string> argv, InFlight wh
     case Kind::Cancel: ++stats_.cancel_calls; break;
     case Kind::Probe: ++stats_.probe_calls; break;
     case Kind::Act: ++stats_.action_calls; break;
-    case Kind::QueueLimits: ++stats_.queue_calls; break;
+    case Kind::QueueLimits:
+    case Kind::ArrayLimit: ++stats_.queue_calls; break;
   }
 }
 
@@ -292,6 +267,7 @@ void IndirectBackend::step(double now) {
   }
   plan_probe(now);
   plan_queue_limits(now);
+  plan_array_limit(now);
 
   for (auto it = units_.begin(); it != units_.end();)
     it = it->second.members.empty() && !it->second.busy() ? units_.erase(it) : std::next(it);
@@ -320,6 +296,8 @@ double IndirectBackend::next_wakeup_s(double now) const {
   if (!health_.down_why.empty() && !health_.probe_in_flight) wake = std::min(wake, std::max(0.0, health_.next_probe - now));
   if (queues_.listable && !queues_.in_flight && health_.down_why.empty())
     wake = std::min(wake, std::max(0.0, queues_.next_at - now));
+  if (!array_limit_.done && !array_limit_.in_flight && health_.down_why.empty() && !dialect_.array_limit_argv().empty())
+    wake = std::min(wake, std::max(0.0, array_limit_.next_at - now));
   // Token bucket: never wake before a token is there for a background call.
   if (wake < kIdleWakeup && wake < 1 / std::max(config_.calls_per_second, 1e-3))
     wake = std::max(wake, const_cast<RateLimiter&>(background_).wait_s(now));
@@ -347,7 +325,8 @@ void IndirectBackend::apply(const CompletedCommand& done, double now) {
   // A cancel's exit code says nothing (below); an action's refusal is the job's, and a
   // queue listing's may be a queue's (one named that does not exist), not signs that the
   // scheduler is down.
-  const bool refusal_is_the_requests = what.kind == Kind::Act || what.kind == Kind::QueueLimits;
+  const bool refusal_is_the_requests =
+      what.kind == Kind::Act || what.kind == Kind::QueueLimits || what.kind == Kind::ArrayLimit;
   if (what.kind != Kind::Cancel && (!refusal_is_the_requests || r.timed_out || r.not_started)) {
     // A submission the scheduler refused was answered: only one that could not reach it failed.
     const bool failed = r.timed_out || r.not_started ||
@@ -385,6 +364,9 @@ void IndirectBackend::apply(const CompletedCommand& done, double now) {
       break;
     case Kind::QueueLimits:
       apply_queue_limits(r, now);
+      break;
+    case Kind::ArrayLimit:
+      apply_array_limit(r, now);
       break;
   }
 }

@@ -50,6 +50,7 @@ namespace yard {
 //   down_after_failures: 3  # the scheduler is down after this many failed calls in a
 //   down_after: 60          # row, or calls failing for this many seconds (routes.yaml
 //                           # then sends new jobs to its fallback); probed until it answers
+//   max_array_size: 1000    # elements of one array at most (default: the scheduler's)
 //   max_queued: 500         # at most this many jobs in the scheduler's queue at once
 //                           # (Nextflow's queueSize); the others wait, held by yard
 //   submit_rate: 10/min     # at most this many submissions per second, minute or hour
@@ -84,6 +85,8 @@ struct IndirectConfig {
   JobClasses classes;
   // The scheduler's own settings (keys only its settings file has), by key, as written.
   std::map<std::string, std::string> scheduler_settings;
+  // Elements of one array at most (0: the scheduler's, read from it or its default).
+  std::int64_t max_array_size = 0;
 };
 
 // The config at `path`; defaults when the file does not exist. `scheduler_keys` are the
@@ -160,6 +163,9 @@ class IndirectBackend {
   // once, then every 10 minutes (indirect_queue_limits.cpp), for the routes' check.
   void want_queue_limits(const std::set<std::string>& queues);
   const QueueListing& queue_listing() const { return queues_.listing; }
+  // Elements of one array the scheduler takes at most (0: no limit known): max_array_size,
+  // else what its configuration says (read at the start), else the dialect's default.
+  std::int64_t max_array_size() const;
 
  private:
   // The context check() and approximations() write a probe batch script with.
@@ -232,7 +238,7 @@ class IndirectBackend {
     // planned before that (commands run side by side) cannot show the job yet.
     std::uint64_t known_from_tag = 0;
   };
-  enum class Kind { Submit, Poll, History, Find, FindHistory, Cancel, Probe, Act, QueueLimits };
+  enum class Kind { Submit, Poll, History, Find, FindHistory, Cancel, Probe, Act, QueueLimits, ArrayLimit };
   struct InFlight {
     Kind kind = Kind::Poll;
     std::int64_t head = 0;                // Submit
@@ -315,6 +321,12 @@ class IndirectBackend {
   // The listing of the queues' limits, when due; its answer.
   void plan_queue_limits(double now);
   void apply_queue_limits(const CommandResult& r, double now);
+  // The reading of the scheduler's array limit (Dialect::array_limit_argv), once.
+  void plan_array_limit(double now);
+  void apply_array_limit(const CommandResult& r, double now);
+  // Whether `spec`'s array is within max_array_size(): an error naming both, and where
+  // the limit comes from, when it is not.
+  Status array_within_limit(const JobSpec& spec) const;
   // The context for submitting `u`; or why it waits (`wait`), or why it can never run (`doomed`).
   Result<SubmitContext> context_for(const Unit& u, const JobSpec& spec, std::string& wait, std::string& doomed);
   Result<SubmitContext> any_dependency(const JobSpec& spec, SubmitContext ctx, std::string& wait, std::string& doomed);
@@ -358,6 +370,11 @@ class IndirectBackend {
     double next_at = 0;
     QueueListing listing;
   } queues_;
+  struct ArrayLimitReading {
+    std::optional<std::int64_t> read;  // what the scheduler's configuration says (0: no limit)
+    bool in_flight = false, done = false;
+    double next_at = 0;
+  } array_limit_;
   RateLimiter submits_;
   IndirectStats stats_;
   std::vector<std::int64_t> released_;  // jobs that left for another backend (take_released)

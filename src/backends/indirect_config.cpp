@@ -218,6 +218,17 @@ Result<IndirectConfig> load_indirect_config(const std::string& path, const std::
           return err(where + "max_queued: expected a number of jobs >= 1, got '" + it.second.as<std::string>("?") + "'");
         continue;
       }
+      if (key == "max_array_size") {
+        try {
+          c.max_array_size = it.second.as<std::int64_t>();
+        } catch (const std::exception&) {
+          c.max_array_size = 0;
+        }
+        if (c.max_array_size < 1)
+          return err(where + "max_array_size: expected a number of elements >= 1, got '" +
+                     it.second.as<std::string>("?") + "'");
+        continue;
+      }
       if (key == "job_limit") {
         try {
           c.step_job_limit = it.second.as<int>();

@@ -56,6 +56,11 @@ TEST(IndirectConfig, ReadsSettingsAndNamesBadOnes) {
   std::ofstream(path) << "max_queued: 0\n";
   EXPECT_NE(load_indirect_config(path).error().find(":1: max_queued: expected a number of jobs >= 1, got '0'"),
             std::string::npos);
+  std::ofstream(path) << "max_array_size: 5000\n";
+  EXPECT_EQ(load_indirect_config(path)->max_array_size, 5000);
+  std::ofstream(path) << "max_array_size: many\n";
+  EXPECT_NE(load_indirect_config(path).error().find(":1: max_array_size: expected a number of elements >= 1, got 'many'"),
+            std::string::npos);
   std::ofstream(path) << "\nsubmit_rate: fast\n";
   EXPECT_NE(load_indirect_config(path).error().find(":2: submit_rate: expected calls per second"), std::string::npos);
   EXPECT_TRUE(load_indirect_config((dir / "absent.yaml").string()));

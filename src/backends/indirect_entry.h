@@ -49,6 +49,7 @@ class IndirectEntry final : public Backend {
   std::string down() const override { return engine_.down_reason(); }
   void want_queue_limits(const std::set<std::string>& queues) override { engine_.want_queue_limits(queues); }
   const QueueListing* queue_listing() const override { return &engine_.queue_listing(); }
+  std::int64_t max_array_size() const override { return engine_.max_array_size(); }
   // Where classes moved, when its settings file still has some (they keep working).
   std::string announce() const override;
   // "<name>_active": jobs tracked; "<name>_down": why it is down ("" when up); "<name>_calls": scheduler commands run, by kind.

@@ -37,6 +37,7 @@ Release IndirectBackend::release(std::int64_t id, const std::string& to, bool dr
     u.cancel_sent = 0;
     return {Release::Leaving, ""};
   }
+  if (u.phase == Unit::Phase::Submitting) return {Release::Stays, "its submission to " + there + " is under way"};
   if (u.phase != Unit::Phase::ToSubmit) return {Release::Stays, "its submission may have gone through: being looked up in " + there};
   if (dry_run) return {Release::Given, ""};
   forget(m->second);

@@ -1,4 +1,5 @@
-// Submitting: a unit's script and submit command, and what the command answered.
+// Submitting: what a submission is checked for, a unit's script and submit command, and what
+// the command answered.
 #include "backends/indirect_backend.h"
 
 #include <sys/stat.h>
@@ -324,6 +325,33 @@ void IndirectBackend::set_native(Unit& u, const std::string& base, const std::ve
     by_native_[m.native_id] = id;
     if (auto s = store_.set_native_id(id, m.native_id); !s) log(dialect_.name(), s.error());
   }
+}
+
+Status IndirectBackend::check(JobSpec spec) const {
+  spec.backend = std::string(dialect_.name());
+  if (auto s = spec.validate(); !s) return s;
+  if (auto s = array_within_limit(spec); !s) return s;
+  for (auto& d : spec.dependencies) {
+    auto parent = store_.job(d.job_id);
+    if (!parent) return parent.failure();
+    if (!parent->has_value()) return err("dependency on unknown job " + std::to_string(d.job_id));
+    // Another backend's job is waited for here, the job held until it ends
+    // (context_for), but not element by element.
+    if ((*parent)->backend != spec.backend && d.kind == DependencyKind::AfterCorr)
+      return err("--dependency aftercorr:" + std::to_string(d.job_id) + ": job " + std::to_string(d.job_id) +
+                 " runs on backend '" + (*parent)->backend + "': element by element needs the same backend");
+    // Element by element needs the scheduler's own (Slurm's aftercorr): judged here it
+    // would wait for the whole parent array.
+    if (d.kind == DependencyKind::AfterCorr && !dialect_.expresses(d.kind))
+      return err("--dependency aftercorr:" + std::to_string(d.job_id) + ": backend " + spec.backend +
+                 " cannot hold an array's elements one by one on another array's");
+  }
+  // Everything the batch script needs is checked now, so bad input fails the submit
+  // command instead of a job later.
+  const SubmitContext probe = probe_context();
+  if (auto s = dialect_.batch_script(spec, probe); !s) return s.failure();
+  if (auto s = dialect_.submission(spec, probe, "/nonexistent/" + probe.uid + ".sh"); !s) return s.failure();
+  return {};
 }
 
 }  // namespace yard

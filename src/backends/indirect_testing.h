@@ -118,6 +118,18 @@ class FakeDialect : public Dialect {
     v.insert(v.end(), ids.begin(), ids.end());
     return v;
   }
+  // Its array limit: a default, and a configuration that prints "max N" (fconf).
+  std::int64_t array_default = 0;
+  bool reads_array_limit = false, limit_on_indices = false;
+  std::vector<std::string> array_limit_argv() const override {
+    return reads_array_limit ? std::vector<std::string>{"fconf"} : std::vector<std::string>{};
+  }
+  std::optional<std::int64_t> parse_array_limit(std::string_view out) const override {
+    if (out.rfind("max ", 0) != 0) return std::nullopt;
+    return std::stoll(std::string(out.substr(4)));
+  }
+  std::int64_t default_array_limit() const override { return array_default; }
+  bool array_limit_is_on_indices() const override { return limit_on_indices; }
   bool lists_queues = false;  // a listing of its queues' limits: "name|time|cpus" lines
   std::vector<std::string> queue_limits_argv(const std::vector<std::string>&) const override {
     return lists_queues ? std::vector<std::string>{"fqueues"} : std::vector<std::string>{};

@@ -63,6 +63,9 @@ inline constexpr SettingDoc kClusterSettings[] = {
     {"down_after", "seconds of failed calls after which it is down", "60"},
     {"max_queued", "jobs yard keeps in the scheduler's queue at most (the others wait in yard)", "no limit"},
     {"submit_rate", "submissions at most: 10/min, 2/s, 100/h, 5/30s", "no limit"},
+    {"max_array_size", "elements of one array at most: a larger one is refused at submission (the Python module's "
+                       "map splits at it)", "the scheduler's: what its configuration says where yard reads it (Slurm's "
+                       "MaxArraySize), else its documented default"},
     {"allocation", "direct mode (the SCHEDULER-steps backends): the allocation's job id, or pilot", ""},
     {"pilot", "direct mode: what the pilot job asks for (partition, nodes, cpus, mem, time)", ""},
     {"job_limit", "direct mode: steps running at once", "no limit"},

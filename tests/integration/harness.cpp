@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -86,9 +87,11 @@ bool process_alive(long pid) {
 void YardWorld::SetUp() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
   // Short: the daemon's socket lives below it, and socket paths hold at most 107 bytes.
-  dir_ = (fs::temp_directory_path() /
-          ("yard-it-" + std::string(info->name()).substr(0, 40) + "-" + std::to_string(::getpid())))
-             .string();
+  // A parameterized test's name has a '/' ("Test/sge"): one directory, not a parent that
+  // the first test's user (root, for another backend's suite) would own.
+  std::string name = std::string(info->name()).substr(0, 40);
+  std::replace(name.begin(), name.end(), '/', '-');
+  dir_ = (fs::temp_directory_path() / ("yard-it-" + name + "-" + std::to_string(::getpid()))).string();
   fs::remove_all(dir_);
   fs::create_directories(dir_ + "/run");
   configure("kill_grace: 1\n");

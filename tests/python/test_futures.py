@@ -72,6 +72,28 @@ def test_map_runs_an_array_and_gives_the_results_in_order(ex):
     assert record["array_job_id"] == jobs[0].job_id and record["array_index"] == 1
 
 
+def test_map_splits_its_arrays_at_the_backends_limit_as_the_daemon_states_it(ex, monkeypatch):
+    # The daemon's answer for a backend whose scheduler takes 3 elements an array (as
+    # Slurm's MaxArraySize or max_array_size in its settings file would say).
+    from switchyard import _client, _executor
+    real = _client.request
+
+    def routes_with_a_limit(op, **fields):
+        reply = real(op, **fields)
+        if op == "routes":
+            for b in reply["routes"]["backends"]:
+                if b["backend"] == "local":
+                    b["max_array_size"] = 3
+        return reply
+    assert _executor.array_limit("local") == _executor.ARRAY_LIMIT  # the local backend states none
+    monkeypatch.setattr(_client, "request", routes_with_a_limit)
+    assert _executor.array_limit(None) == 3
+    jobs = ex.map_array(square, range(7))
+    arrays = [j.record()["array_job_id"] for j in jobs]
+    assert len(set(arrays)) == 3 and arrays.count(arrays[-1]) == 1
+    assert [j.result(120) for j in jobs] == [i * i for i in range(7)]
+
+
 def test_a_job_given_as_an_argument_is_a_dependency_and_stands_for_its_result(ex):
     first = ex.submit(square, 3)
     second = ex.submit(square, first)

@@ -7,7 +7,7 @@
 namespace yard::test {
 namespace {
 
-class SgeRoutes : public SgeWorld {
+class SgeQueueWorld : public SgeWorld {
  protected:
   void TearDown() override {
     sh("qconf -dq yard-short.q >/dev/null 2>&1");
@@ -15,7 +15,7 @@ class SgeRoutes : public SgeWorld {
   }
 };
 
-TEST_F(SgeRoutes, AClassAboveItsQueuesRunTimeLimitIsRefusedNamingTheLine) {
+TEST_F(SgeQueueWorld, AClassAboveItsQueuesRunTimeLimitIsRefusedNamingTheLine) {
   // The queue: all.q's configuration, renamed, without hosts, at most an hour.
   ASSERT_EQ(sh("qconf -sq all.q | sed -e 's/^qname .*/qname yard-short.q/' -e 's/^hostlist .*/hostlist NONE/' "
                "-e 's/^h_rt .*/h_rt 01:00:00/' > " + dir_ + "/short.q && qconf -Aq " + dir_ + "/short.q >/dev/null && echo ok"),
@@ -45,6 +45,23 @@ TEST_F(SgeRoutes, AClassAboveItsQueuesRunTimeLimitIsRefusedNamingTheLine) {
   EXPECT_EQ(routes["problem"], "") << routes.dump(2);
   Output table = yard({"routes"});
   EXPECT_NE(table.out.find("sge:yard-short.q     01:00:00     -        -"), std::string::npos) << table.out;
+}
+
+}  // namespace
+}  // namespace yard::test
+
+namespace yard::test {
+namespace {
+
+// An array above Grid Engine's max_aj_tasks (read from `qconf -sconf`: 75000, its
+// default) is refused at submission, exit 2, nothing stored.
+TEST_F(SgeWorld, AnArrayAboveGridEnginesMaxAjTasksIsRefusedAtSubmission) {
+  Output o = yard({"submit", "--backend", "sge", "-a", "1-75001", "--", "true"});
+  EXPECT_EQ(o.rc, 2) << o.out;
+  EXPECT_NE(o.err.find("--array: 75001 elements are more than backend sge takes in one array, 75000 (sge's"),
+            std::string::npos)
+      << o.err;
+  EXPECT_TRUE(status().empty());
 }
 
 }  // namespace

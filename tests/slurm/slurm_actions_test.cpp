@@ -44,3 +44,34 @@ TEST_F(SlurmWorld, AHeldJobStaysInSlurmsQueueUntilReleased) {
 
 }  // namespace
 }  // namespace yard::test
+
+namespace yard::test {
+namespace {
+
+// An array Slurm would refuse (an index at or above its MaxArraySize, read by the daemon
+// from `scontrol show config`) is refused at submission, exit 2, nothing stored; the limit
+// is what the daemon tells clients that split their arrays.
+TEST_F(SlurmWorld, AnArrayAboveSlurmsMaxArraySizeIsRefusedAtSubmission) {
+  const long limit = std::stol("0" + sh("scontrol show config | awk '$1 == \"MaxArraySize\" { print $3 }'"));
+  ASSERT_GT(limit, 1) << "no MaxArraySize in scontrol show config";
+  auto known = [&] {
+    auto routes = nlohmann::json::parse(yard({"routes", "--json"}).out);
+    for (auto& b : routes["backends"])
+      if (b["backend"] == "slurm") return b["max_array_size"].get<long>();
+    return 0L;
+  };
+  ASSERT_TRUE(wait_until([&] { return known() == limit; }, 30)) << known() << " against " << limit;
+  const std::string last = std::to_string(limit);
+  Output o = yard({"submit", "--backend", "slurm", "-a", "0-" + last, "--", "true"});
+  EXPECT_EQ(o.rc, 2) << o.out;
+  EXPECT_NE(o.err.find("--array: index " + last + " is above the highest backend slurm takes, " +
+                       std::to_string(limit - 1) + " (slurm's configuration: " + last + ")"),
+            std::string::npos)
+      << o.err;
+  EXPECT_TRUE(status().empty());
+  long ok = slurm_submit({"-a", std::to_string(limit - 2) + "-" + std::to_string(limit - 1), "-o", "/dev/null", "--", "true"});
+  EXPECT_EQ(wait({ok}), 0) << diag();
+}
+
+}  // namespace
+}  // namespace yard::test

@@ -42,7 +42,10 @@ TEST_F(SlurmWorld, JobsPendingInSlurmsQueueLeaveItForTheLocalMachineEachRunOnce)
   for (int i = 0; i < 2; ++i)
     queued.push_back(submit({"--backend", "slurm", "-o", "q" + std::to_string(i) + ".out", "--", "sh", "-c",
                              "echo ran on ${SLURM_JOB_ID:-the local machine}"}));
-  ASSERT_TRUE(wait_until([&] { return job(queued[1])["native_id"].is_string(); }, 60)) << diag();
+  // Both in Slurm's queue (a submission that timed out is looked up first, then known).
+  ASSERT_TRUE(wait_until([&] { return job(queued[0])["native_id"].is_string() && job(queued[1])["native_id"].is_string(); },
+                         60))
+      << diag();
   Output dry = yard({"routes", "move", "slurm", "local", "--dry-run", "--json"});
   ASSERT_EQ(dry.rc, 0) << dry.err;
   EXPECT_EQ(nlohmann::json::parse(dry.out)["leaving"], nlohmann::json(queued)) << dry.out;

@@ -33,6 +33,8 @@ class LsfDialect : public Dialect {
   // Every queue's RUNLIMIT and TASKLIMIT (the queues of routes.yaml's targets).
   std::vector<std::string> queue_limits_argv(const std::vector<std::string>&) const override { return lsf_queues_argv(); }
   Result<QueueListing> parse_queue_limits(std::string_view out) const override { return parse_lsf_queues(out); }
+  // LSF's MAX_JOB_ARRAY_SIZE default (lsb.params): max_array_size in the settings file for another.
+  std::int64_t default_array_limit() const override { return 1000; }
   std::vector<std::string> action_argv(JobAction action, const std::vector<std::string>& native_ids) const override {
     return lsf_action_argv(action, native_ids);
   }

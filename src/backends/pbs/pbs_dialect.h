@@ -33,6 +33,8 @@ class PbsDialect : public Dialect {
   // Every queue's resources_max (the queues of routes.yaml's targets).
   std::vector<std::string> queue_limits_argv(const std::vector<std::string>&) const override { return pbs_queues_argv(); }
   Result<QueueListing> parse_queue_limits(std::string_view out) const override { return parse_pbs_queues(out); }
+  // PBS Pro's max_array_size default (a server attribute only its manager lists): max_array_size in the settings file for another.
+  std::int64_t default_array_limit() const override { return 10000; }
   std::vector<std::string> action_argv(JobAction action, const std::vector<std::string>& native_ids) const override {
     return pbs_action_argv(action, native_ids);
   }

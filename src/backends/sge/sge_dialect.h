@@ -35,6 +35,12 @@ class SgeDialect : public Dialect {
   // Every cluster queue's h_rt (the queues of routes.yaml's targets).
   std::vector<std::string> queue_limits_argv(const std::vector<std::string>&) const override { return sge_queues_argv(); }
   Result<QueueListing> parse_queue_limits(std::string_view out) const override { return parse_sge_queues(out); }
+  // max_aj_tasks (qconf -sconf).
+  std::vector<std::string> array_limit_argv() const override { return sge_config_argv(); }
+  std::optional<std::int64_t> parse_array_limit(std::string_view out) const override {
+    return parse_sge_max_aj_tasks(out);
+  }
+  std::int64_t default_array_limit() const override { return 75000; }
   std::vector<std::string> action_argv(JobAction action, const std::vector<std::string>& native_ids) const override {
     return sge_action_argv(action, native_ids);
   }

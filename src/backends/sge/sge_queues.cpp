@@ -89,4 +89,21 @@ Result<QueueListing> parse_sge_queues(std::string_view out) {
   return listing;
 }
 
+std::vector<std::string> sge_config_argv() { return {"qconf", "-sconf"}; }
+
+std::optional<std::int64_t> parse_sge_max_aj_tasks(std::string_view out) {
+  for (std::size_t at = 0; at < out.size();) {
+    const std::size_t nl = std::min(out.find('\n', at), out.size());
+    const std::string_view line = out.substr(at, nl - at);
+    at = nl + 1;
+    if (line.rfind("max_aj_tasks", 0) != 0) continue;
+    const std::string_view value = trim(line.substr(12));
+    std::int64_t n = 0;
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (ec != std::errc() || end != value.data() + value.size() || n < 0) return std::nullopt;
+    return n;  // 0: no limit
+  }
+  return std::nullopt;
+}
+
 }  // namespace yard

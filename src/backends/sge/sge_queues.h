@@ -4,6 +4,8 @@
 // and h_vmem are per host and per slot, which a class's CPUs and memory are not.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,5 +21,10 @@ std::vector<std::string> sge_queues_argv();
 // 2:00:00]") the longest, since a job may land on any host. A line before any qname, or an
 // h_rt that does not read, is an error naming the line.
 Result<QueueListing> parse_sge_queues(std::string_view out);
+
+// max_aj_tasks from the global configuration (`qconf -sconf`: "max_aj_tasks  75000"): the
+// most tasks of one array job; 0 there means no limit. Grid Engine's default is 75000.
+std::vector<std::string> sge_config_argv();
+std::optional<std::int64_t> parse_sge_max_aj_tasks(std::string_view out);
 
 }  // namespace yard

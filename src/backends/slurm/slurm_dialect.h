@@ -41,6 +41,14 @@ class SlurmDialect : public Dialect {
   }
   Result<QueueListing> parse_queue_limits(std::string_view out) const override { return parse_slurm_partitions(out); }
 
+  // MaxArraySize (scontrol show config): every index below it.
+  std::vector<std::string> array_limit_argv() const override { return slurm_config_argv(); }
+  std::optional<std::int64_t> parse_array_limit(std::string_view out) const override {
+    return parse_slurm_max_array_size(out);
+  }
+  std::int64_t default_array_limit() const override { return 1001; }
+  bool array_limit_is_on_indices() const override { return true; }
+
   MappedState map_state(const NativeStatus& s) const override;
   std::string native_name(std::string_view uid, std::string_view job_name) const override;
   std::optional<std::string> uid_from_native_name(std::string_view native_name) const override;

@@ -72,4 +72,23 @@ Result<QueueListing> parse_slurm_partitions(std::string_view out) {
   return listing;
 }
 
+std::vector<std::string> slurm_config_argv() { return {"scontrol", "show", "config"}; }
+
+std::optional<std::int64_t> parse_slurm_max_array_size(std::string_view out) {
+  for (std::size_t at = 0; at < out.size();) {
+    const std::size_t nl = std::min(out.find('\n', at), out.size());
+    const std::string_view line = out.substr(at, nl - at);
+    at = nl + 1;
+    if (line.rfind("MaxArraySize", 0) != 0) continue;
+    const std::size_t eq = line.find('=');
+    if (eq == std::string_view::npos) return std::nullopt;
+    std::string value(line.substr(eq + 1));
+    value.erase(0, value.find_first_not_of(' '));
+    auto n = number(value);
+    if (!n || *n <= 0) return std::nullopt;
+    return n;
+  }
+  return std::nullopt;
+}
+
 }  // namespace yard

@@ -2,6 +2,7 @@
 // partition --oneliner` lists every partition, one line each of Key=Value words.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,5 +19,10 @@ std::vector<std::string> slurm_partitions_argv();
 // its CPUs. UNLIMITED, INFINITE and NONE state no limit. A line without PartitionName=,
 // or a limit that does not read, is an error naming the line.
 Result<QueueListing> parse_slurm_partitions(std::string_view out);
+
+// MaxArraySize from `scontrol show config` ("MaxArraySize            = 1001"): every array
+// index must be below it. Slurm's default is 1001.
+std::vector<std::string> slurm_config_argv();
+std::optional<std::int64_t> parse_slurm_max_array_size(std::string_view out);
 
 }  // namespace yard

@@ -12,9 +12,24 @@ from ._calls import Call, default_folder, interpreter, packages_file, write_atom
 from ._job import Job
 from ._watcher import watcher
 
-# Jobs an array holds at most; a map over more is split into arrays of this size (Slurm's
-# default MaxArraySize is 1001).
+# Jobs an array holds at most where the backend states no limit; a map over more is split
+# into arrays of this size. A backend with a limit (its scheduler's configuration, such as
+# Slurm's MaxArraySize, or max_array_size in its settings file) splits at its own.
 ARRAY_LIMIT = 1000
+
+
+def array_limit(backend):
+    """The most elements of one array on `backend` (a name; None: the default), as the
+    daemon knows it: the backend's own limit, else ARRAY_LIMIT. A wish routes.yaml maps is
+    looked up as itself (its target may change between two calls)."""
+    try:
+        routes = _client.request("routes").get("routes", {})
+    except _client.DaemonError:
+        return ARRAY_LIMIT
+    for b in routes.get("backends", []):
+        if b.get("backend") == (backend or "local") and b.get("max_array_size", 0) > 0:
+            return b["max_array_size"]
+    return ARRAY_LIMIT
 
 
 def _flag_words(resources):
@@ -121,11 +136,13 @@ class Executor(concurrent.futures.Executor):
         return self._submit(fn, getattr(fn, "__name__", "python"), [(args, kwargs)], array=False)[0]
 
     def map_array(self, fn, *iterables):
-        """One job per element, as arrays (split at ARRAY_LIMIT); returns the Jobs."""
+        """One job per element, as arrays split at the backend's array limit (array_limit);
+        returns the Jobs."""
         calls = [(args, {}) for args in zip(*iterables)]
+        size = array_limit(self._resources.get("backend"))
         jobs = []
-        for start in range(0, len(calls), ARRAY_LIMIT):
-            jobs += self._submit(fn, getattr(fn, "__name__", "python"), calls[start:start + ARRAY_LIMIT], array=True)
+        for start in range(0, len(calls), size):
+            jobs += self._submit(fn, getattr(fn, "__name__", "python"), calls[start:start + size], array=True)
         return jobs
 
     def map(self, fn, *iterables, timeout=None, chunksize=1):

@@ -12,7 +12,7 @@ Parameter names (submitit's; `slurm_` ones too, whatever the backend):
 
 import contextlib
 
-from ._executor import Executor
+from ._executor import Executor, array_limit
 from ._job import Job
 
 _SLURM = {
@@ -89,8 +89,9 @@ class AutoExecutor:
         ex = self._executor
         calls = [(args, {}) for args in zip(*iterables)]
         jobs = []
-        for start in range(0, len(calls), 1000):
-            jobs += ex._submit(fn, self._named(fn), calls[start:start + 1000], array=True, throttle=limit)
+        size = array_limit(ex._resources.get("backend"))
+        for start in range(0, len(calls), size):
+            jobs += ex._submit(fn, self._named(fn), calls[start:start + size], array=True, throttle=limit)
         return jobs
 
     @contextlib.contextmanager
