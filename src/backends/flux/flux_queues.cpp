@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <optional>
 
+#include "core/text.h"
+
 namespace yard {
 namespace {
 
@@ -27,10 +29,8 @@ Result<QueueListing> parse_flux_queues(std::string_view out) {
   QueueListing listing;
   listing.complete = true;
   std::size_t line_no = 0;
-  while (!out.empty()) {
-    const std::size_t nl = out.find('\n');
-    const std::string line(out.substr(0, nl));
-    out = nl == std::string_view::npos ? std::string_view() : out.substr(nl + 1);
+  for (const std::string_view piece : split(out, '\n')) {
+    const std::string line(piece);
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const std::string where = "flux queue list, line " + std::to_string(line_no) + ": ";

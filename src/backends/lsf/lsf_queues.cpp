@@ -6,14 +6,10 @@
 #include <optional>
 #include <utility>
 
+#include "core/text.h"
+
 namespace yard {
 namespace {
-
-std::string trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return std::string(s);
-}
 
 // The names of a group's line (" RUNLIMIT                 TASKLIMIT") with the column
 // each starts at; empty when the line is no such line.
@@ -40,8 +36,8 @@ std::optional<std::int64_t> run_limit(const std::string& v) {
   char* end = nullptr;
   const double minutes = std::strtod(v.c_str(), &end);
   if (end == v.c_str() || !std::isfinite(minutes) || minutes < 0 || minutes > 1e12) return std::nullopt;
-  const std::string rest = trim(end);
-  if (rest != "min" && rest.rfind("min of ", 0) != 0) return std::nullopt;
+  const std::string_view rest = trim(end);
+  if (rest != "min" && !rest.starts_with("min of ")) return std::nullopt;
   return static_cast<std::int64_t>(std::ceil(minutes * 60));
 }
 
@@ -72,17 +68,14 @@ Result<QueueListing> parse_lsf_queues(std::string_view out) {
   enum class Part { Other, Defaults, Limits } part = Part::Limits;
   std::vector<std::pair<std::string, std::size_t>> names;  // a group's names, its values next
   std::size_t line_no = 0;
-  while (!out.empty()) {
-    const std::size_t nl = out.find('\n');
-    std::string_view line = out.substr(0, nl);
-    out = nl == std::string_view::npos ? std::string_view() : out.substr(nl + 1);
+  for (std::string_view line : split(out, '\n')) {
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    const std::string text = trim(line);
+    const std::string text(trim(line));
     if (text.empty()) continue;
     const std::string where = "bqueues -l, line " + std::to_string(line_no) + ": ";
     if (line.rfind("QUEUE:", 0) == 0) {
-      const std::string name = trim(line.substr(6));
+      const std::string name(trim(line.substr(6)));
       if (name.empty()) return err(where + "a queue without a name");
       queue = &listing.queues[name];
       part = Part::Limits;  // limits without the headers a queue with defaults has are its maxima
@@ -99,7 +92,7 @@ Result<QueueListing> parse_lsf_queues(std::string_view out) {
       if (!queue) return err(where + "limits before any QUEUE: line");
       for (std::size_t i = 0; i < group.size(); ++i) {
         const std::size_t from = group[i].second, to = i + 1 < group.size() ? group[i + 1].second : line.size();
-        const std::string value = from < line.size() ? trim(line.substr(from, to - from)) : "";
+        const std::string value(from < line.size() ? trim(line.substr(from, to - from)) : std::string_view());
         const std::string& name = group[i].first;
         if (name == "RUNLIMIT") {
           auto t = run_limit(value);

@@ -6,15 +6,10 @@
 #include <optional>
 
 #include "backends/pbs/pbs_values.h"
+#include "core/text.h"
 
 namespace yard {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 // "16gb", "1024MB", "4194304kb", "100" (bytes): bytes.
 std::optional<std::uint64_t> pbs_size(std::string_view v) {
@@ -46,10 +41,7 @@ Result<QueueListing> parse_pbs_queues(std::string_view out) {
   listing.complete = true;  // no queue named: every queue is listed
   QueueLimits* queue = nullptr;
   std::size_t line_no = 0;
-  while (!out.empty()) {
-    const std::size_t nl = out.find('\n');
-    const std::string_view line = out.substr(0, nl);
-    out = nl == std::string_view::npos ? std::string_view() : out.substr(nl + 1);
+  for (const std::string_view line : split(out, '\n')) {
     ++line_no;
     const std::string where = "qstat -Q -f, line " + std::to_string(line_no) + ": ";
     if (trim(line).empty()) continue;

@@ -5,14 +5,10 @@
 #include <charconv>
 #include <optional>
 
+#include "core/text.h"
+
 namespace yard {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 // "INFINITY": 0 (none); "01:30:00", "90:00:00", "5400": seconds.
 std::optional<std::int64_t> sge_time(std::string_view v) {
@@ -43,10 +39,7 @@ Result<QueueListing> parse_sge_queues(std::string_view out) {
   listing.complete = true;  // '*': every cluster queue
   QueueLimits* queue = nullptr;
   std::size_t line_no = 0;
-  while (!out.empty()) {
-    const std::size_t nl = out.find('\n');
-    const std::string_view line = out.substr(0, nl);
-    out = nl == std::string_view::npos ? std::string_view() : out.substr(nl + 1);
+  for (const std::string_view line : split(out, '\n')) {
     ++line_no;
     const std::string where = "qconf -sq, line " + std::to_string(line_no) + ": ";
     const std::string_view text = trim(line);

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "core/duration.h"
+#include "core/text.h"
 
 namespace yard {
 namespace {
@@ -29,10 +30,7 @@ Result<QueueListing> parse_slurm_partitions(std::string_view out) {
   QueueListing listing;
   listing.complete = true;  // every partition is listed
   std::size_t line_no = 0;
-  while (!out.empty()) {
-    const std::size_t nl = out.find('\n');
-    std::string_view line = out.substr(0, nl);
-    out = nl == std::string_view::npos ? std::string_view() : out.substr(nl + 1);
+  for (std::string_view line : split(out, '\n')) {
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     std::map<std::string, std::string> kv;
