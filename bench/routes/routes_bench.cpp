@@ -2,13 +2,14 @@
 // 50 lines (30 wishes, two thirds through other wishes; 6 size classes; 10 targets with queues,
 // one drained), beside the same jobs put on the backend they name (no routes). Also the
 // reading of that file, which the daemon does again when it changes.
-//   routes_bench FILE_DIR   -> "decisions_per_s us_per_decision direct_us read_ms"
+//   routes_bench FILE_DIR   -> "decisions_per_s us_per_decision direct_us read_ms check_us"
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <random>
 #include <string>
 
+#include "routes/queue_limits_check.h"
 #include "routes/routes.h"
 
 using namespace yard;
@@ -41,6 +42,18 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", routes.error().c_str());
     return 1;
   }
+  // The classes against each target's queues as its scheduler lists them (within limits).
+  QueueListing listing;
+  listing.complete = true;
+  listing.version = 1;
+  for (int q = 1; q <= 6; ++q) listing.queues["q" + std::to_string(q)] = {60 * 86400, 4096, 0};
+  const auto c0 = std::chrono::steady_clock::now();
+  auto checked = check_queue_limits(*routes, [&](const std::string&) { return &listing; });
+  const double check_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - c0).count();
+  if (!checked) {
+    std::fprintf(stderr, "%s\n", checked.error().c_str());
+    return 1;
+  }
   constexpr int kJobs = 100000;
   std::mt19937 rng(7);
   std::vector<JobSpec> jobs(kJobs);
@@ -65,6 +78,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "only %zu of %d jobs routed\n", routed, kJobs);
     return 1;
   }
-  std::printf("%.0f %.3f %.3f %.3f %zu\n", kJobs / s, s * 1e6 / kJobs, ds * 1e6 / kJobs, read_ms, direct % 2);
+  std::printf("%.0f %.3f %.3f %.3f %.1f %zu\n", kJobs / s, s * 1e6 / kJobs, ds * 1e6 / kJobs, read_ms, check_us,
+              direct % 2);
   return 0;
 }
