@@ -19,22 +19,32 @@ class IndirectArrayLimit : public IndirectTest {
   }
 };
 
-TEST_F(IndirectArrayLimit, TheDefaultThenTheConfigurationsLimitRefusesALargerArray) {
-  dialect_.array_default = 4;
-  dialect_.reads_array_limit = true;
+TEST_F(IndirectArrayLimit, ASchedulersDefaultRefusesALargerArray) {
+  dialect_.array_default = 4;  // and no configuration to read
   make_backend();
   EXPECT_EQ(backend_->max_array_size(), 4);
   auto r = backend_->check(array_of("1-5"));
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error(), "--array: 5 elements are more than backend fake takes in one array, 4 (fake's default); split it");
   EXPECT_TRUE(backend_->check(array_of("1-4")));
-  step();  // reads the configuration
+}
+
+TEST_F(IndirectArrayLimit, TheConfigurationIsReadOnceTheBackendIsUsedThenItsLimitHolds) {
+  dialect_.array_default = 4;
+  dialect_.reads_array_limit = true;
+  make_backend();
+  step();
+  EXPECT_EQ(posted("fconf"), 0);  // an idle backend runs nothing
+  EXPECT_EQ(backend_->max_array_size(), 4);  // what clients split at meanwhile
+  EXPECT_TRUE(backend_->check(array_of("1-5")));  // not read yet: the scheduler judges
+  submit(spec());
+  step();
   ASSERT_EQ(posted("fconf"), 1);
   answer_to("fconf", "max 10\n");
   step();
   EXPECT_EQ(backend_->max_array_size(), 10);
   EXPECT_TRUE(backend_->check(array_of("1-5")));
-  r = backend_->check(array_of("1-11"));
+  auto r = backend_->check(array_of("1-11"));
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().find("10 (fake's configuration)"), std::string::npos) << r.error();
   now_ += 3600;
@@ -56,14 +66,16 @@ TEST_F(IndirectArrayLimit, TheSettingsFilesLimitWinsAndALimitOnIndicesBoundsTheH
   EXPECT_TRUE(backend_->check(array_of("0-99")));
 }
 
-TEST_F(IndirectArrayLimit, AConfigurationItCannotReadLeavesTheDefault) {
+TEST_F(IndirectArrayLimit, AConfigurationItCannotReadLeavesTheDefaultForClientsAndRefusesNothing) {
   dialect_.array_default = 4;
   dialect_.reads_array_limit = true;
   make_backend();
+  submit(spec());
   step();
   answer_to("fconf", "garbage\n");
   step();
   EXPECT_EQ(backend_->max_array_size(), 4);
+  EXPECT_TRUE(backend_->check(array_of("1-5")));
   EXPECT_EQ(backend_->down_reason(), "");
 }
 

@@ -296,7 +296,8 @@ double IndirectBackend::next_wakeup_s(double now) const {
   if (!health_.down_why.empty() && !health_.probe_in_flight) wake = std::min(wake, std::max(0.0, health_.next_probe - now));
   if (queues_.listable && !queues_.in_flight && health_.down_why.empty())
     wake = std::min(wake, std::max(0.0, queues_.next_at - now));
-  if (!array_limit_.done && !array_limit_.in_flight && health_.down_why.empty() && !dialect_.array_limit_argv().empty())
+  if (!array_limit_.done && !array_limit_.in_flight && health_.down_why.empty() &&
+      (!members_.empty() || !queues_.wanted.empty()) && !dialect_.array_limit_argv().empty())
     wake = std::min(wake, std::max(0.0, array_limit_.next_at - now));
   // Token bucket: never wake before a token is there for a background call.
   if (wake < kIdleWakeup && wake < 1 / std::max(config_.calls_per_second, 1e-3))

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <chrono>
+#include <cerrno>
 #include <climits>
 #include <cstring>
 #include <filesystem>
@@ -61,10 +62,18 @@ std::string LocalBackend::script_path(std::int64_t spec_id) const {
 Status LocalBackend::save_script(std::int64_t spec_id, const std::string& script) const {
   if (script.empty()) return {};
   const std::string path = script_path(spec_id);
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  f << script;
-  f.close();
-  if (!f || ::chmod(path.c_str(), 0700) != 0) return unavailable("cannot save the job script to " + path);
+  // Close-on-exec: a command another thread starts meanwhile (a scheduler's listing) must
+  // not keep the script open for writing, or running it fails with "Text file busy".
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0700);
+  bool ok = fd >= 0;
+  for (std::size_t done = 0; ok && done < script.size();) {
+    const ssize_t n = ::write(fd, script.data() + done, script.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    ok = n > 0;
+    if (ok) done += static_cast<std::size_t>(n);
+  }
+  if (fd >= 0 && ::close(fd) != 0) ok = false;
+  if (!ok || ::chmod(path.c_str(), 0700) != 0) return unavailable("cannot save the job script to " + path);
   return {};
 }
 

@@ -53,15 +53,24 @@ TEST_F(SgeQueueWorld, AClassAboveItsQueuesRunTimeLimitIsRefusedNamingTheLine) {
 namespace yard::test {
 namespace {
 
-// An array above Grid Engine's max_aj_tasks (read from `qconf -sconf`: 75000, its
-// default) is refused at submission, exit 2, nothing stored.
+// An array above Grid Engine's max_aj_tasks (read from `qconf -sconf` once the backend is
+// used: 75000, its default) is refused at submission, exit 2, nothing stored.
 TEST_F(SgeWorld, AnArrayAboveGridEnginesMaxAjTasksIsRefusedAtSubmission) {
-  Output o = yard({"submit", "--backend", "sge", "-a", "1-75001", "--", "true"});
-  EXPECT_EQ(o.rc, 2) << o.out;
-  EXPECT_NE(o.err.find("--array: 75001 elements are more than backend sge takes in one array, 75000 (sge's"),
-            std::string::npos)
+  long first = sge_submit({"-o", "/dev/null", "--", "true"});
+  EXPECT_EQ(wait({first}), 0) << diag();
+  const std::string why = "--array: 75001 elements are more than backend sge takes in one array, 75000 (sge's configuration)";
+  Output o;
+  ASSERT_TRUE(wait_until(
+      [&] {
+        o = yard({"submit", "--test-only", "--backend", "sge", "-a", "1-75001", "--", "true"});
+        return o.err.find(why) != std::string::npos;
+      },
+      30))
       << o.err;
-  EXPECT_TRUE(status().empty());
+  o = yard({"submit", "--backend", "sge", "-a", "1-75001", "--", "true"});
+  EXPECT_EQ(o.rc, 2) << o.out;
+  EXPECT_NE(o.err.find(why), std::string::npos) << o.err;
+  EXPECT_EQ(status().size(), 1u);
 }
 
 }  // namespace
