@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "backends/indirect_shared.h"
+#include "core/file_text.h"
 #include "backends/output_paths.h"
 #include "core/clock.h"
 #include "core/text.h"
@@ -171,14 +172,12 @@ void IndirectBackend::plan_submission(Unit& u, double now) {
   const std::string path = script_path(u);
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
-  {
-    std::ofstream f(path, std::ios::trunc);
-    f << *script;
-    if (!f.flush()) {
-      log(dialect_.name(), "cannot write batch script " + path);
-      retry_later(u, now);
-      return;
-    }
+  // Close-on-exec (write_whole_file): a command another thread starts meanwhile must not hold
+  // it open for writing, or a scheduler that runs it in place would find it busy.
+  if (auto w = write_whole_file(path, *script, 0700); !w) {
+    log(dialect_.name(), "cannot write batch script: " + w.error());
+    retry_later(u, now);
+    return;
   }
   ::chmod(path.c_str(), 0700);
   auto submission = dialect_.submission(*spec, *ctx, path);
@@ -187,10 +186,8 @@ void IndirectBackend::plan_submission(Unit& u, double now) {
     return;
   }
   if (!submission->companion.empty()) {
-    std::ofstream f(companion_path(path), std::ios::trunc);
-    f << submission->companion;
-    if (!f.flush()) {
-      log(dialect_.name(), "cannot write " + companion_path(path));
+    if (auto w = write_whole_file(companion_path(path), submission->companion, 0644); !w) {
+      log(dialect_.name(), w.error());
       retry_later(u, now);
       return;
     }

@@ -80,4 +80,21 @@ std::string read_file_or_empty(const std::string& path) {
   return text ? std::move(*text) : std::string();
 }
 
+Status write_whole_file(const std::string& path, std::string_view text, unsigned mode) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, static_cast<mode_t>(mode));
+  if (fd < 0) return err("cannot write " + path + ": " + std::strerror(errno));
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int e = n < 0 ? errno : EIO;
+      ::close(fd);
+      return err("cannot write " + path + ": " + std::strerror(e));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (::close(fd) != 0) return err("cannot write " + path + ": " + std::strerror(errno));
+  return {};
+}
+
 }  // namespace yard

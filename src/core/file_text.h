@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "core/result.h"
 
@@ -23,6 +24,11 @@ Result<std::string> read_file(const std::string& path, std::size_t max_bytes = k
 // The file's bytes, or "" if it cannot be read (for files that may rightly be absent:
 // /proc and /sys entries, a record not written yet).
 std::string read_file_or_empty(const std::string& path);
+
+// Writes `text` to `path` (created with `mode`, or truncated), through a descriptor that is
+// close-on-exec: a command another thread starts meanwhile must not keep the file open
+// for writing (a script so held cannot be run: "Text file busy"). An error names the file.
+Status write_whole_file(const std::string& path, std::string_view text, unsigned mode = 0600);
 
 // "a FIFO", "a character device", ...: what a file of mode `st_mode` is, for messages.
 const char* file_type_name(unsigned st_mode);

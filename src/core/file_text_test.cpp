@@ -58,6 +58,24 @@ TEST(FileText, AFileOverTheLimitIsRefusedNamingItsSizeAndTheLimit) {
   EXPECT_TRUE(read_file(f, 2500));
 }
 
+// Written whole, with the mode asked for when created, through a descriptor closed on
+// exec; a file that cannot be written is named with the system's reason.
+TEST(FileText, AFileIsWrittenWholeWithItsMode) {
+  TempDir dir;
+  const auto f = (dir.path / "job.sh").string();
+  std::string big(1 << 20, 'x');
+  ASSERT_TRUE(write_whole_file(f, big, 0700));
+  EXPECT_EQ(*read_file(f), big);
+  struct stat st {};
+  ASSERT_EQ(::stat(f.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  ASSERT_TRUE(write_whole_file(f, "short"));  // truncated
+  EXPECT_EQ(*read_file(f), "short");
+  auto bad = write_whole_file((dir.path / "no" / "such").string(), "x");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error(), "cannot write " + (dir.path / "no" / "such").string() + ": No such file or directory");
+}
+
 TEST(FileText, SizesReadAsAPersonWouldSayThem) {
   EXPECT_EQ(readable_size(512), "512 bytes");
   EXPECT_EQ(readable_size(70'000'000), "66.8 MiB");

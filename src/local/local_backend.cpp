@@ -22,6 +22,7 @@
 #include <thread>
 #include <unordered_set>
 
+#include "core/file_text.h"
 #include "core/size.h"
 #include "local/launch_plan.h"
 #include "local/run_record.h"
@@ -62,17 +63,9 @@ std::string LocalBackend::script_path(std::int64_t spec_id) const {
 Status LocalBackend::save_script(std::int64_t spec_id, const std::string& script) const {
   if (script.empty()) return {};
   const std::string path = script_path(spec_id);
-  // Close-on-exec: a command another thread starts meanwhile (a scheduler's listing) must
-  // not keep the script open for writing, or running it fails with "Text file busy".
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0700);
-  bool ok = fd >= 0;
-  for (std::size_t done = 0; ok && done < script.size();) {
-    const ssize_t n = ::write(fd, script.data() + done, script.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    ok = n > 0;
-    if (ok) done += static_cast<std::size_t>(n);
-  }
-  if (fd >= 0 && ::close(fd) != 0) ok = false;
+  // Close-on-exec (write_whole_file): a command another thread starts meanwhile (a scheduler's
+  // listing) must not keep the script open for writing, or running it fails.
+  const bool ok = write_whole_file(path, script, 0700).ok();
   if (!ok || ::chmod(path.c_str(), 0700) != 0) return unavailable("cannot save the job script to " + path);
   return {};
 }
