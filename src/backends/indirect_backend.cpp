@@ -47,7 +47,11 @@ IndirectBackend::IndirectBackend(Store& store, const Dialect& dialect, CommandQu
       state_dir_(std::move(state_dir)),
       user_(std::move(user)),
       background_(config.calls_per_second, config.burst),
-      submits_(config.submits_per_second, 1) {}
+      submits_(config.submits_per_second, 1) {
+  // Asked once: the loop's wake-up and each submission's check look at it.
+  array_limit_.readable = !dialect_.array_limit_argv().empty() && config_.max_array_size <= 0;
+  array_limit_.done = !array_limit_.readable;
+}
 
 std::string IndirectBackend::script_path(const Unit& u) const {
   return state_dir_ + "/" + std::string(dialect_.name()) + "/" + u.uid + ".sh";
@@ -297,7 +301,7 @@ double IndirectBackend::next_wakeup_s(double now) const {
   if (queues_.listable && !queues_.in_flight && health_.down_why.empty())
     wake = std::min(wake, std::max(0.0, queues_.next_at - now));
   if (!array_limit_.done && !array_limit_.in_flight && health_.down_why.empty() &&
-      (!members_.empty() || !queues_.wanted.empty()) && !dialect_.array_limit_argv().empty())
+      (!members_.empty() || !queues_.wanted.empty()))
     wake = std::min(wake, std::max(0.0, array_limit_.next_at - now));
   // Token bucket: never wake before a token is there for a background call.
   if (wake < kIdleWakeup && wake < 1 / std::max(config_.calls_per_second, 1e-3))

@@ -372,6 +372,7 @@ class IndirectBackend {
   } queues_;
   struct ArrayLimitReading {
     std::optional<std::int64_t> read;  // what the scheduler's configuration says (0: no limit)
+    bool readable = false;  // the dialect reads it and the settings file does not say it
     bool in_flight = false, done = false;
     double next_at = 0;
   } array_limit_;

@@ -56,18 +56,13 @@ void IndirectBackend::apply_queue_limits(const CommandResult& r, double now) {
 
 void IndirectBackend::plan_array_limit(double now) {
   ArrayLimitReading& a = array_limit_;
-  if (a.done || a.in_flight || now < a.next_at || !health_.down_why.empty() || config_.max_array_size > 0) return;
+  if (a.done || a.in_flight || now < a.next_at || !health_.down_why.empty()) return;
   // Read once the backend is used (a job here, or a queue routes.yaml names), so that an
   // idle daemon runs no scheduler's command.
   if (members_.empty() && queues_.wanted.empty()) return;
-  auto argv = dialect_.array_limit_argv();
-  if (argv.empty()) {
-    a.done = true;
-    return;
-  }
   if (!background_.try_take(now)) return;
   a.in_flight = true;
-  plan(Kind::ArrayLimit, std::move(argv), {});
+  plan(Kind::ArrayLimit, dialect_.array_limit_argv(), {});
 }
 
 void IndirectBackend::apply_array_limit(const CommandResult& r, double now) {
@@ -93,7 +88,7 @@ Status IndirectBackend::array_within_limit(const JobSpec& spec) const {
   if (!spec.array || spec.array->indices.empty()) return {};
   // A limit the scheduler's configuration may say otherwise is not held against a job
   // before it was read: the scheduler itself refuses what it does not take.
-  if (config_.max_array_size <= 0 && !array_limit_.read && !dialect_.array_limit_argv().empty()) return {};
+  if (array_limit_.readable && !array_limit_.read) return {};
   const std::int64_t limit = max_array_size();
   if (limit <= 0) return {};
   const std::string whose = config_.max_array_size > 0 ? "max_array_size in " + std::string(dialect_.name()) + ".yaml"
