@@ -125,7 +125,7 @@ nlohmann::json Backends::routes_json(Store& store) const {
       if (c.backend == b->name()) n = c;
     j["backends"].push_back({{"backend", b->name()}, {"down", b->down()}, {"pending", n.pending},
                              {"running", n.running}, {"unknown", n.unknown}, {"max_array_size", b->max_array_size()}});
-    if (const QueueListing* l = b->queue_listing(); l && (l->version > 0 || !l->problem.empty()))
+    if (const QueueListing* l = b->queue_listing())
       j["backends"].back()["queue_listing"] = queue_listing_json(*l);
   }
   return j;

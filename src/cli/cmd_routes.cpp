@@ -49,13 +49,16 @@ void print_queue_limits(const nlohmann::json& r) {
   bool header = false;
   for (const auto& t : r["targets"]) {
     const std::string backend = t["backend"];
+    if (t["queues"].empty()) continue;
     for (const auto& b : r["backends"]) {
       if (b["backend"] != backend || !b.contains("queue_listing")) continue;
-      const QueueListing l = queue_listing_from_json(b["queue_listing"]);
       if (!header) std::cout << "\nQUEUE                TIME         CPUS     MEMORY   (AS THE SCHEDULER LISTS IT)\n";
       header = true;
+      const QueueListing l = queue_listing_from_json(b["queue_listing"]);
       if (l.version == 0) {
-        std::cout << pad_right(escape_for_terminal(backend), 20) << " not read: " << escape_for_terminal(l.problem) << "\n";
+        // A daemon just started reads its listings a moment later: not yet, and not a failure.
+        std::cout << pad_right(escape_for_terminal(backend), 20) << " not read"
+                  << (l.problem.empty() ? " yet" : ": " + escape_for_terminal(l.problem)) << "\n";
         continue;
       }
       std::set<std::string> queues;
