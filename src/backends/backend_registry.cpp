@@ -1,5 +1,7 @@
 #include "backends/backend_registry.h"
 
+#include "backends/series_steps.h"
+
 #include <iostream>
 #include <map>
 #include <set>
@@ -40,6 +42,11 @@ Result<Backends> Backends::open(const BackendRegistry& registry, const BackendCo
         }
       });
   b.routes_->current();  // read now: a bad file is said at the daemon's start
+  // A flow's grouped steps (backends/series_steps.h), beside every build's backends; not
+  // a target for routes.yaml, which names those above.
+  auto series = std::make_unique<SeriesSteps>(context);
+  b.series_ = series.get();
+  b.all_.push_back(std::move(series));
   return b;
 }
 
@@ -52,7 +59,8 @@ Backend* Backends::find(const std::string& name) const {
 
 std::string Backends::names() const {
   std::string out;
-  for (const auto& b : all_) out += (out.empty() ? "" : ", ") + b->name();
+  for (const auto& b : all_)
+    if (b.get() != series_) out += (out.empty() ? "" : ", ") + b->name();  // not one a job names
   return out;
 }
 
@@ -165,6 +173,10 @@ Result<std::vector<std::int64_t>> Backends::cancel(Store& store, const std::vect
     if (!mine) return mine;
     acted.insert(acted.end(), mine->begin(), mine->end());
   }
+  // Steps that ran inside their carrier (or were all of its steps left) stop it.
+  if (const auto carriers = series_ ? series_->take_carriers_to_cancel() : std::vector<std::int64_t>{}; !carriers.empty())
+    for (const auto& b : all_)
+      if (auto stopped = b->cancel(carriers, now); !stopped) return stopped;
   return acted;
 }
 

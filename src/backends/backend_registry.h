@@ -16,6 +16,8 @@
 
 namespace yard {
 
+class SeriesSteps;
+
 using BackendFactory = std::function<Result<std::unique_ptr<Backend>>(const BackendContext&)>;
 
 class BackendRegistry {
@@ -41,6 +43,8 @@ class Backends {
   static Result<Backends> open(const BackendRegistry& registry, const BackendContext& context);
 
   const std::vector<std::unique_ptr<Backend>>& all() const { return all_; }
+  // The backend of a flow's grouped steps (backends/series_steps.h), always there.
+  SeriesSteps& series() const { return *series_; }
   // The backend named `name` ("" is kDefaultBackend), or null.
   Backend* find(const std::string& name) const;
   // "local, slurm, slurm-steps": for messages.
@@ -92,6 +96,7 @@ class Backends {
   Result<Backend*> route(JobSpec& spec, const std::string& job_class, std::string* why = nullptr) const;
 
   std::vector<std::unique_ptr<Backend>> all_;
+  SeriesSteps* series_ = nullptr;  // one of all_
   // routes.yaml (routes/routes_file.h), read again when it changes: a wish to a backend,
   // size classes to queues. Looked at on each submission, hence mutable.
   std::unique_ptr<RoutesFile> routes_;

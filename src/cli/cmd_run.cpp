@@ -100,7 +100,7 @@ void add_run_command(CLI::App& app, int& rc) {
     bool logs_there = false;
     if (auto ready = prepare_flow_run(*flow, run_dir, &logs_there); !ready) {
       std::cerr << "yard run: " << escape_for_terminal(ready.error()) << "\n";
-      rc = 1;
+      rc = exit_code_for(ready.kind());
       return;
     }
     if (logs_there && !json) std::cout << "logs of steps without an output: in " << escape_for_terminal(run_dir) << "\n";

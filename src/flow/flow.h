@@ -26,6 +26,9 @@ struct FlowStep {
   // A step of a foreach (not `pack: false`): the daemon may run it as one element of an
   // array with its siblings that differ only in their command (server/step_packing.h).
   bool packable = false;
+  // group: N (a packable step): N steps of its foreach run one after another in one job
+  // (server/step_series.h), each with its own state, exit and log. 0: not grouped.
+  std::int32_t group = 0;
 };
 
 struct Flow {

@@ -1,5 +1,7 @@
 #include "flow/flow_file.h"
 
+#include <cstdlib>
+
 #include <filesystem>
 #include <set>
 
@@ -130,6 +132,18 @@ Result<Flow> flow_of(const YamlNode& root, const std::string& path, const std::s
           return err(yaml_where(path, n["pack"]) + ": pack: expected true or false, got '" + v + "'");
         pack = v == "true";
       }
+      std::int32_t group = 0;  // group: N runs N steps of the foreach one after another in one job
+      if (n["group"]) {
+        const auto v = n["group"].str();
+        char* end = nullptr;
+        const long g = std::strtol(v.c_str(), &end, 10);
+        if (v.empty() || *end != '\0' || g < 1 || g > 100000)
+          return err(yaml_where(path, n["group"]) + ": group: expected a number of steps from 1 to 100000, got '" + v +
+                     "'");
+        if (!foreach) return err(yaml_where(path, n["group"]) + ": group: only a step with foreach: has steps to group");
+        if (!pack) return err(yaml_where(path, n["group"]) + ": group: and pack: false do not go together");
+        group = static_cast<std::int32_t>(g);
+      }
       if (named.size() + count > max_steps)
         return err(at + ": " + words.step + " '" + rule + "' makes the flow more than " + std::to_string(max_steps) +
                    " steps");
@@ -141,6 +155,7 @@ Result<Flow> flow_of(const YamlNode& root, const std::string& path, const std::s
         s.name = foreach ? step_name_for(rule, foreach->values[i]) : rule;
         s.where = at;
         s.packable = foreach && pack;
+        s.group = s.packable && group > 1 ? group : 0;
         Variables vars = *params;
         vars["name"] = s.name;
         vars["index"] = std::to_string(i);
@@ -152,6 +167,9 @@ Result<Flow> flow_of(const YamlNode& root, const std::string& path, const std::s
         auto job = read_step_job(path, *defaults, n, base_dir, expand);
         if (!job) return job.failure();
         s.spec = std::move(job->spec);
+        if (s.group > 0 && s.spec.retry)
+          return err(yaml_where(path, n["group"]) + ": group: steps run one after another in one job are not tried "
+                                                    "again one by one (retry: and group: do not go together)");
         s.spec.name = s.name;
         s.job_class = std::move(job->job_class);
         s.own_env = job->own_env;

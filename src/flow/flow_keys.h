@@ -23,6 +23,9 @@ inline constexpr SettingDoc kFlowStepKeys[] = {
     {"foreach", "one step per value: a list, {range: 1-100:3}, {glob: PATTERN} or {outputs: STEP}", ""},
     {"as", "the foreach value's variable", "item"},
     {"pack", "false: each step of the foreach a job of its own", "packed into arrays where a submission costs"},
+    {"group", "N: the foreach's steps run N at a time one after another in one job, each with its own state, exit "
+              "and log (no retry:)",
+     "one job per step"},
 };
 
 // A step's job keys (also defaults:).

@@ -31,7 +31,7 @@ Status make_output_directories(const FlowStep& step) {
     if (dir.empty() || dir.string().find('%') != std::string::npos) continue;
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    if (ec) return err("cannot make the directory " + dir.string() + ": " + ec.message());
+    if (ec) return Error{"cannot make the directory " + dir.string() + ": " + ec.message(), ErrorKind::Internal};
   }
   return {};
 }
@@ -43,12 +43,17 @@ Status prepare_flow_run(Flow& flow, const std::string& run_dir, bool* logged_the
     if (step.spec.stdout_path.empty()) {
       step.spec.stdout_path = log_in(run_dir, step);
       if (logged_there) *logged_there = true;
+    } else if (step.group > 0) {
+      // A grouped step's log is written by the job that runs its group, into the run's
+      // directory; a pattern (%j) would name that job, not the step.
+      return err("step '" + step.name + "' (" + step.where + "): group: its steps log into the run's directory "
+                 "(output: and error: do not go with group:)");
     } else {
       step.packable = false;  // a log the file names is the step's: an element's would differ
     }
   for (const auto& step : flow.steps)
     if (auto made = make_output_directories(step); !made)
-      return err("step '" + step.name + "' (" + step.where + "): " + made.error());
+      return Error{"step '" + step.name + "' (" + step.where + "): " + made.error(), made.kind()};
   return {};
 }
 
@@ -66,7 +71,7 @@ Result<SubmitManyRequest> flow_submission(const Flow& flow, const std::string& r
     const FlowStep& step = flow.steps[i];
     request.jobs.push_back({step.spec, step.job_class, step.needs, step.own_env, keys[i], std::move(parts[i]),
                             step.outputs, again.count(step.name) || again.count(step.rule),
-                            step.packable ? step.rule : std::string()});
+                            step.packable ? step.rule : std::string(), step.group});
   }
   std::error_code ec;
   const auto file = std::filesystem::absolute(flow.file, ec).lexically_normal().string();

@@ -33,6 +33,7 @@ struct Encode {
       }
       if (job.rerun) one["rerun"] = true;
       if (!job.pack.empty()) one["pack"] = bytes_to_json(job.pack);
+      if (job.group > 1) one["group"] = job.group;
       jobs.push_back(std::move(one));
     }
     nlohmann::json j{{"op", "submit_many"}, {"env", r.env}, {"jobs", std::move(jobs)}};
@@ -86,6 +87,12 @@ Result<Request> decode_submit_many(const nlohmann::json& j) {
         for (const auto& o : *outputs) job.outputs.push_back(bytes_from_json(o));
       job.rerun = one.value("rerun", false);
       if (auto pack = one.find("pack"); pack != one.end()) job.pack = bytes_from_json(*pack);
+      if (auto group = one.find("group"); group != one.end()) {
+        job.group = group->get<std::int32_t>();
+        if (job.group < 0 || job.group > 100000)
+          return err("malformed submit_many request: job " + std::to_string(r.jobs.size()) + ": group " +
+                     std::to_string(job.group) + " is not from 0 to 100000");
+      }
       if (auto needs = one.find("needs"); needs != one.end()) job.needs = needs->get<std::vector<std::int32_t>>();
       for (auto n : job.needs)
         if (n < 0 || static_cast<std::size_t>(n) >= r.jobs.size())

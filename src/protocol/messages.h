@@ -83,6 +83,9 @@ struct SubmitManyRequest {
     // The steps of one foreach, by its name ("": none): the daemon may submit those equal
     // but for their command as one array (server/step_packing.h).
     std::string pack;
+    // And the most of them to run one after another in one job (server/step_series.h);
+    // 0 or 1: one job each.
+    std::int32_t group = 0;
   };
   struct FlowRun {
     std::string name, file, run_dir;

@@ -8,12 +8,8 @@
 #include "core/shell_quote.h"
 
 namespace yard {
-namespace {
 
-// Whether a job may be an element of a pack: a command (not a script, an array or a het
-// job), no retries (a cluster retries jobs, not elements), the flow's environment, and
-// its log alone in the run directory.
-bool packable(const SubmitManyRequest::Job& job) {
+bool may_pack(const SubmitManyRequest::Job& job) {
   const JobSpec& s = job.spec;
   return !job.pack.empty() && !job.own_env && !s.argv.empty() && s.script.empty() && !s.array &&
          s.components.empty() && !s.retry && !s.dependency_any && s.stderr_path.empty() && !s.stdout_path.empty() &&
@@ -22,8 +18,7 @@ bool packable(const SubmitManyRequest::Job& job) {
 
 std::string log_directory(const JobSpec& s) { return std::filesystem::path(s.stdout_path).parent_path().string(); }
 
-// What must be equal for two jobs to be one array's elements.
-std::string signature(const SubmitManyRequest::Job& job) {
+std::string pack_signature(const SubmitManyRequest::Job& job) {
   nlohmann::json j = job.spec;
   j.erase("name");
   j.erase("argv");
@@ -43,14 +38,12 @@ std::string signature(const SubmitManyRequest::Job& job) {
   return sig;
 }
 
-}  // namespace
-
 std::vector<std::vector<std::size_t>> find_packs(const SubmitManyRequest& r, const std::vector<bool>& candidates) {
   std::unordered_map<std::string, std::size_t> by_signature;  // to its group
   std::vector<std::vector<std::size_t>> groups;
   for (std::size_t i = 0; i < r.jobs.size(); ++i) {
-    if (!candidates[i] || !packable(r.jobs[i])) continue;
-    auto [it, fresh] = by_signature.try_emplace(signature(r.jobs[i]), groups.size());
+    if (!candidates[i] || !may_pack(r.jobs[i])) continue;
+    auto [it, fresh] = by_signature.try_emplace(pack_signature(r.jobs[i]), groups.size());
     if (fresh) groups.emplace_back();
     groups[it->second].push_back(i);
   }

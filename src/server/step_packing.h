@@ -21,6 +21,16 @@ namespace yard {
 // dispatching script small for every backend.
 inline constexpr std::size_t kMaxPack = 1000;
 
+// Whether a job may be packed (into an array, or a series: server/step_series.h): a
+// command (not a script, an array or a het job), no retries (a cluster retries jobs, not
+// elements), the flow's environment, and its log alone in the run directory.
+bool may_pack(const SubmitManyRequest::Job& job);
+// What must be equal for two jobs to be packed together: everything but their command,
+// name and log, with their foreach, class, needs and log directory.
+std::string pack_signature(const SubmitManyRequest::Job& job);
+// The directory of a job's log.
+std::string log_directory(const JobSpec& s);
+
 // The packs among the request's jobs that may be packed (`candidates[i]`: submitted now,
 // to a backend that packs steps): each the indices of two or more jobs, in request order,
 // at most kMaxPack. Their environment is the flow's, not compared.

@@ -4,10 +4,13 @@
 // order, its needs become afterok on the ids of the jobs it needs. A flow's steps found
 // done or under way under their key (flow_runs.h) are taken as they are; the steps of one
 // foreach that differ only in their command go as one array (step_packing.h).
+#include <filesystem>
 #include <unordered_set>
 
+#include "backends/series_steps.h"
 #include "server/flow_runs.h"
 #include "server/step_packing.h"
+#include "server/step_series.h"
 #include "server/requests.h"
 
 namespace yard {
@@ -30,6 +33,58 @@ Result<SubmitManyReply> replayed(const SubmitManyRequest& r, const std::vector<s
   }
   if (at != flat.size()) return Error{"this request's key was used by another request", ErrorKind::Conflict};
   return reply;
+}
+
+// A job that needs a grouped step waits on a job of the backend "series": its own backend
+// must be able to wait on another's.
+Status cannot_wait_on_series(DaemonState& d, const SubmitManyRequest& r, const std::vector<std::string>& backends,
+                             const std::vector<std::ptrdiff_t>& series_of, const std::vector<std::string>& names) {
+  for (std::size_t i = 0; i < r.jobs.size(); ++i) {
+    if (series_of[i] >= 0 || backends[i].empty()) continue;
+    const Backend* own = d.backends.find(backends[i]);
+    if (own && own->waits_on_other_backends()) continue;
+    for (auto n : r.jobs[i].needs)
+      if (series_of[static_cast<std::size_t>(n)] >= 0)
+        return Error{job_label(names, i) + " runs on backend '" + backends[i] + "', which cannot wait on " +
+                         job_label(names, static_cast<std::size_t>(n)) + ", a step run in series (group:)",
+                     ErrorKind::Invalid};
+  }
+  return {};
+}
+
+// One run of series (step_series.h): each step taken by the backend "series" (its id the
+// step's), then their carriers submitted to the steps' backend, waiting on `needs`.
+Status submit_series(DaemonState& d, const SubmitManyRequest& r, const SeriesRun& run, const std::vector<Dependency>& needs,
+                     SubmitManyReply& reply, std::vector<std::int64_t>& flat, std::vector<std::string>& warnings,
+                     double now) {
+  SeriesSteps& steps = d.backends.series();
+  std::vector<std::vector<std::int64_t>> ids(run.size());
+  for (std::size_t e = 0; e < run.size(); ++e)
+    for (auto i : run[e]) {
+      JobSpec spec = r.jobs[i].spec;
+      spec.dependencies.clear();  // its carrier waits for them
+      auto id = steps.take(std::move(spec), now);
+      if (!id) return id.failure();
+      flat.push_back(*id);
+      ids[e].push_back(*id);
+      reply.ids[i] = {*id};
+    }
+  const auto& first = r.jobs[run.front().front()];
+  const std::string status_dir = series_status_dir(log_directory(first.spec));
+  std::error_code ec;
+  std::filesystem::create_directories(status_dir, ec);
+  if (ec) return Error{"cannot make the directory " + status_dir + ": " + ec.message(), ErrorKind::Internal};
+  JobSpec carrier = carrier_spec(r, run, ids, status_dir);
+  carrier.dependencies.insert(carrier.dependencies.end(), needs.begin(), needs.end());
+  auto carriers = d.backends.submit(std::move(carrier), first.job_class, now, &warnings);
+  if (!carriers) return carriers.failure();
+  flat.insert(flat.end(), carriers->begin(), carriers->end());
+  if (carriers->size() != run.size())
+    return Error{"its " + std::to_string(run.size()) + " series became " + std::to_string(carriers->size()) + " jobs",
+                 ErrorKind::Internal};
+  for (std::size_t e = 0; e < run.size(); ++e)
+    if (auto st = steps.carried_by(ids[e], (*carriers)[e], status_dir); !st) return st;
+  return {};
 }
 
 }  // namespace
@@ -92,12 +147,26 @@ Result<SubmitManyReply> handle(DaemonState& d, SubmitManyRequest r, double now) 
   }
   // A flow's steps of one foreach that differ only in their command, bound for a backend
   // where each submission costs: one array each (step_packing.h).
+  // Before that, those with `group: N`: run N at a time in series, each carrier a job
+  // of their backend (step_series.h).
+  std::vector<SeriesRun> series;
+  std::vector<std::ptrdiff_t> series_of(r.jobs.size(), -1);
   std::vector<std::vector<std::size_t>> packs;
   std::vector<std::ptrdiff_t> pack_of(r.jobs.size(), -1);
   if (r.flow) {
+    std::vector<bool> to_group(r.jobs.size());
+    for (std::size_t i = 0; i < r.jobs.size(); ++i) {
+      const Backend* b = submitting(i) && r.jobs[i].group > 1 ? d.backends.find(backends[i]) : nullptr;
+      to_group[i] = b && b->waits_on_other_backends();
+    }
+    series = find_series(r, to_group);
+    for (std::size_t s = 0; s < series.size(); ++s)
+      for (const auto& one : series[s])
+        for (auto i : one) series_of[i] = static_cast<std::ptrdiff_t>(s), backends[i] = SeriesSteps::kName;
+    if (auto refused = cannot_wait_on_series(d, r, backends, series_of, names); !refused) return refused.failure();
     std::vector<bool> to_pack(r.jobs.size());
     for (std::size_t i = 0; i < r.jobs.size(); ++i) {
-      const Backend* b = submitting(i) && !r.jobs[i].pack.empty() ? d.backends.find(backends[i]) : nullptr;
+      const Backend* b = submitting(i) && !r.jobs[i].pack.empty() && series_of[i] < 0 ? d.backends.find(backends[i]) : nullptr;
       to_pack[i] = b && b->packs_steps();
     }
     packs = find_packs(r, to_pack);
@@ -107,15 +176,33 @@ Result<SubmitManyReply> handle(DaemonState& d, SubmitManyRequest r, double now) 
   SubmitManyReply reply;
   reply.ids = std::move(plan.ids);
   std::vector<std::int64_t> flat;
+  // A job's needs, as afterok on the ids of those not already done.
+  auto dependencies_of = [&](const SubmitManyRequest::Job& job) {
+    std::vector<Dependency> out;
+    for (auto n : job.needs)
+      if (plan.origins[static_cast<std::size_t>(n)] != StepOrigin::UpToDate)
+        for (auto id : reply.ids[static_cast<std::size_t>(n)]) out.push_back({DependencyKind::AfterOk, id});
+    return out;
+  };
   for (std::size_t i = 0; i < r.jobs.size(); ++i) {
     if (!submitting(i)) continue;
+    if (series_of[i] >= 0) {
+      const SeriesRun& run = series[static_cast<std::size_t>(series_of[i])];
+      if (run.front().front() != i) continue;  // submitted with its run's first step
+      std::vector<std::string> warnings;
+      if (auto st = submit_series(d, r, run, dependencies_of(r.jobs[i]), reply, flat, warnings, now); !st) {
+        (void)d.backends.cancel(d.store, flat, now);
+        return Error{job_label(names, i) + ": " + st.error(), st.kind()};
+      }
+      for (auto& w : warnings) reply.warnings.push_back(job_label(names, i) + ": " + w);
+      continue;
+    }
     const std::vector<std::size_t>* pack = pack_of[i] < 0 ? nullptr : &packs[static_cast<std::size_t>(pack_of[i])];
     if (pack && pack->front() != i) continue;  // submitted with the pack's first
     auto& job = r.jobs[i];
     if (pack) job.spec = packed_spec(r, *pack);  // its members' needs are the first's
-    for (auto n : job.needs)
-      if (plan.origins[static_cast<std::size_t>(n)] != StepOrigin::UpToDate)
-        for (auto id : reply.ids[static_cast<std::size_t>(n)]) job.spec.dependencies.push_back({DependencyKind::AfterOk, id});
+    const auto needed = dependencies_of(job);
+    job.spec.dependencies.insert(job.spec.dependencies.end(), needed.begin(), needed.end());
     std::vector<std::string> warnings;
     auto ids = d.backends.submit(std::move(job.spec), job.job_class, now, &warnings);
     if (!ids) {

@@ -2,7 +2,7 @@
 // lists, read from Slurm's accounting, its dependent held until its last try; a flow
 // whose `yard run` was killed taken over by the next run, no step submitted twice
 // (counted in Slurm's own accounting), and a run of the finished flow submitting nothing;
-// a foreach as one Slurm array. A "World" suite: it runs beside the cluster the CTest
+// a foreach as one Slurm array, and grouped steps run in series in one. A "World" suite: it runs beside the cluster the CTest
 // fixture starts, never under the sanitizers (scripts/test.sh).
 #include <signal.h>
 
@@ -155,6 +155,50 @@ TEST_F(SlurmFlowWorld, TheStepsOfAForeachAreOneSlurmArrayEachAStepOfItsOwn) {
   EXPECT_EQ(o.rc, 0) << o.out << o.err << diag();
   EXPECT_NE(o.out.find("flow 2: 5 steps, 2 submitted, 0 running already, 3 up to date"), std::string::npos) << o.out;
   EXPECT_EQ(read("sum.txt"), "1\n2\n3\n4\n");
+}
+
+
+// group: 3 on Slurm: six steps are two carriers, elements of one Slurm array (one
+// sbatch), each step a job of its own with its own state, exit code and log, and the
+// step after them waiting on all six.
+TEST_F(SlurmFlowWorld, GroupedStepsRunInSeriesInOneSlurmArrayEachWithItsOwnStateAndLog) {
+  write("series.yaml",
+        "name: series\n"
+        "defaults: {flags: --backend slurm}\n"
+        "steps:\n"
+        "  - name: tiny\n"
+        "    foreach: {range: 1-6}\n"
+        "    group: 3\n"
+        "    command: echo tiny {item}; echo {item} >> ran.txt; [ {item} != 4 ] || exit 6\n"
+        "  - name: sum\n"
+        "    needs: [tiny]\n"
+        "    command: sort ran.txt > sum.txt\n");
+  auto o = yard({"run", "--run-dir", "run", "series.yaml"}, {}, 240);
+  EXPECT_EQ(o.rc, 1) << o.out << o.err << diag();
+  auto jobs = by_name();
+  std::set<std::string> bases;
+  int carriers = 0;
+  for (auto& j : status()) {
+    if (j["name"] != "tiny.series") continue;
+    ++carriers;
+    EXPECT_EQ(j["backend"], "slurm") << j.dump();
+    EXPECT_EQ(j["state"], "COMPLETED") << j.dump();
+    ASSERT_TRUE(j["native_id"].is_string()) << j.dump();
+    const std::string native = j["native_id"];
+    bases.insert(native.substr(0, native.find('_')));
+  }
+  EXPECT_EQ(carriers, 2) << status().dump();
+  EXPECT_EQ(bases.size(), 1u) << "one sbatch for the six steps";
+  for (int i = 1; i <= 6; ++i) {
+    const std::string name = "tiny[" + std::to_string(i) + "]";
+    ASSERT_TRUE(jobs.count(name)) << name;
+    EXPECT_EQ(jobs[name]["backend"], "series");
+    EXPECT_EQ(jobs[name]["state"], i == 4 ? "FAILED" : "COMPLETED") << jobs[name].dump();
+    EXPECT_EQ(jobs[name]["exit_code"], i == 4 ? 6 : 0) << jobs[name].dump();
+    EXPECT_EQ(read("run/" + name + ".out"), "tiny " + std::to_string(i) + "\n");
+    EXPECT_EQ(lines("ran.txt", std::to_string(i)), 1) << "step " << i << " ran once";
+  }
+  EXPECT_EQ(jobs["sum"]["state"], "CANCELLED") << jobs["sum"].dump();
 }
 
 }  // namespace
