@@ -1,5 +1,7 @@
 #include "local/launch_plan.h"
 
+#include "core/shell_words.h"
+
 #include <map>
 
 #include "core/output_pattern.h"
@@ -54,7 +56,7 @@ LaunchPlan make_launch_plan(const JobSpec& spec, const JobIdentity& who, const A
     else p.argv = {"/bin/sh", script_path};
     p.argv.insert(p.argv.end(), spec.argv.begin(), spec.argv.end());
   } else {
-    p.argv = spec.argv;
+    p.argv = without_needless_shell(spec.argv);  // a flow step's `true`, run without a shell's start
   }
 
   PatternValues pv{who.id, spec.name, who.array_job_id.value_or(0), who.array_index, user, machine.hostname};

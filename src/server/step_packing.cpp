@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/shell_quote.h"
+#include "core/shell_words.h"
 
 namespace yard {
 
@@ -70,7 +71,7 @@ JobSpec packed_spec(const SubmitManyRequest& r, const std::vector<std::size_t>& 
     const auto index = static_cast<std::int64_t>(k + 1);
     s.array->indices.push_back(index);
     script += std::to_string(index) + ") exec";
-    for (const auto& word : r.jobs[pack[k]].spec.argv) script += " " + bash_quote(word);
+    for (const auto& word : without_needless_shell(r.jobs[pack[k]].spec.argv)) script += " " + bash_quote(word);
     script += " ;;\n";
   }
   script += "*) echo \"no step for element $SLURM_ARRAY_TASK_ID\" >&2; exit 2 ;;\nesac\n";

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "core/shell_quote.h"
+#include "core/shell_words.h"
 #include "server/step_packing.h"
 
 namespace yard {
@@ -74,7 +75,7 @@ JobSpec carrier_spec(const SubmitManyRequest& r, const SeriesRun& run, const std
     for (std::size_t k = 0; k < run[e].size(); ++k) {
       const JobSpec& step = r.jobs[run[e][k]].spec;
       script += "  step \"$s/" + std::to_string(ids[e][k]) + "\" " + bash_quote(step.stdout_path);
-      for (const auto& word : step.argv) script += " " + bash_quote(word);
+      for (const auto& word : without_needless_shell(step.argv)) script += " " + bash_quote(word);
       script += "\n";
     }
     if (array) script += "  ;;\n";
