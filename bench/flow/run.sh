@@ -95,7 +95,7 @@ t0=$(now)
 make -s -j2 -C "$work/make" all > /dev/null
 make_s=$(seconds_since "$t0")
 t0=$(now)
-if (cd "$work/snake" && timeout "$SNAKE_LIMIT" snakemake -q --cores 2 > /dev/null 2>&1); then
+if (cd "$work/snake" && timeout -k 10 "$SNAKE_LIMIT" snakemake -q --cores 2 > /dev/null 2>&1); then
   snake_s=$(seconds_since "$t0")
 else
   snake_s="> $SNAKE_LIMIT"
