@@ -23,8 +23,9 @@ packages=(
   libcpp-httplib-dev libsodium-dev python3-jsonschema chromium openssl
   # a workflow tool driving Slurm's commands as front ends to yard (tests/slurm-commands/)
   snakemake
-  # the documentation site (mkdocs.yml, scripts/docs.sh)
-  mkdocs mkdocs-material
+  # the documentation site (mkdocs.yml, scripts/docs.sh), and curl, which its web pages'
+  # API examples use (tests/docs/doc_examples.py runs them)
+  mkdocs mkdocs-material curl
   # MPMD launches through mpirun (direct mode, --launcher mpirun)
   openmpi-bin
   # the package test: building the .deb (dpkg-shlibdeps), its man pages, its modulefile

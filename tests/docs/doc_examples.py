@@ -21,6 +21,11 @@ The rules a page follows (docs/CONTRIBUTING-DOCS.md says them to writers):
   NAME -->` (pbs, torque, lsf, htcondor, flux): its sandbox then starts that stand-in
   scheduler (tests/stand-in-schedulers/start.sh) before the page's first command, its
   commands first on PATH, and stops it (stop.sh) at the end.
+* A block whose one command serves until stopped (`yard web serve`) says so just before
+  it: `<!-- doc-test: serve URL -->`. Its command is started in the background, the page
+  goes on once URL answers (any HTTP status; within 30 s, or the block fails with what the
+  command printed), and the server is stopped (SIGTERM to its process group) when the
+  page ends.
 * A ```python block is run by python3 in the page's sandbox, this build's module first on
   its path, each block in an interpreter of its own: it must exit 0 (its `assert`s are
   its checks). A skip comment works as for console blocks.
@@ -35,12 +40,18 @@ import glob
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
+import urllib.error
+import urllib.request
 
 FENCE = re.compile(r"^(\s*)(```+|~~~+)\s*([\w+-]*)")
 SKIP = re.compile(r"<!--\s*doc-test:\s*skip\s+(.+?)\s*-->")
+NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # the sandbox's own server
+SERVE = re.compile(r"<!--\s*doc-test:\s*serve\s+(\S+)\s*-->")
 STAND_IN = re.compile(r"<!--\s*doc-test:\s*stand-in\s+(\w+)\s*-->")
 EXIT = re.compile(r"\s#\s*exit\s+(\d+)\s*$")
 HEREDOC = re.compile(r"<<-?\s*'?\"?(\w+)'?\"?")
@@ -58,7 +69,7 @@ def blocks(path, shown):
     """The page's fenced blocks: (first line, language, lines, skip reason); and errors."""
     out, errors = [], []
     lines = open(path, encoding="utf-8").read().split("\n")
-    i, skip, in_list = 0, None, False
+    i, skip, serve, in_list = 0, None, None, False
     while i < len(lines):
         line = lines[i]
         m = FENCE.match(line)
@@ -70,14 +81,18 @@ def blocks(path, shown):
                 j += 1
             if j == len(lines):
                 errors.append("%s:%d: a ``` block that never ends" % (shown, i + 1))
-            out.append((i + 1, lang, body, skip))
-            skip, i = None, j + 1
+            out.append((i + 1, lang, body, skip, serve))
+            skip, serve, i = None, None, j + 1
             continue
         s = SKIP.search(line)
+        v = SERVE.search(line)
         if s:
             skip = s.group(1)
+        elif v:
+            serve = v.group(1)
         elif line.strip():
             skip = skip if line.strip().startswith("<!--") else None
+            serve = serve if line.strip().startswith("<!--") else None
         # An indented code block: four blanks after a blank line, outside a list item.
         if line.strip() and not line.startswith(" "):
             in_list = bool(re.match(r"^\s*([-*+]|\d+\.)\s", line))
@@ -99,7 +114,7 @@ def commands(first, body):
             text, start = line[2:], first + 1 + k
             while text.endswith("\\") and k + 1 < len(body):
                 k += 1
-                text = text[:-1] + "\n" + body[k]
+                text = text + "\n" + body[k]  # the backslash kept: bash joins the lines
             here = HEREDOC.search(text)
             if here:  # a here-document's lines belong to the command, to its end word
                 while k + 1 < len(body):
@@ -161,6 +176,7 @@ class Sandbox:
             setup += r.stdout.strip() + "\n"
         with open(self.state, "w") as f:
             f.write(setup)
+        self.servers = []  # (Popen, its output file) of serve blocks, stopped by close()
         self.bindir = bindir
         # The build's Python module: build/python beside build/src/cli.
         self.python_dir = os.path.normpath(os.path.join(bindir, "..", "..", "python"))
@@ -175,6 +191,29 @@ class Sandbox:
         except subprocess.TimeoutExpired as e:
             return -1, (e.output or b"").decode("utf-8", "replace") + "\n(timed out after 180 s)"
 
+    def serve(self, cmd, url):
+        """Starts `cmd` in the background, in its own session; (0, "") once `url` answers,
+        else (1, why, with what it printed)."""
+        log = os.path.join(self.dir, "serve-%d.log" % len(self.servers))
+        out = open(log, "wb")
+        p = subprocess.Popen(["bash", "-c", ". %s\nexec %s" % (shlex_quote(self.state), cmd)], env=self.env,
+                             stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                             start_new_session=True)
+        out.close()
+        self.servers.append(p)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if p.poll() is not None:
+                return 1, "it exited %d before %s answered:\n%s" % (p.returncode, url, open(log).read())
+            try:
+                NO_PROXY.open(url, timeout=2).close()
+                return 0, ""
+            except urllib.error.HTTPError:
+                return 0, ""  # it answers, whatever it says
+            except (urllib.error.URLError, OSError):
+                time.sleep(0.1)
+        return 1, "%s did not answer within 30 s; it printed:\n%s" % (url, open(log).read())
+
     def python(self, code):
         """Runs a page's Python in the shell's directory, with this build's module."""
         path = os.path.join(self.dir, "block.py")
@@ -184,6 +223,14 @@ class Sandbox:
                         % (shlex_quote(self.python_dir), shlex_quote(path)))
 
     def close(self):
+        for p in self.servers:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGTERM)
+                try:
+                    p.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    os.killpg(p.pid, signal.SIGKILL)
+                    p.wait()
         if os.path.exists(os.path.join(self.dir, "run", "switchyard")):
             subprocess.run([os.path.join(self.bindir, "yard"), "server", "stop", "--kill-jobs"],
                            env=self.env, capture_output=True, timeout=120)
@@ -204,7 +251,7 @@ def check_page(path, shown, bindir, root):
     stand_in = STAND_IN.search(open(path, encoding="utf-8").read())
     stand_in = stand_in.group(1) if stand_in else None
     try:
-        for first, lang, body, skip in found:
+        for first, lang, body, skip, serve in found:
             if lang == "python":
                 if skip:
                     skips.append("%s:%d: %s" % (shown, first, skip))
@@ -226,6 +273,15 @@ def check_page(path, shown, bindir, root):
                 skips.append("%s:%d: %s" % (shown, first, skip))
                 continue
             box = box or Sandbox(bindir, root, stand_in)
+            if serve:
+                if len(cmds) != 1:
+                    failures.append("%s:%d: a serve block holds one command" % (shown, first))
+                    continue
+                rc, why = box.serve(cmds[0].text, serve)
+                ran += 1
+                if rc != 0:
+                    failures.append("%s:%d: `%s`: %s" % (shown, cmds[0].line, cmds[0].text, indent(why)))
+                continue
             for c in cmds:
                 rc, out = box.run(c.text)
                 ran += 1
