@@ -19,13 +19,7 @@ namespace {
 class FlowResume : public YardWorld {
  protected:
   // How often each step ran: one line per run in ran.log.
-  std::map<std::string, int> runs() {
-    std::map<std::string, int> n;
-    std::istringstream in(read("ran.log"));
-    std::string line;
-    while (std::getline(in, line)) ++n[line];
-    return n;
-  }
+  std::map<std::string, int> runs() { return line_counts(read("ran.log")); }
   nlohmann::json flow_status(long id) {
     auto o = yard({"flow", "status", "--json", std::to_string(id)});
     EXPECT_TRUE(o.rc == 0 || o.rc == 1) << o.err;

@@ -18,18 +18,23 @@ namespace {
 class FlowSeries : public YardWorld {
  protected:
   // How often each step ran: one line per run in ran.log.
-  std::map<std::string, int> runs() {
-    std::map<std::string, int> n;
-    std::istringstream in(read("ran.log"));
-    std::string line;
-    while (std::getline(in, line)) ++n[line];
-    return n;
-  }
+  std::map<std::string, int> runs() { return line_counts(read("ran.log")); }
   nlohmann::json by_name() {
     nlohmann::json out = nlohmann::json::object();
     for (auto& j : status()) out[j["name"].get<std::string>()] = j;
     return out;
   }
+  // The gated steps go on (the file `go`), and the `yard run` following them ends.
+  void let_go(std::thread& runner) {
+    write("go", "");
+    if (runner.joinable()) runner.join();
+  }
+  // Whatever fails, the run is let end and joined: a thread left joinable would abort
+  // the test program and hide the failure.
+  struct Released {
+    std::function<void()> end;
+    ~Released() { end(); }
+  };
   std::string state_of(const std::string& name) {
     auto all = by_name();
     return all.contains(name) ? all[name]["state"].get<std::string>() : "";
@@ -90,13 +95,7 @@ TEST_F(FlowSeries, CancellingAWaitingStepSkipsItAndCancellingARunningOneStopsIts
         "    command: echo {item} >> ran.log; while [ ! -e go ]; do sleep 0.05; done\n");
   Output run;
   std::thread runner([&] { run = yard({"run", "--run-dir", "run", "gated.yaml"}, {}, 120); });
-  struct Joined {
-    std::function<void()> end;
-    ~Joined() { end(); }
-  } joined{[&] {
-    write("go", "");
-    if (runner.joinable()) runner.join();
-  }};
+  Released joined{[&] { let_go(runner); }};
   ASSERT_TRUE(wait_until([&] { return state_of("s[a]") == "RUNNING"; }, 60)) << status().dump();
   auto jobs = by_name();
   EXPECT_EQ(jobs["s[c]"]["state"], "PENDING");
@@ -112,7 +111,7 @@ TEST_F(FlowSeries, CancellingAWaitingStepSkipsItAndCancellingARunningOneStopsIts
   EXPECT_EQ(state_of("s.series"), "CANCELLED");
   EXPECT_EQ(by_name()["s[b]"]["reason"].get<std::string>().find("before its turn") != std::string::npos, true)
       << by_name()["s[b]"].dump();
-  joined.end();
+  let_go(runner);
   EXPECT_EQ(runs(), (std::map<std::string, int>{{"a", 1}}));
 }
 
@@ -125,20 +124,13 @@ TEST_F(FlowSeries, TheDaemonKilledMidSeriesLosesNoStepAndRunsNoneTwice) {
         "    command: echo {item} >> ran.log; while [ ! -e go ]; do sleep 0.05; done\n");
   Output run;
   std::thread runner([&] { run = yard({"run", "--run-dir", "run", "gated.yaml"}, {}, 120); });
-  struct Joined {
-    std::function<void()> end;
-    ~Joined() { end(); }
-  } joined{[&] {
-    write("go", "");
-    if (runner.joinable()) runner.join();
-  }};
+  Released joined{[&] { let_go(runner); }};
   ASSERT_TRUE(wait_until([&] { return runs()["a"] == 1; }, 60));
   const long pid = daemon_pid();
   ASSERT_GT(pid, 0);
   ASSERT_EQ(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
   ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 10));
-  write("go", "");
-  runner.join();  // yard run starts the daemon again and follows the flow to its end
+  let_go(runner);  // yard run starts the daemon again and follows the flow to its end
   ASSERT_EQ(run.rc, 0) << run.out << run.err;
   for (const char* s : {"s[a]", "s[b]", "s[c]", "s[d]"}) EXPECT_EQ(state_of(s), "COMPLETED") << s;
   EXPECT_EQ(runs(), (std::map<std::string, int>{{"a", 1}, {"b", 1}, {"c", 1}, {"d", 1}}));

@@ -236,6 +236,13 @@ void YardWorld::write(const std::string& p, const std::string& text) const {
   std::ofstream(dir_ + "/" + p) << text;
 }
 
+std::map<std::string, int> line_counts(const std::string& text) {
+  std::map<std::string, int> n;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) ++n[line];
+  return n;
+}
+
 std::string sh(const std::string& cmd, int* rc) {
   std::string out;
   FILE* p = ::popen(cmd.c_str(), "r");

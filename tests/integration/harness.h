@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,9 @@ long pid_running(const std::vector<std::string>& args);
 // A shell command's stdout, and its exit status in `rc` (test scaffolding only: the
 // product never uses a shell).
 std::string sh(const std::string& cmd, int* rc = nullptr);
+// How many times each line occurs in `text` (a log each run of a step appends a line to).
+std::map<std::string, int> line_counts(const std::string& text);
+
 // An RFC 3339 time of `yard status --json` ("2024-05-01T12:00:00.250Z") in seconds since
 // the epoch; -1 if it is not one.
 double seconds(const nlohmann::json& t);
