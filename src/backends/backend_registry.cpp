@@ -44,7 +44,7 @@ Result<Backends> Backends::open(const BackendRegistry& registry, const BackendCo
   b.routes_->current();  // read now: a bad file is said at the daemon's start
   // A flow's grouped steps (backends/series_steps.h), beside every build's backends; not
   // a target for routes.yaml, which names those above.
-  auto series = std::make_unique<SeriesSteps>(context);
+  auto series = std::make_unique<SeriesSteps>(context.store);
   b.series_ = series.get();
   b.all_.push_back(std::move(series));
   return b;

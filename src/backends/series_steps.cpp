@@ -162,7 +162,6 @@ Result<std::vector<std::int64_t>> SeriesSteps::cancel(const std::vector<std::int
         ++s;
         continue;
       }
-      acted.push_back(s->id);
       if (!s->started) {
         // The daemon and the carrier both create the file with O_EXCL: the first decides.
         const int fd = ::open(s->status_file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -172,11 +171,18 @@ Result<std::vector<std::int64_t>> SeriesSteps::cancel(const std::vector<std::int
           (void)written;  // created is what counts: the carrier skips a file it did not create
           if (auto st = end_step(*s, JobState::Cancelled, "cancelled before its turn in " + carrier_words(carrier), now); !st)
             return st.failure();
+          acted.push_back(s->id);
           s = steps.erase(s);
           continue;
         }
       }
-      stop_carrier = true;  // it runs now, inside the carrier
+      // It has started since the last reading: stopping the carrier stops it, unless it
+      // has already ended (its end is recorded at the next reading; the steps after it
+      // are not the cancel's to stop).
+      if (const auto text = read_small_file(s->status_file); !(text && parse_series_status(*text).status)) {
+        stop_carrier = true;
+        acted.push_back(s->id);
+      }
       ++s;
     }
     if (stop_carrier || steps.empty()) carriers_to_cancel_.push_back(carrier);
@@ -209,7 +215,15 @@ Status SeriesSteps::follow(const JobRecord& carrier, std::vector<Step>& steps, d
       continue;
     }
     const SeriesStatus st = parse_series_status(*text);
-    if (st.skipped) {  // cancelled by this daemon, which ended it then
+    if (st.skipped) {
+      // Cancelled by this daemon, which ended it then; unless it stopped before that was
+      // committed: then it ends now.
+      auto step = store_.job(it->id);
+      if (!step) return step.failure();
+      if (*step && !is_terminal((*step)->state))
+        if (auto s = end_step(*it, JobState::Cancelled, "cancelled before its turn in " + carrier_words(carrier.id), now);
+            !s)
+          return s;
       it = steps.erase(it);
       continue;
     }

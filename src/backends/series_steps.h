@@ -33,7 +33,7 @@ class SeriesSteps final : public Backend {
   // How often the running carriers' status files are read (a step's end is seen within).
   static constexpr double kScanS = 0.5;
 
-  explicit SeriesSteps(const BackendContext& context) : store_(context.store) {}
+  explicit SeriesSteps(Store& store) : store_(store) {}
 
   const std::string& name() const override { return name_; }
   Status recover(double now) override;
