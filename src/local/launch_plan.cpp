@@ -67,9 +67,10 @@ LaunchPlan make_launch_plan(const JobSpec& spec, const JobIdentity& who, const A
                                            : absolute(expand_output_pattern(spec.stderr_path, pv), spec.workdir);
   p.append_output = spec.open_mode() == OpenMode::Append;
 
+  // yard's own variables, over the job's environment (which the spec keeps sorted): the
+  // two merged in order below, without copying the whole environment into another map
+  // for each job started.
   std::map<std::string, std::string> env;
-  for (auto& [k, v] : spec.env)
-    if (!is_scheduler_variable(k) && k != kOpenModeVariable) env[k] = v;
   auto set = [&](const std::string& k, const std::string& v) { env[k] = v; };
   set("YARD_JOB_ID", std::to_string(who.id));
   set("YARD_JOB_UID", who.uid);
@@ -86,9 +87,23 @@ LaunchPlan make_launch_plan(const JobSpec& spec, const JobIdentity& who, const A
     set("SLURM_ARRAY_TASK_ID", std::to_string(*who.array_index));
   }
   if (!alloc.gpus.empty() || machine.gpus > 0) set("CUDA_VISIBLE_DEVICES", join(alloc.gpus));
-  if (env.erase(kSlurmVariablesWanted)) set_slurm_variables(env, who, spec, alloc.cpus.size(), machine.hostname);
+  if (spec.env.count(kSlurmVariablesWanted)) set_slurm_variables(env, who, spec, alloc.cpus.size(), machine.hostname);
 
-  for (auto& [k, v] : env) p.env.push_back(k + "=" + v);
+  p.env.reserve(spec.env.size() + env.size());
+  auto add = [&](const std::string& k, const std::string& v) {
+    std::string line;
+    line.reserve(k.size() + 1 + v.size());
+    line.append(k).append(1, '=').append(v);
+    p.env.push_back(std::move(line));
+  };
+  auto own = env.begin();
+  for (const auto& [k, v] : spec.env) {
+    if (is_scheduler_variable(k) || k == kOpenModeVariable || k == kSlurmVariablesWanted) continue;
+    for (; own != env.end() && own->first < k; ++own) add(own->first, own->second);
+    if (own != env.end() && own->first == k) continue;  // yard's own wins, added next
+    add(k, v);
+  }
+  for (; own != env.end(); ++own) add(own->first, own->second);
 
   for (int c : alloc.cpus) p.pus.push_back(machine.pu_for(c));
   p.mem_limit_bytes = alloc.mem_bytes;

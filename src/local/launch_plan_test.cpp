@@ -39,6 +39,29 @@ TEST(LaunchPlan, ArrayElementEnvironmentWithoutSlurmStepVariables) {
   EXPECT_EQ(p.pus, (std::vector<int>{0, 1}));  // 4 declared CPUs pinned round-robin on 2 PUs
 }
 
+TEST(LaunchPlan, YardsOwnVariablesWinOverTheJobsOnceEachAndTheEnvironmentStaysSorted) {
+  JobSpec s;
+  s.name = "own";
+  s.argv = {"env"};
+  s.workdir = "/work";
+  s.env = {{"A", "1"}, {"YARD_JOB_ID", "stale"}, {"YARD_SLURM_VARIABLES", "1"}, {"ZZ", "z"}, {"SLURM_JOB_ID", "9"}};
+  Machine m;
+  m.cpus = 2;
+  m.pus = {0, 1};
+  m.hostname = "node1";
+  Allocation a{{0}, {}, 0};
+  auto p = make_launch_plan(s, JobIdentity{5, "ydx", std::nullopt, std::nullopt}, a, m, "/s.sh", "alice");
+  EXPECT_TRUE(has(p.env, "A=1"));
+  EXPECT_TRUE(has(p.env, "ZZ=z"));
+  EXPECT_TRUE(has(p.env, "YARD_JOB_ID=5"));
+  EXPECT_EQ(std::count_if(p.env.begin(), p.env.end(), [](auto& e) { return e.rfind("YARD_JOB_ID=", 0) == 0; }), 1);
+  EXPECT_FALSE(has_name(p.env, "YARD_SLURM_VARIABLES"));  // the mark asks for Slurm's, which are set
+  EXPECT_TRUE(has(p.env, "SLURM_JOB_ID=5"));
+  EXPECT_TRUE(std::is_sorted(p.env.begin(), p.env.end(), [](const std::string& x, const std::string& y) {
+    return x.substr(0, x.find('=')) < y.substr(0, y.find('='));
+  }));
+}
+
 TEST(LaunchPlan, ScriptsRunDirectlyOrUnderSh) {
   JobSpec s;
   s.script = "#!/bin/bash\necho hi\n";
