@@ -81,4 +81,14 @@ std::string expand_output_pattern(std::string_view pattern, const PatternValues&
   return out;
 }
 
+std::string name_in_pattern(std::string_view name) {
+  std::string file;
+  for (char c : name) {
+    if (c == '/') file += '_';
+    else if (c == '%') file += "%%";
+    else file += c;
+  }
+  return file;
+}
+
 }  // namespace yard

@@ -31,6 +31,10 @@ struct PatternValues {
 
 std::string expand_output_pattern(std::string_view pattern, const PatternValues& v);
 
+// A name (a flow step's, a foreach's) as one file name inside an output pattern: '/'
+// becomes '_', and '%' is doubled so that it stays itself.
+std::string name_in_pattern(std::string_view name);
+
 // The %-sequence that starts at pattern[pos] (a '%'): its zero-padding width (capped at
 // 10) and the position of its letter (pattern.size() when the pattern ends first).
 struct PatternSequence {

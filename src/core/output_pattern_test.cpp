@@ -53,3 +53,16 @@ TEST(OpenMode, TheFirstLetterDecidesAsInSbatch) {
 
 }  // namespace
 }  // namespace yard
+
+namespace yard {
+namespace {
+
+TEST(OutputPattern, ANameIsOneFileNameThatExpandsToItself) {
+  EXPECT_EQ(name_in_pattern("sim[3]"), "sim[3]");
+  EXPECT_EQ(name_in_pattern("a/b%c"), "a_b%%c");
+  PatternValues v;
+  EXPECT_EQ(expand_output_pattern(name_in_pattern("50%j/x"), v), "50%j_x");
+}
+
+}  // namespace
+}  // namespace yard

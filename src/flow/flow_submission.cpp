@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "core/output_pattern.h"
 #include "flow/file_digest.h"
 #include "flow/step_key.h"
 
@@ -11,13 +12,7 @@ namespace {
 // A step's log in the run directory: its name as a file name ('%' doubled: an output
 // path is a pattern; an array's elements apart).
 std::string log_in(const std::string& dir, const FlowStep& step) {
-  std::string file;
-  for (char c : step.name) {
-    if (c == '/') file += '_';
-    else if (c == '%') file += "%%";
-    else file += c;
-  }
-  return dir + "/" + file + (step.spec.array ? "_%a" : "") + ".out";
+  return dir + "/" + name_in_pattern(step.name) + (step.spec.array ? "_%a" : "") + ".out";
 }
 
 // Makes the parent directory of each of the step's log files and outputs (a directory

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/output_pattern.h"
 #include "core/shell_quote.h"
 #include "core/shell_words.h"
 
@@ -76,9 +77,7 @@ JobSpec packed_spec(const SubmitManyRequest& r, const std::vector<std::size_t>& 
   }
   script += "*) echo \"no step for element $SLURM_ARRAY_TASK_ID\" >&2; exit 2 ;;\nesac\n";
   s.script = std::move(script);
-  std::string file;
-  for (char c : first.pack) file += c == '/' ? std::string("_") : c == '%' ? std::string("%%") : std::string(1, c);
-  s.stdout_path = log_directory(first.spec) + "/" + file + "_%a.out";
+  s.stdout_path = log_directory(first.spec) + "/" + name_in_pattern(first.pack) + "_%a.out";
   return s;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "core/output_pattern.h"
 #include "core/shell_quote.h"
 #include "core/shell_words.h"
 #include "server/step_packing.h"
@@ -88,9 +89,7 @@ JobSpec carrier_spec(const SubmitManyRequest& r, const SeriesRun& run, const std
   // The carrier ends well: its steps' failures are theirs, each in its own record.
   script += "exit 0\n";
   s.script = std::move(script);
-  std::string file;
-  for (char c : first.pack) file += c == '/' ? std::string("_") : c == '%' ? std::string("%%") : std::string(1, c);
-  s.stdout_path = status_dir + "/" + file + "-%j.out";
+  s.stdout_path = status_dir + "/" + name_in_pattern(first.pack) + "-%j.out";
   return s;
 }
 
