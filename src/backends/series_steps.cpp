@@ -100,7 +100,7 @@ Status SeriesSteps::recover(double now) {
         return s;
       continue;
     }
-    by_carrier_[carrier].push_back({j.id, file, j.state == JobState::Running});
+    by_carrier_[carrier].push_back({j.id, file, j.state == JobState::Running, ""});  // its log read when it starts
   }
   scanned_at_ = 0;
   return {};
@@ -123,21 +123,25 @@ Result<std::int64_t> SeriesSteps::take(JobSpec spec, double now) {
   auto ids = store_.insert_jobs(spec, now);
   if (!ids) return ids.failure();
   if (ids->size() != 1) return Error{"a grouped step became " + std::to_string(ids->size()) + " jobs", ErrorKind::Internal};
-  unassigned_.insert(ids->front());
+  unassigned_[ids->front()] = spec.stdout_path;
   return ids->front();
 }
 
 Status SeriesSteps::carried_by(const std::vector<std::int64_t>& ids, std::int64_t carrier, const std::string& status_dir) {
   auto& steps = by_carrier_[carrier];
   for (std::size_t k = 0; k < ids.size(); ++k) {
-    unassigned_.erase(ids[k]);
+    std::string log;
+    if (auto taken = unassigned_.find(ids[k]); taken != unassigned_.end()) {
+      log = std::move(taken->second);
+      unassigned_.erase(taken);
+    }
     const std::string file = status_dir + "/" + std::to_string(ids[k]);
     if (auto s = store_.set_native_id(ids[k], series_native_id(carrier, file)); !s) return s;
     if (auto s = store_.set_pending_reason(ids[k], "step " + std::to_string(k + 1) + " of " +
                                                        std::to_string(ids.size()) + " in " + carrier_words(carrier));
         !s)
       return s;
-    steps.push_back({ids[k], file, false});
+    steps.push_back({ids[k], file, false, std::move(log)});
   }
   return {};
 }
@@ -231,11 +235,13 @@ Status SeriesSteps::follow(const JobRecord& carrier, std::vector<Step>& steps, d
       Transition t;
       t.reason = "in " + carrier_words(carrier.id);
       t.start_time = *st.start;
-      auto step = store_.job(it->id);
-      if (!step) return step.failure();
-      if (*step) {
-        if (auto spec = store_.spec((*step)->spec_id); spec && !spec->stdout_path.empty()) t.stdout_path = spec->stdout_path;
+      if (it->log.empty()) {  // a step found again after a restart
+        auto step = store_.job(it->id);
+        if (!step) return step.failure();
+        if (*step)
+          if (auto spec = store_.spec((*step)->spec_id); spec) it->log = spec->stdout_path;
       }
+      if (!it->log.empty()) t.stdout_path = it->log;
       if (auto s = store_.transition(it->id, JobState::Running, t, now); !s) return s;
       it->started = true;
     }

@@ -59,6 +59,7 @@ class SeriesSteps final : public Backend {
     std::int64_t id = 0;
     std::string status_file;
     bool started = false;
+    std::string log;  // its output path, recorded when it starts ("": read from its spec then)
   };
   // Reads the status files of the carrier's steps; `carrier` is its record. Steps that
   // ended leave `steps`.
@@ -70,7 +71,8 @@ class SeriesSteps final : public Backend {
   Store& store_;
   const std::string name_ = kName;
   std::map<std::int64_t, std::vector<Step>> by_carrier_;  // the steps not yet ended
-  std::set<std::int64_t> unassigned_;  // taken, their carrier not yet submitted
+  // Taken, their carrier not yet submitted: each one's log (its spec's output path).
+  std::map<std::int64_t, std::string> unassigned_;
   std::vector<std::int64_t> carriers_to_cancel_;
   double scanned_at_ = 0;
 };

@@ -61,6 +61,7 @@ TEST_F(FlowSeries, GroupedStepsRunInFewJobsEachWithItsOwnStateExitAndLog) {
     EXPECT_EQ(jobs[name]["state"], i == 5 ? "FAILED" : "COMPLETED") << jobs[name].dump();
     EXPECT_EQ(jobs[name]["exit_code"], i == 5 ? 3 : 0) << jobs[name].dump();
     EXPECT_EQ(read("run/" + name + ".out"), "out " + std::to_string(i) + "\n");
+    EXPECT_EQ(jobs[name]["stdout"], dir_ + "/run/" + name + ".out") << "its log, as yard logs finds it";
   }
   EXPECT_EQ(jobs["all"]["state"], "CANCELLED") << jobs["all"].dump();
   // Seven steps, three carriers (3 + 3 + 1), elements of one array on the local backend.
@@ -132,7 +133,10 @@ TEST_F(FlowSeries, TheDaemonKilledMidSeriesLosesNoStepAndRunsNoneTwice) {
   ASSERT_TRUE(wait_until([&] { return !process_alive(pid); }, 10));
   let_go(runner);  // yard run starts the daemon again and follows the flow to its end
   ASSERT_EQ(run.rc, 0) << run.out << run.err;
-  for (const char* s : {"s[a]", "s[b]", "s[c]", "s[d]"}) EXPECT_EQ(state_of(s), "COMPLETED") << s;
+  for (const char* s : {"s[a]", "s[b]", "s[c]", "s[d]"}) {
+    EXPECT_EQ(state_of(s), "COMPLETED") << s;
+    EXPECT_EQ(by_name()[s]["stdout"], dir_ + "/run/" + s + ".out") << "its log, read from its spec after the restart";
+  }
   EXPECT_EQ(runs(), (std::map<std::string, int>{{"a", 1}, {"b", 1}, {"c", 1}, {"d", 1}}));
   auto again = yard({"run", "--run-dir", "run", "gated.yaml"});
   EXPECT_NE(again.out.find("0 submitted, 0 running already, 4 up to date"), std::string::npos) << again.out;
