@@ -1,6 +1,7 @@
 #include "core/duration.h"
 
 #include <charconv>
+#include <cstdlib>
 #include <cstdio>
 #include <vector>
 
@@ -80,6 +81,22 @@ std::string format_walltime(std::int64_t seconds) {
     std::snprintf(buf, sizeof buf, "%02lld:%02lld:%02lld", static_cast<long long>(h),
                   static_cast<long long>(m), static_cast<long long>(s));
   return buf;
+}
+
+Result<double> parse_seconds(const std::string& text) {
+  if (!text.empty()) {
+    const char unit = text.back();
+    const double scale = unit == 's' ? 1 : unit == 'm' ? 60 : unit == 'h' ? 3600 : 0;
+    if (scale > 0) {
+      char* end = nullptr;
+      const std::string number = text.substr(0, text.size() - 1);
+      const double v = std::strtod(number.c_str(), &end);
+      if (!number.empty() && *end == '\0') return v * scale;
+    }
+  }
+  auto w = parse_walltime(text);
+  if (!w) return err("'" + text + "' is not a time (30s, 5m, 1h, or 1:00:00)");
+  return static_cast<double>(*w);
 }
 
 }  // namespace yard

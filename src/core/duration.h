@@ -14,6 +14,10 @@ namespace yard {
 // (and hours < 24 after a day part) except in the single-number minutes form.
 Result<std::int64_t> parse_walltime(std::string_view text);
 
+// A span of time as a workflow file says one: "30s", "5m", "1h" (a number, fractions too,
+// and its unit), or a walltime as above ("1:00:00"). An error names the text.
+Result<double> parse_seconds(const std::string& text);
+
 // Formats seconds as Slurm does: [D-]HH:MM:SS.
 std::string format_walltime(std::int64_t seconds);
 

@@ -1,10 +1,12 @@
 #include "flow/flow_file.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include <filesystem>
 #include <set>
 
+#include "core/duration.h"
 #include "flow/flow_keys.h"
 #include "flow/yaml_tree.h"
 #include "flow/flow_graph.h"
@@ -14,6 +16,29 @@
 namespace yard {
 namespace {
 
+// The most steps of one series (group: N, or what pack: {under: ...} makes).
+constexpr long kMaxGroup = 100000;
+
+// pack: {under: 60s}: the span that a series of short steps may take.
+Result<double> read_pack_under(const std::string& path, const YamlNode& n) {
+  for (std::size_t i = 0; i < n.size(); ++i)
+    if (const auto key = n.child(2 * i).str(); key != "under")
+      return err(yaml_where(path, n.child(2 * i)) + ": pack: unknown key '" + key + "' (pack: {under: 60s})");
+  if (!n["under"]) return err(yaml_where(path, n) + ": pack: a mapping gives under: (pack: {under: 60s})");
+  auto under = parse_seconds(n["under"].str());
+  if (!under) return err(yaml_where(path, n["under"]) + ": pack: under: " + under.error());
+  if (*under < 1) return err(yaml_where(path, n["under"]) + ": pack: under: is less than a second");
+  return *under;
+}
+
+// How many steps of `step_s` seconds (their time:) fit one after another in `under`
+// seconds: 1 or fewer is no series (each step a job, packed into an array as any other).
+Result<std::int32_t> steps_that_fit(double under, std::int64_t step_s) {
+  if (step_s <= 0)
+    return err("pack: {under: ...} counts the steps that fit by their time:, and this step has none "
+               "(give time:, e.g. time: \"0:10\" for ten seconds)");
+  return static_cast<std::int32_t>(std::min<double>(static_cast<double>(kMaxGroup), under / static_cast<double>(step_s)));
+}
 
 // A list of strings, or one string, each through `expand`.
 Result<std::vector<std::string>> strings(const std::string& path, const YamlNode& n, const char* key,
@@ -126,10 +151,15 @@ Result<Flow> flow_of(const YamlNode& root, const std::string& path, const std::s
       }
       const std::size_t count = foreach ? foreach->values.size() : 1;
       bool pack = true;  // pack: false keeps each step of the foreach a job of its own
-      if (n["pack"]) {
+      double pack_under = 0;  // pack: {under: 60s}: steps run in series, as many as fit in 60 s
+      if (n["pack"] && n["pack"].is_map()) {
+        auto under = read_pack_under(path, n["pack"]);
+        if (!under) return under.failure();
+        pack_under = *under;
+      } else if (n["pack"]) {
         const auto v = n["pack"].str();
         if (v != "true" && v != "false")
-          return err(yaml_where(path, n["pack"]) + ": pack: expected true or false, got '" + v + "'");
+          return err(yaml_where(path, n["pack"]) + ": pack: expected true, false or {under: 60s}, got '" + v + "'");
         pack = v == "true";
       }
       std::int32_t group = 0;  // group: N runs N steps of the foreach one after another in one job
@@ -137,13 +167,19 @@ Result<Flow> flow_of(const YamlNode& root, const std::string& path, const std::s
         const auto v = n["group"].str();
         char* end = nullptr;
         const long g = std::strtol(v.c_str(), &end, 10);
-        if (v.empty() || *end != '\0' || g < 1 || g > 100000)
+        if (v.empty() || *end != '\0' || g < 1 || g > kMaxGroup)
           return err(yaml_where(path, n["group"]) + ": group: expected a number of steps from 1 to 100000, got '" + v +
                      "'");
-        if (!foreach) return err(yaml_where(path, n["group"]) + ": group: only a step with foreach: has steps to group");
         if (!pack) return err(yaml_where(path, n["group"]) + ": group: and pack: false do not go together");
+        if (pack_under > 0)
+          return err(yaml_where(path, n["group"]) + ": group: and pack: {under: ...} both say how many steps run "
+                                                    "in series: give one");
         group = static_cast<std::int32_t>(g);
       }
+      const YamlNode series_key = n["group"] ? n["group"] : n["pack"];
+      if ((group > 0 || pack_under > 0) && !foreach)
+        return err(yaml_where(path, series_key) + (group > 0 ? ": group:" : ": pack: {under: ...}:") +
+                   " only a step with foreach: has steps to group");
       if (named.size() + count > max_steps)
         return err(at + ": " + words.step + " '" + rule + "' makes the flow more than " + std::to_string(max_steps) +
                    " steps");
@@ -167,9 +203,15 @@ Result<Flow> flow_of(const YamlNode& root, const std::string& path, const std::s
         auto job = read_step_job(path, *defaults, n, base_dir, expand);
         if (!job) return job.failure();
         s.spec = std::move(job->spec);
+        if (pack_under > 0) {
+          auto fit = steps_that_fit(pack_under, s.spec.res.walltime_s);
+          if (!fit) return err(yaml_where(path, n["pack"]) + ": step '" + s.name + "': " + fit.error());
+          s.group = *fit > 1 ? *fit : 0;
+        }
         if (s.group > 0 && s.spec.retry)
-          return err(yaml_where(path, n["group"]) + ": group: steps run one after another in one job are not tried "
-                                                    "again one by one (retry: and group: do not go together)");
+          return err(yaml_where(path, series_key) + (n["group"] ? ": group:" : ": pack:") +
+                     " steps run one after another in one job are not tried again one by one (retry: and " +
+                     (n["group"] ? "group:" : "pack: {under: ...}") + " do not go together)");
         s.spec.name = s.name;
         s.job_class = std::move(job->job_class);
         s.own_env = job->own_env;

@@ -22,7 +22,10 @@ inline constexpr SettingDoc kFlowStepKeys[] = {
     {"outputs", "files it writes", ""},
     {"foreach", "one step per value: a list, {range: 1-100:3}, {glob: PATTERN} or {outputs: STEP}", ""},
     {"as", "the foreach value's variable", "item"},
-    {"pack", "false: each step of the foreach a job of its own", "packed into arrays where a submission costs"},
+    {"pack",
+     "false: each step of the foreach a job of its own; {under: 60s}: its steps run one after another in one job, "
+     "as many as their time: fits in 60 s (as group:)",
+     "packed into arrays where a submission costs"},
     {"group", "N: the foreach's steps run N at a time one after another in one job, each with its own state, exit "
               "and log (no retry:)",
      "one job per step"},

@@ -41,8 +41,8 @@ Status prepare_flow_run(Flow& flow, const std::string& run_dir, bool* logged_the
     } else if (step.group > 0) {
       // A grouped step's log is written by the job that runs its group, into the run's
       // directory; a pattern (%j) would name that job, not the step.
-      return err("step '" + step.name + "' (" + step.where + "): group: its steps log into the run's directory "
-                 "(output: and error: do not go with group:)");
+      return err("step '" + step.name + "' (" + step.where + "): steps in series log into the run's directory "
+                 "(output: and error: do not go with group: or pack: {under: ...})");
     } else {
       step.packable = false;  // a log the file names is the step's: an element's would differ
     }

@@ -18,23 +18,6 @@ Result<double> factor(std::string text) {
   return f;
 }
 
-// "30s", "5m", "1h", or a walltime ("1:00").
-Result<double> seconds(const std::string& text) {
-  if (!text.empty()) {
-    const char unit = text.back();
-    const double scale = unit == 's' ? 1 : unit == 'm' ? 60 : unit == 'h' ? 3600 : 0;
-    if (scale > 0) {
-      char* end = nullptr;
-      const std::string number = text.substr(0, text.size() - 1);
-      const double v = std::strtod(number.c_str(), &end);
-      if (!number.empty() && *end == '\0') return v * scale;
-    }
-  }
-  auto w = parse_walltime(text);
-  if (!w) return err("'" + text + "' is not a time (30s, 5m, 1h, or 1:00:00)");
-  return static_cast<double>(*w);
-}
-
 }  // namespace
 
 Result<RetryPolicy> read_retry(const std::string& path, const YamlNode& n) {
@@ -64,7 +47,7 @@ Result<RetryPolicy> read_retry(const std::string& path, const YamlNode& n) {
         for (const auto& code : n["exit"].items()) p.exit_codes.push_back(code.integer());
       }
       if (n["backoff"]) {
-        auto s = seconds(n["backoff"].str());
+        auto s = parse_seconds(n["backoff"].str());
         if (!s) return fail(n["backoff"], "backoff: " + s.error());
         p.backoff_s = *s;
       }

@@ -142,7 +142,38 @@ TEST_F(FlowSeries, TheDaemonKilledMidSeriesLosesNoStepAndRunsNoneTwice) {
   EXPECT_NE(again.out.find("0 submitted, 0 running already, 4 up to date"), std::string::npos) << again.out;
 }
 
-TEST_F(FlowSeries, ABadGroupIsRefusedNamingItsLine) {
+// pack: {under: 20s} with steps of time: 0:05 runs them four at a time; steps longer
+// than the span are not put in series.
+TEST_F(FlowSeries, PackUnderRunsAsManyStepsInSeriesAsTheirTimeFits) {
+  write("sweep.yaml",
+        "steps:\n"
+        "  - name: short\n"
+        "    foreach: {range: 1-8}\n"
+        "    pack: {under: 20s}\n"
+        "    time: \"0:05\"\n"
+        "    command: echo short{item} >> ran.log\n"
+        "  - name: long\n"
+        "    foreach: [a, b]\n"
+        "    pack: {under: 20s}\n"
+        "    time: 1\n"
+        "    command: echo long{item} >> ran.log\n");
+  auto o = yard({"run", "--run-dir", "run", "sweep.yaml"}, {}, 120);
+  ASSERT_EQ(o.rc, 0) << o.out << o.err;
+  std::map<std::string, int> carriers;
+  for (auto& j : status()) {
+    const auto name = j["name"].get<std::string>();
+    if (name.ends_with(".series")) ++carriers[name];
+    else if (name.starts_with("short[")) EXPECT_EQ(j["backend"], "series") << j.dump();
+    else EXPECT_EQ(j["backend"], "local") << j.dump();  // a minute each: no series in 20 s
+  }
+  EXPECT_EQ(carriers, (std::map<std::string, int>{{"short.series", 2}}));
+  std::map<std::string, int> each_once;
+  for (int i = 1; i <= 8; ++i) each_once["short" + std::to_string(i)] = 1;
+  each_once["longa"] = each_once["longb"] = 1;
+  EXPECT_EQ(runs(), each_once);
+}
+
+TEST_F(FlowSeries, ABadGroupOrPackUnderIsRefusedNamingItsLine) {
   const std::pair<const char*, const char*> cases[] = {
       {"steps:\n  - name: s\n    foreach: [a]\n    group: 0\n    command: x\n",
        "bad.yaml:4: group: expected a number of steps from 1 to 100000, got '0'"},
@@ -155,7 +186,19 @@ TEST_F(FlowSeries, ABadGroupIsRefusedNamingItsLine) {
       {"steps:\n  - name: s\n    foreach: [a]\n    group: 3\n    retry: 2\n    command: x\n",
        "bad.yaml:4: group: steps run one after another in one job are not tried again one by one"},
       {"steps:\n  - name: s\n    foreach: [a]\n    group: 3\n    output: o.txt\n    command: x\n",
-       "group: its steps log into the run's directory"},
+       "steps in series log into the run's directory"},
+      {"steps:\n  - name: s\n    foreach: [a]\n    pack: {under: 1m}\n    command: x\n",
+       "bad.yaml:4: step 's[a]': pack: {under: ...} counts the steps that fit by their time:, and this step has none"},
+      {"steps:\n  - name: s\n    foreach: [a]\n    pack: {under: soon}\n    time: 1\n    command: x\n",
+       "bad.yaml:4: pack: under: 'soon' is not a time (30s, 5m, 1h, or 1:00:00)"},
+      {"steps:\n  - name: s\n    foreach: [a]\n    pack: {over: 1m}\n    time: 1\n    command: x\n",
+       "bad.yaml:4: pack: unknown key 'over' (pack: {under: 60s})"},
+      {"steps:\n  - name: s\n    pack: {under: 1m}\n    time: 1\n    command: x\n",
+       "bad.yaml:3: pack: {under: ...}: only a step with foreach: has steps to group"},
+      {"steps:\n  - name: s\n    foreach: [a]\n    pack: {under: 1m}\n    group: 2\n    time: 1\n    command: x\n",
+       "bad.yaml:5: group: and pack: {under: ...} both say how many steps run in series: give one"},
+      {"steps:\n  - name: s\n    foreach: [a]\n    pack: {under: 1m}\n    time: \"0:10\"\n    retry: 2\n    command: x\n",
+       "bad.yaml:4: pack: steps run one after another in one job are not tried again one by one"},
   };
   for (const auto& [text, message] : cases) {
     write("bad.yaml", text);
