@@ -41,6 +41,7 @@ import os
 import re
 import shutil
 import signal
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -50,7 +51,9 @@ import urllib.request
 
 FENCE = re.compile(r"^(\s*)(```+|~~~+)\s*([\w+-]*)")
 SKIP = re.compile(r"<!--\s*doc-test:\s*skip\s+(.+?)\s*-->")
-NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # the sandbox's own server
+# The sandbox's own server: no proxy, and its own certificate (a page may make one) taken as is.
+NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}),
+                                       urllib.request.HTTPSHandler(context=ssl._create_unverified_context()))
 SERVE = re.compile(r"<!--\s*doc-test:\s*serve\s+(\S+)\s*-->")
 STAND_IN = re.compile(r"<!--\s*doc-test:\s*stand-in\s+(\w+)\s*-->")
 EXIT = re.compile(r"\s#\s*exit\s+(\d+)\s*$")
