@@ -36,6 +36,19 @@ std::string first_lines(const std::string& text, std::size_t max_chars) {
   return t;
 }
 
+namespace {
+
+// The last line of what a command said: where a scheduler's client says why it gave up
+// ("squeue: fatal: Could not establish a configuration source" after three lines of
+// detail). A backend's health says it on one line.
+std::string last_line(const std::string& text) {
+  std::string t = first_lines(text, text.size());
+  const auto nl = t.rfind('\n');
+  return nl == std::string::npos ? t : t.substr(nl + 1);
+}
+
+}  // namespace
+
 }  // namespace indirect
 
 IndirectBackend::IndirectBackend(Store& store, const Dialect& dialect, CommandQueue& commands,
@@ -336,7 +349,8 @@ void IndirectBackend::apply(const CompletedCommand& done, double now) {
     // A submission the scheduler refused was answered: only one that could not reach it failed.
     const bool failed = r.timed_out || r.not_started ||
                         (!r.ok() && (what.kind != Kind::Submit || dialect_.transient_failure(r.exit_code, r.err)));
-    const std::string said = first_lines(r.err.empty() ? r.out : r.err, 200), program = done.command.argv[0];
+    const std::string said = first_lines(indirect::last_line(r.err.empty() ? r.out : r.err), 200),
+                      program = done.command.argv[0];
     note_health(failed, said.rfind(program + ":", 0) == 0 ? said : program + ": " + (said.empty() ? r.summary() : said), now);
   }
   switch (what.kind) {

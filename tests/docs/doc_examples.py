@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs the examples of the README and the documentation site, so that they cannot drift.
 
-The rules a page follows (docs/CONTRIBUTING-DOCS.md says them to writers):
+The rules a page of README.md or docs/ follows, for its writers:
 * Code is fenced (```); an indented code block is an error, since it could hide a command
   that no test runs.
 * A ```console block is run: each line starting with "$ " is a command (a line ending in a
@@ -26,6 +26,10 @@ The rules a page follows (docs/CONTRIBUTING-DOCS.md says them to writers):
   goes on once URL answers (any HTTP status; within 30 s, or the block fails with what the
   command printed), and the server is stopped (SIGTERM to its process group) when the
   page ends.
+* A block whose commands show what comes true a while after (a scheduler seen down after
+  its calls failed) says so just before it: `<!-- doc-test: until SECONDS -->`. Each of
+  its commands is run again, every half second, until it exits and prints as the page
+  says, or SECONDS have passed (then it fails as any other).
 * A ```python block is run by python3 in the page's sandbox, this build's module first on
   its path, each block in an interpreter of its own: it must exit 0 (its `assert`s are
   its checks). A skip comment works as for console blocks.
@@ -55,6 +59,7 @@ SKIP = re.compile(r"<!--\s*doc-test:\s*skip\s+(.+?)\s*-->")
 NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}),
                                        urllib.request.HTTPSHandler(context=ssl._create_unverified_context()))
 SERVE = re.compile(r"<!--\s*doc-test:\s*serve\s+(\S+)\s*-->")
+UNTIL = re.compile(r"<!--\s*doc-test:\s*until\s+(\d+)\s*-->")
 STAND_IN = re.compile(r"<!--\s*doc-test:\s*stand-in\s+(\w+)\s*-->")
 EXIT = re.compile(r"\s#\s*exit\s+(\d+)\s*$")
 HEREDOC = re.compile(r"<<-?\s*'?\"?(\w+)'?\"?")
@@ -89,10 +94,13 @@ def blocks(path, shown):
             continue
         s = SKIP.search(line)
         v = SERVE.search(line)
+        u = UNTIL.search(line)
         if s:
             skip = s.group(1)
         elif v:
-            serve = v.group(1)
+            serve = ("serve", v.group(1))
+        elif u:
+            serve = ("until", int(u.group(1)))
         elif line.strip():
             skip = skip if line.strip().startswith("<!--") else None
             serve = serve if line.strip().startswith("<!--") else None
@@ -276,19 +284,25 @@ def check_page(path, shown, bindir, root):
                 skips.append("%s:%d: %s" % (shown, first, skip))
                 continue
             box = box or Sandbox(bindir, root, stand_in)
-            if serve:
+            if serve and serve[0] == "serve":
                 if len(cmds) != 1:
                     failures.append("%s:%d: a serve block holds one command" % (shown, first))
                     continue
-                rc, why = box.serve(cmds[0].text, serve)
+                rc, why = box.serve(cmds[0].text, serve[1])
                 ran += 1
                 if rc != 0:
                     failures.append("%s:%d: `%s`: %s" % (shown, cmds[0].line, cmds[0].text, indent(why)))
                 continue
+            until = serve[1] if serve else 0
             for c in cmds:
-                rc, out = box.run(c.text)
+                deadline = time.monotonic() + until
+                while True:
+                    rc, out = box.run(c.text)
+                    got = out.rstrip("\n").split("\n") if out.strip() else []
+                    if (rc == c.rc and (not c.expected or matches(c.expected, got))) or time.monotonic() >= deadline:
+                        break
+                    time.sleep(0.5)  # an `until` block: what it shows comes true within its seconds
                 ran += 1
-                got = out.rstrip("\n").split("\n") if out.strip() else []
                 if rc != c.rc:
                     failures.append("%s:%d: `%s` exited %d, the page says %d; it printed:\n%s"
                                     % (shown, c.line, c.text, rc, c.rc, indent(out)))

@@ -7,7 +7,7 @@ namespace yard {
 bool slurm_transient_failure(int exit_code, std::string_view err) {
   // Messages of Slurm 22.05 (src/common/slurm_errno.c and the clients) when the
   // controller or slurmdbd cannot be reached or asks to come back later.
-  static constexpr std::array<std::string_view, 10> kTransient = {
+  static constexpr std::array<std::string_view, 11> kTransient = {
       "Unable to contact slurm controller",
       "Socket timed out",
       "temporarily unable to accept job",
@@ -18,6 +18,9 @@ bool slurm_transient_failure(int exit_code, std::string_view err) {
       "Resource temporarily unavailable",
       "Problem talking to the database",
       "slurmdbd",
+      // A configless client (no slurm.conf of its own) that cannot fetch the controller's:
+      // the controller is away, or not yet found; its job was not refused.
+      "failed to fetch config",
   };
   for (auto m : kTransient)
     if (err.find(m) != std::string_view::npos) return true;

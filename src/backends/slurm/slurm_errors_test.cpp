@@ -13,6 +13,8 @@ TEST(SlurmErrors, ControllerDownIsTransientOnRealOutput) {
   EXPECT_TRUE(slurm_transient_failure(1, slurm_fixture("sbatch_controller_down.stderr")));
   EXPECT_TRUE(slurm_transient_failure(1, slurm_fixture("squeue_controller_down.stderr")));
   EXPECT_TRUE(slurm_transient_failure(8, slurm_fixture("scancel_controller_down.stderr")));
+  // Configless: no slurm.conf here, and no controller to fetch it from.
+  EXPECT_TRUE(slurm_transient_failure(1, slurm_fixture("sbatch_config_unreachable.stderr")));
 }
 
 TEST(SlurmErrors, RefusalsAreNotRetried) {
