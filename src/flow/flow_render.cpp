@@ -26,6 +26,9 @@ std::string resources(const FlowStep& step) {
   if (s.array) out += ", array of " + std::to_string(s.array->indices.size());
   if (!step.job_class.empty()) out += ", class " + step.job_class;
   out += ", on " + (s.backend.empty() ? std::string(kDefaultBackend) : s.backend);
+  // group: N, or pack: {under: ...}: how many of its foreach run one after another in a job
+  // (where its backend's jobs can wait on others': the daemon decides at submission).
+  if (step.group > 0) out += ", in series " + std::to_string(step.group) + " a job";
   return out;
 }
 

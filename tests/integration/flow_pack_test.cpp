@@ -27,7 +27,7 @@ TEST_F(FlowPack, OnTheLocalBackendTheStepsOfAForeachStayJobsOfTheirOwn) {
   write("bad.yaml", "steps:\n  - name: s\n    foreach: [a]\n    pack: maybe\n    command: x\n");
   o = yard({"run", "bad.yaml"});
   EXPECT_EQ(o.rc, 2);
-  EXPECT_NE(o.err.find("bad.yaml:4: pack: expected true or false, got 'maybe'"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("bad.yaml:4: pack: expected true, false or {under: 60s}, got 'maybe'"), std::string::npos) << o.err;
 }
 
 }  // namespace

@@ -157,6 +157,10 @@ TEST_F(FlowSeries, PackUnderRunsAsManyStepsInSeriesAsTheirTimeFits) {
         "    pack: {under: 20s}\n"
         "    time: 1\n"
         "    command: echo long{item} >> ran.log\n");
+  auto plan = yard({"run", "--dry-run", "sweep.yaml"});
+  EXPECT_NE(plan.out.find("1. short[1]  (1 cpu, time 00:00:05, on local, in series 4 a job)\n"), std::string::npos)
+      << plan.out;
+  EXPECT_NE(plan.out.find("long[a]  (1 cpu, time 00:01:00, on local)\n"), std::string::npos) << plan.out;
   auto o = yard({"run", "--run-dir", "run", "sweep.yaml"}, {}, 120);
   ASSERT_EQ(o.rc, 0) << o.out << o.err;
   std::map<std::string, int> carriers;

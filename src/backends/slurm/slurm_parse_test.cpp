@@ -29,6 +29,7 @@ TEST_F(SlurmParse, EveryFixtureFileIsKnown) {
       "sbatch_reject_ntasks.out", "sbatch_reject_ntasks.stderr", "sbatch_reject_ntasks.rc",
       "sbatch_reject_time.out", "sbatch_reject_time.stderr", "sbatch_reject_time.rc",
       "sbatch_controller_down.out", "sbatch_controller_down.stderr", "sbatch_controller_down.rc",
+      "sbatch_config_unreachable.stderr",
       "squeue.out", "squeue_r.out", "squeue_all_states.out", "squeue_jobs.out",
       "squeue_jobs_with_unknown.out", "squeue_unknown.out", "squeue_unknown.stderr", "squeue_unknown.rc",
       "squeue_long.out", "squeue_after_cancel.out", "squeue_completing.out", "squeue_suspended.out",
