@@ -3,7 +3,8 @@
 # under AddressSanitizer + UndefinedBehaviorSanitizer but for the suites against real
 # clusters (Slurm, Grid Engine, OAR, and the stand-in schedulers) and the load tests, which
 # run once: under the sanitizers their daemons and ours would share 2 cores with the
-# sanitized unit tests, and the pass would outgrow CI's hour.
+# sanitized unit tests, and the pass would outgrow CI's hour (the sanitizers' build does not
+# even build the cluster suites: CMakeLists.txt).
 #
 # The cluster suites wait on their schedulers far more than they compute (a job to leave
 # Slurm's queue takes a minute): they run in the background, one lane per scheduler (each
