@@ -41,10 +41,9 @@ namespace {
 // The last line of what a command said: where a scheduler's client says why it gave up
 // ("squeue: fatal: Could not establish a configuration source" after three lines of
 // detail). A backend's health says it on one line.
-std::string last_line(const std::string& text) {
-  std::string t = first_lines(text, text.size());
-  const auto nl = t.rfind('\n');
-  return nl == std::string::npos ? t : t.substr(nl + 1);
+std::string last_line(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text.substr(text.rfind('\n') + 1);  // npos + 1 is 0: the whole of a single line
 }
 
 }  // namespace

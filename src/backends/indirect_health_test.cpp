@@ -98,10 +98,13 @@ TEST_F(IndirectHealth, CallsFailingForLongAreDownWhateverTheirNumber) {
   now_ += 61;
   step();  // the next status call
   EXPECT_EQ(backend_->down_reason(), "");  // one failure: not yet
-  queue_.answer("", 1, "fq: timed out\n");
+  // Its client says why it gave up on its last line, after lines of detail: the reason is
+  // that line, on one line.
+  queue_.answer("", 1, "fq: error: looking for the controller\nfq: error: none found\nfq: fatal: gave up\n");
   step();
   EXPECT_NE(backend_->down_reason().find("2 failed calls in a row over 61 s"), std::string::npos)
       << backend_->down_reason();
+  EXPECT_TRUE(backend_->down_reason().ends_with("the last: fq: fatal: gave up")) << backend_->down_reason();
   EXPECT_EQ(job(id).state, JobState::Pending);
 }
 

@@ -74,10 +74,10 @@ class Command:
 
 
 def blocks(path, shown):
-    """The page's fenced blocks: (first line, language, lines, skip reason); and errors."""
+    """The page's fenced blocks: (first line, language, lines, skip reason, directive: ("serve", URL), ("until", seconds) or None); and errors."""
     out, errors = [], []
     lines = open(path, encoding="utf-8").read().split("\n")
-    i, skip, serve, in_list = 0, None, None, False
+    i, skip, directive, in_list = 0, None, None, False
     while i < len(lines):
         line = lines[i]
         m = FENCE.match(line)
@@ -89,8 +89,8 @@ def blocks(path, shown):
                 j += 1
             if j == len(lines):
                 errors.append("%s:%d: a ``` block that never ends" % (shown, i + 1))
-            out.append((i + 1, lang, body, skip, serve))
-            skip, serve, i = None, None, j + 1
+            out.append((i + 1, lang, body, skip, directive))
+            skip, directive, i = None, None, j + 1
             continue
         s = SKIP.search(line)
         v = SERVE.search(line)
@@ -98,12 +98,12 @@ def blocks(path, shown):
         if s:
             skip = s.group(1)
         elif v:
-            serve = ("serve", v.group(1))
+            directive = ("serve", v.group(1))
         elif u:
-            serve = ("until", int(u.group(1)))
+            directive = ("until", int(u.group(1)))
         elif line.strip():
             skip = skip if line.strip().startswith("<!--") else None
-            serve = serve if line.strip().startswith("<!--") else None
+            directive = directive if line.strip().startswith("<!--") else None
         # An indented code block: four blanks after a blank line, outside a list item.
         if line.strip() and not line.startswith(" "):
             in_list = bool(re.match(r"^\s*([-*+]|\d+\.)\s", line))
@@ -262,7 +262,7 @@ def check_page(path, shown, bindir, root):
     stand_in = STAND_IN.search(open(path, encoding="utf-8").read())
     stand_in = stand_in.group(1) if stand_in else None
     try:
-        for first, lang, body, skip, serve in found:
+        for first, lang, body, skip, directive in found:
             if lang == "python":
                 if skip:
                     skips.append("%s:%d: %s" % (shown, first, skip))
@@ -284,16 +284,16 @@ def check_page(path, shown, bindir, root):
                 skips.append("%s:%d: %s" % (shown, first, skip))
                 continue
             box = box or Sandbox(bindir, root, stand_in)
-            if serve and serve[0] == "serve":
+            if directive and directive[0] == "serve":
                 if len(cmds) != 1:
                     failures.append("%s:%d: a serve block holds one command" % (shown, first))
                     continue
-                rc, why = box.serve(cmds[0].text, serve[1])
+                rc, why = box.serve(cmds[0].text, directive[1])
                 ran += 1
                 if rc != 0:
                     failures.append("%s:%d: `%s`: %s" % (shown, cmds[0].line, cmds[0].text, indent(why)))
                 continue
-            until = serve[1] if serve else 0
+            until = directive[1] if directive and directive[0] == "until" else 0
             for c in cmds:
                 deadline = time.monotonic() + until
                 while True:
