@@ -1,6 +1,7 @@
 """The pages as a person uses them, in Debian's Chromium (tests/web/e2e/run.mjs, driven by
 playwright-core): log in, start a run from a template and watch it finish live, download
-its output, cancel another, run a three-step workflow and watch its graph, see a bad value
+its output, cancel another, run a three-step workflow and watch its graph (and again with the page's first answer
+coming after the stream told the run's end, and its next failing), see a bad value
 refused at its field, the runs list at phone width, a run followed to its end across
 a daemon killed and started again, a workflow file's run resumed from its page, and a second user who can neither see
 nor fetch the first one's runs or files. The screenshots are kept in the build directory

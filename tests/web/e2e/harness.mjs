@@ -67,6 +67,7 @@ export async function stage(name, fn) {
       const shot = path.join(SHOTS, `fail-${walk.passed + 1}.png`);
       await walk.activePage.screenshot({ path: shot, fullPage: true, timeout: 10000 }).catch(() => {});
       console.error(`  page: ${walk.activePage.url()}  screenshot: ${shot}`);
+      await tellServersView(walk.activePage);
     }
     for (const line of walk.browserErrors.slice(-10)) console.error(`  browser: ${line}`);
     console.log(`${walk.passed} passed, 1 failed`);
@@ -75,6 +76,27 @@ export async function stage(name, fn) {
   }
   walk.passed += 1;
   console.log(`ok ${walk.passed} - ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+}
+
+// On a failure on a run's page: the run as the server has it now (its state and its steps'),
+// and the daemon's jobs, to tell a page that missed a change from a run that never made it.
+async function tellServersView(page) {
+  const id = /\/runs\/(\d+)$/.exec(new URL(page.url()).pathname)?.[1];
+  if (!id) return;
+  try {
+    const res = await page.request.get(`${BASE}/api/v1/runs/${id}`, { timeout: 10000 });
+    const run = (await res.json()).run ?? {};
+    const steps = (run.steps ?? []).map((st) => `${st.name} ${st.state}`).join(', ');
+    console.error(`  server: run ${id} ${res.status()} ${run.state ?? ''}${steps ? ` (steps: ${steps})` : ''}`);
+  } catch (e) {
+    console.error(`  server: run ${id} could not be asked: ${e.message}`);
+  }
+  try {
+    const jobs = execFileSync(YARD, ['status'], { encoding: 'utf8', timeout: 10000 });
+    console.error(`  daemon: yard status\n${jobs.split('\n').slice(-12).map((l) => `    ${l}`).join('\n')}`);
+  } catch (e) {
+    console.error(`  daemon: yard status failed: ${e.message}`);
+  }
 }
 
 /** Waits for `fn(arg)` in the page to be truthy; `what` says what was awaited when it times out. */
@@ -126,6 +148,26 @@ export function recordNotifications() {
     constructor(title, opts) {
       window.__yardNotes.push(title);
       super(title, opts);
+    }
+  };
+}
+
+/** Records the runs each `runs` message of the event stream carries (window.__yardStreamRuns),
+ * before the page's own listener sees them. */
+export function recordStreamRuns() {
+  const ES = window.EventSource;
+  window.__yardStreamRuns = [];
+  if (!ES) return;
+  window.EventSource = class extends ES {
+    constructor(url, opts) {
+      super(url, opts);
+      this.addEventListener('runs', (e) => {
+        try {
+          window.__yardStreamRuns.push(...(JSON.parse(e.data).runs ?? []));
+        } catch {
+          // not JSON: the page's own listener ignores it too
+        }
+      });
     }
   };
 }

@@ -18,7 +18,7 @@ import path from 'node:path';
 
 import {
   BASE, CHROMIUM, PASS1, PASS2, RUN_T, T, USER1, USER2, YARD, chromium, daemonPid, fail, gone, logIn, need,
-  openTemplate, recordNotifications, shot, stage, submitRun, until, urlMatches, visible, walk, watch,
+  openTemplate, recordNotifications, recordStreamRuns, shot, stage, submitRun, until, urlMatches, visible, walk, watch,
 } from './harness.mjs';
 
 const user1Runs = [];
@@ -35,6 +35,7 @@ const ctx1 = await walk.browser.newContext({ viewport: { width: 1280, height: 90
 ctx1.setDefaultTimeout(T);
 ctx1.setDefaultNavigationTimeout(T);
 await ctx1.addInitScript(recordNotifications);
+await ctx1.addInitScript(recordStreamRuns);
 const page = await ctx1.newPage();
 walk.activePage = page;
 watch(page, USER1);
@@ -167,6 +168,44 @@ await stage('runs the workflow "three-steps" and sees every step COMPLETED in it
   await until(page, 'the workflow run shows COMPLETED',
     (sel) => document.querySelector(sel)?.getAttribute('data-state') === 'COMPLETED', '[data-testid="run-state"]', RUN_T);
   await shot(page, 'workflow.png');
+});
+
+await stage('a run page whose first answer comes after the stream told the run ended, and whose next fails, shows every step COMPLETED', async () => {
+  // Under load the page's first fetch of a run can be answered after the stream's last
+  // word on it: the steps' states come only from fetches, so the page must fetch again, and
+  // keep trying if that fails. Here the first answer is held until the stream has told that
+  // the run COMPLETED, and the next is a 503.
+  let held = false;
+  let failed = false;
+  const runUrl = /\/api\/v1\/runs\/(\d+)$/;
+  const handler = async (route) => {
+    const id = Number(runUrl.exec(new URL(route.request().url()).pathname)?.[1]);
+    if (route.request().method() !== 'GET' || !id) return route.continue();
+    if (!held) {
+      held = true;
+      await until(page, `the stream tells that run ${id} COMPLETED`,
+        (i) => (window.__yardStreamRuns ?? []).some((r) => r.id === i && r.state === 'COMPLETED'), id, RUN_T);
+      return route.continue();
+    }
+    if (!failed) {
+      failed = true;
+      return route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"busy (said by the test)"}' });
+    }
+    return route.continue();
+  };
+  await page.route(runUrl, handler);
+  try {
+    await openTemplate(page, 'three-steps');
+    const id = await submitRun(page, 'three-steps');
+    user1Runs.push(id);
+    await until(page, 'every step node shows COMPLETED', () => {
+      const nodes = [...document.querySelectorAll('[data-testid="workflow-graph"] [data-testid^="step-"]')];
+      return nodes.length > 0 && nodes.every((n) => n.getAttribute('data-state') === 'COMPLETED');
+    }, undefined, RUN_T);
+    if (!held || !failed) fail(`the page did not fetch the run again after its first answer (held ${held}, failed ${failed})`);
+  } finally {
+    await page.unroute(runUrl, handler);
+  }
 });
 
 await stage('a bad value (count 99) shows the server\'s message next to the count field', async () => {

@@ -32,9 +32,13 @@ export function runPage(ctx: RouteContext): () => void {
   const since = store.now();
   get<{ run: Run; events: RunEvent[] }>(`/api/v1/runs/${id}`).then((body) => {
     if (!ctx.alive()) return;
+    // If the stream told of the run while this was asked, its copy is kept (store.put) and
+    // what the stream does not carry (the steps, the timeline) is asked for again: under
+    // load the answer can come after the stream's last word on the run, and no later word
+    // would bring the steps' end.
     const run = store.put(body.run, since);
     ctx.main.replaceChildren();
-    cleanups.push(draw(ctx, run, body.events ?? []));
+    cleanups.push(draw(ctx, run, body.events ?? [], run !== body.run));
   }).catch((e) => {
     if (!ctx.alive()) return;
     if (e instanceof ApiError && e.status === 404) {
@@ -56,7 +60,7 @@ function notFound(ctx: RouteContext): void {
   ctx.main.querySelector('h1')?.focus();
 }
 
-function draw(ctx: RouteContext, first: Run, firstEvents: RunEvent[]): () => void {
+function draw(ctx: RouteContext, first: Run, firstEvents: RunEvent[], outdated: boolean): () => void {
   let run = first;
   const id = run.id;
   document.title = `${run.name} · Switchyard`;
@@ -195,21 +199,27 @@ function draw(ctx: RouteContext, first: Run, firstEvents: RunEvent[]): () => voi
     }));
   }
 
-  // Timeline: fetched again (once, shortly after) when the stream says the run changed.
+  // The steps and the timeline: fetched again (once, shortly after) when the stream says
+  // the run changed. A fetch that fails is tried again, later each time: the run's last
+  // change may have been told already, and nothing else would fetch them.
   let detailTimer: number | undefined;
-  function refreshDetail(): void {
+  let retryMs = 1000;
+  function refreshDetail(delayMs = 250): void {
     window.clearTimeout(detailTimer);
     detailTimer = window.setTimeout(async () => {
       const since = store.now();
       try {
         const body = await get<{ run: Run; events: RunEvent[] }>(`/api/v1/runs/${id}`);
         if (!ctx.alive()) return;
+        retryMs = 1000;
         store.put(body.run, since);
         drawTimeline(body.events ?? []);
-      } catch {
-        // the next change tries again
+      } catch (e) {
+        if (!ctx.alive() || (e instanceof ApiError && e.status === 404)) return;
+        refreshDetail(retryMs);
+        retryMs = Math.min(retryMs * 2, 30000);
       }
-    }, 250);
+    }, delayMs);
   }
 
   async function refreshFiles(): Promise<void> {
@@ -283,6 +293,7 @@ function draw(ctx: RouteContext, first: Run, firstEvents: RunEvent[]): () => voi
     void refreshFiles();
     readLogs();
   });
+  if (outdated) refreshDetail();
   const ticker = window.setInterval(() => {
     if (run.state === 'RUNNING') applyRun(run);
   }, 2000);
