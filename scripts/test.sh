@@ -39,6 +39,11 @@ echo "== tests against real clusters and stand-in schedulers (release, in the ba
 clusters_log=$PWD/build/cluster-tests.log
 (cd build && ctest --output-on-failure --timeout 600 -j4 -R "$cluster_tests" > "$clusters_log" 2>&1) &
 clusters=$!
+# What they printed, but for the lines of tests that started and passed: a failure's
+# output and the summary, where the end of CI's log shows them.
+show_clusters_log() {
+  grep -v -E '^ *Start +[0-9]+: |^ *[0-9]+/[0-9]+ Test +#[0-9]+: .* Passed +[0-9.]+ sec$' "$clusters_log" || true
+}
 # Whatever fails meanwhile, the cluster suites end before this script does (their last
 # tests stop the schedulers they started), and what they printed is shown.
 finish_clusters() {
@@ -46,7 +51,7 @@ finish_clusters() {
   if [ -n "$clusters" ]; then
     echo "== waiting for the cluster suites to end"
     wait "$clusters" || true
-    cat "$clusters_log"
+    show_clusters_log
   fi
   exit "$rc"
 }
@@ -70,6 +75,6 @@ echo "== tests against real clusters and stand-in schedulers (release): waiting 
 clusters_rc=0
 wait "$clusters" || clusters_rc=$?
 clusters=
-cat "$clusters_log"
+show_clusters_log
 [ "$clusters_rc" -eq 0 ] || { echo "== the cluster suites failed (exit $clusters_rc)"; exit 1; }
 phase_done "tests (clusters)"
