@@ -94,6 +94,7 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
   for (const auto& note : make_state_private(paths)) std::cerr << "yard daemon: " << note << std::endl;
   auto store = Store::open(paths.store);
   if (!store) return refuse(store.error());
+  store->defer_checkpoints();
   StoreFile store_file(paths.store);
   auto machine = load_machine(paths.config);
   if (!machine) return refuse(machine.error());
@@ -248,6 +249,8 @@ int run_daemon(const Paths& paths, const BackendRegistry& registry) {
       std::cerr << "yard daemon: " << store->fault() << std::endl;
       restart_from_store();
     }
+    // After the replies went out (connections.send flushes them) and the jobs started.
+    store->checkpoint_if_due();
     if (daemon.draining && backends.running() == 0) daemon.stopping = true;
   }
   subscribers.stop("the daemon stopped (pid " + std::to_string(::getpid()) + "); `yard server start` starts it again");

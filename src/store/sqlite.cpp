@@ -49,6 +49,24 @@ void Db::finalize_fixed() {
   fixed_.clear();
 }
 
+void Db::defer_checkpoints(int pages) {
+  checkpoint_pages_ = pages;
+  // A WAL hook of one's own replaces SQLite's automatic checkpoint (which is one).
+  sqlite3_wal_hook(
+      db_,
+      [](void* count, sqlite3*, const char*, int pages_now) {
+        *static_cast<int*>(count) = pages_now;
+        return SQLITE_OK;
+      },
+      wal_pages_.get());
+}
+
+void Db::checkpoint_if_due() {
+  if (checkpoint_pages_ <= 0 || *wal_pages_ < checkpoint_pages_) return;
+  if (sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr) == SQLITE_OK)
+    *wal_pages_ = 0;
+}
+
 Db& Db::operator=(Db&& o) noexcept {
   if (this != &o) {
     finalize_fixed();
@@ -57,6 +75,8 @@ Db& Db::operator=(Db&& o) noexcept {
     fixed_ = std::move(o.fixed_);
     fault_ = std::move(o.fault_);
     path_ = std::move(o.path_);
+    wal_pages_ = std::move(o.wal_pages_);
+    checkpoint_pages_ = o.checkpoint_pages_;
     o.db_ = nullptr;
   }
   return *this;

@@ -33,7 +33,9 @@ class Db {
  public:
   Db() = default;
   ~Db();
-  Db(Db&& o) noexcept : db_(o.db_), fixed_(std::move(o.fixed_)), fault_(std::move(o.fault_)), path_(std::move(o.path_)) {
+  Db(Db&& o) noexcept
+      : db_(o.db_), fixed_(std::move(o.fixed_)), fault_(std::move(o.fault_)), path_(std::move(o.path_)),
+        wal_pages_(std::move(o.wal_pages_)), checkpoint_pages_(o.checkpoint_pages_) {
     o.db_ = nullptr;
   }
   Db& operator=(Db&& o) noexcept;
@@ -56,6 +58,14 @@ class Db {
   const std::string& path() const { return path_; }
   // The first write failure (see Fault), or empty.
   const std::string& fault() const { return fault_->message; }
+  // Checkpoints taken out of commits: instead of SQLite's automatic checkpoint inside
+  // the commit that fills the WAL to `pages`, checkpoint_if_due() copies the WAL into the
+  // database once it holds `pages` or more. The daemon calls it after answering, so that
+  // a checkpoint's writes and syncs (milliseconds) do not delay the reply that comes
+  // before them. A checkpoint that fails (a full disk) leaves the WAL as it was, as an
+  // automatic one does, and is tried again at the next call.
+  void defer_checkpoints(int pages);
+  void checkpoint_if_due();
 
  private:
   friend class Statement;
@@ -68,6 +78,8 @@ class Db {
   // Shared with this connection's statements, so it survives moves of the Db.
   std::shared_ptr<Fault> fault_ = std::make_shared<Fault>();
   std::string path_;
+  std::shared_ptr<int> wal_pages_ = std::make_shared<int>(0);  // after the last commit: the hook's, across moves
+  int checkpoint_pages_ = 0;                                   // 0: SQLite checkpoints by itself
 };
 
 class Statement {

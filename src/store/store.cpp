@@ -52,10 +52,9 @@ Result<Store> Store::open(const std::string& path, Mode mode) {
   if (mode == Mode::ReadWrite) {
     // WAL: readers never block the writer. NORMAL: a commit survives any process crash
     // (only a power loss may drop the last commits), without an fsync per commit.
-    // The WAL is checkpointed every 256 pages (1 MiB) and cut back to 1 MiB after: on a
-    // small state filesystem a 4 MiB WAL, and its checkpoint, could take all the room.
+    // The WAL: checkpointed every kCheckpointPages, then cut back to 1 MiB.
     if (auto s = db->exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; "
-                          "PRAGMA wal_autocheckpoint=256; PRAGMA journal_size_limit=1048576");
+                          "PRAGMA wal_autocheckpoint=" + std::to_string(kCheckpointPages) + "; PRAGMA journal_size_limit=1048576");
         !s)
       return s.failure();
     if (auto s = migrate(*db); !s) return s.failure();

@@ -70,6 +70,9 @@ std::string excerpt_reason(std::string_view reason);
 
 class Store {
  public:
+  // The WAL is checkpointed every 256 pages (1 MiB) and cut back to 1 MiB after: on a
+  // small state filesystem a 4 MiB WAL, and its checkpoint, could take all the room.
+  static constexpr int kCheckpointPages = 256;
   enum class Mode { ReadWrite, ReadOnly };
 
   // Opens (creating and migrating in ReadWrite mode) the store at `path`.
@@ -173,6 +176,9 @@ class Store {
   // The first write failure since this store was opened (sql::Fault), or "": after one,
   // nothing more is written through this connection.
   const std::string& fault() const { return db_.fault(); }
+  // The daemon's: the WAL checkpointed after its replies, not in a commit (sqlite.h).
+  void defer_checkpoints() { db_.defer_checkpoints(kCheckpointPages); }
+  void checkpoint_if_due() { db_.checkpoint_if_due(); }
 
   // The whole store as this connection sees it, copied to a new file (store_file.h).
   Status copy_to(const std::string& dest) const { return db_.copy_to(dest); }
