@@ -113,3 +113,29 @@ for pid in $(staged_processes); do
   gone "$pid" || fail "process $pid ($(tr '\0' ' ' < "/proc/$pid/cmdline")) still runs after the daemon stopped"
 done
 echo "client library test: a program built with pkg-config alone ran a job through the installed library"
+
+# docs/API.md's own example (release builds: the page's command line has no sanitizer
+# flags): its prog.cpp compiled with the line the page shows, run in a new HOME, and its
+# output as the page shows it.
+if [ -z "$flags" ]; then
+  doc=$source_dir/docs/API.md
+  mkdir -p "$work/doc" "$work/dochome/run"
+  awk '/^```cpp$/ { inside = 1; n = 0; next }
+       /^```$/ { if (keep) exit; inside = 0; next }
+       inside { if (++n == 1) keep = ($0 ~ /^\/\/ prog\.cpp:/); if (keep) print }' "$doc" > "$work/doc/prog.cpp"
+  [ -s "$work/doc/prog.cpp" ] || fail "docs/API.md has no cpp block that starts with '// prog.cpp:'"
+  compile=$(sed -n 's/^\$ \(c++ .*prog\.cpp.*\)$/\1/p' "$doc" | head -n 1)
+  [ -n "$compile" ] || fail "docs/API.md shows no 'c++ ... prog.cpp' line"
+  (cd "$work/doc" && bash -c "$compile") || fail "docs/API.md's line failed: $compile"
+  expected=$(awk '/^\$ \.\/a\.out$/ { on = 1; next } on && /^```$/ { exit } on' "$doc")
+  dochome=$work/dochome
+  docenv=(env -u YARD_CONFIG -u YARD_POLICY HOME="$dochome" XDG_RUNTIME_DIR="$dochome/run"
+    XDG_STATE_HOME="$dochome/state" XDG_CONFIG_HOME="$dochome/config" YARD_DAEMON="$prefix/bin/yardd")
+  said=$(cd "$work/doc" && "${docenv[@]}" LD_LIBRARY_PATH="$libdir" ./a.out) || fail "docs/API.md's program failed: $said"
+  [ "$said" = "$expected" ] || fail "docs/API.md's program printed '$said', the page shows '$expected'"
+  [ "$(cat "$work/doc/yard-1.out" 2>/dev/null)" = hi ] || fail "the page's job wrote no 'hi' into yard-1.out: $(ls "$work/doc")"
+  daemon=$("${docenv[@]}" "$prefix/bin/yard" server status --json | sed -n 's/.*"pid": *\([0-9]*\).*/\1/p')
+  "${docenv[@]}" "$prefix/bin/yard" server stop >/dev/null
+  [ -z "$daemon" ] || gone "$daemon" || fail "the daemon $daemon of the page's program did not stop"
+  echo "client library test: docs/API.md's prog.cpp, compiled and run as the page shows, printed: $said"
+fi

@@ -17,6 +17,9 @@ The rules a page of README.md or docs/ follows, for its writers:
   PATH. Variables exported and `cd` carry over to the next command.
 * A block that cannot run here says so just before it: `<!-- doc-test: skip REASON -->`.
   Every skip is listed with its reason.
+* A block that another test runs (one that needs an install, say) names it just before it:
+  `<!-- doc-test: run-by TEST -->`, TEST a name given to add_test() in a CMakeLists.txt of
+  the repository (else the block fails). Listed apart from the skips.
 * A page about a scheduler that has no server in Debian may say `<!-- doc-test: stand-in
   NAME -->` (pbs, torque, lsf, htcondor, flux): its sandbox then starts that stand-in
   scheduler (tests/stand-in-schedulers/start.sh) before the page's first command, its
@@ -59,6 +62,7 @@ SKIP = re.compile(r"<!--\s*doc-test:\s*skip\s+(.+?)\s*-->")
 NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}),
                                        urllib.request.HTTPSHandler(context=ssl._create_unverified_context()))
 SERVE = re.compile(r"<!--\s*doc-test:\s*serve\s+(\S+)\s*-->")
+RUN_BY = re.compile(r"<!--\s*doc-test:\s*run-by\s+(\S+)\s*-->")
 UNTIL = re.compile(r"<!--\s*doc-test:\s*until\s+(\d+)\s*-->")
 STAND_IN = re.compile(r"<!--\s*doc-test:\s*stand-in\s+(\w+)\s*-->")
 EXIT = re.compile(r"\s#\s*exit\s+(\d+)\s*$")
@@ -95,12 +99,15 @@ def blocks(path, shown):
         s = SKIP.search(line)
         v = SERVE.search(line)
         u = UNTIL.search(line)
+        r = RUN_BY.search(line)
         if s:
             skip = s.group(1)
         elif v:
             directive = ("serve", v.group(1))
         elif u:
             directive = ("until", int(u.group(1)))
+        elif r:
+            directive = ("run-by", r.group(1))
         elif line.strip():
             skip = skip if line.strip().startswith("<!--") else None
             directive = directive if line.strip().startswith("<!--") else None
@@ -255,8 +262,19 @@ def shlex_quote(s):
     return "'" + s.replace("'", "'\\''") + "'"
 
 
-def check_page(path, shown, bindir, root):
-    """(commands run, skips, failures) of one page."""
+def declared_tests(root):
+    """The names given to add_test(NAME ...) in the repository's CMakeLists.txt files."""
+    names = set()
+    files = [os.path.join(root, "CMakeLists.txt")]
+    for top in ("src", "tests", "bench", "fuzz", "packaging"):  # not the build trees
+        files += glob.glob(os.path.join(root, top, "**", "CMakeLists.txt"), recursive=True)
+    for f in files:
+        names.update(re.findall(r"add_test\(\s*NAME\s+([\w.:/-]+)", open(f, encoding="utf-8").read()))
+    return names
+
+
+def check_page(path, shown, bindir, root, elsewhere):
+    """(commands run, skips, failures) of one page; blocks run by other tests go into `elsewhere`."""
     found, failures = blocks(path, shown)
     ran, skips, box = 0, [], None
     stand_in = STAND_IN.search(open(path, encoding="utf-8").read())
@@ -282,6 +300,12 @@ def check_page(path, shown, bindir, root):
                 continue
             if skip:
                 skips.append("%s:%d: %s" % (shown, first, skip))
+                continue
+            if directive and directive[0] == "run-by":
+                if directive[1] in declared_tests(root):
+                    elsewhere.append("%s:%d: run by %s" % (shown, first, directive[1]))
+                else:
+                    failures.append("%s:%d: run-by %s: no add_test() of that name" % (shown, first, directive[1]))
                 continue
             box = box or Sandbox(bindir, root, stand_in)
             if directive and directive[0] == "serve":
@@ -328,21 +352,23 @@ def main():
     a = ap.parse_args()
     pages = a.pages or [os.path.join(a.root, "README.md")] + sorted(
         glob.glob(os.path.join(a.root, "docs", "**", "*.md"), recursive=True))
-    total, all_skips, all_failures = 0, [], []
+    total, all_skips, all_failures, elsewhere = 0, [], [], []
     for p in pages:
         shown = os.path.relpath(p, a.root)
-        ran, skips, failures = check_page(p, shown, os.path.abspath(a.bin), a.root)
+        ran, skips, failures = check_page(p, shown, os.path.abspath(a.bin), a.root, elsewhere)
         print("%-40s %3d commands run, %d blocks skipped, %d failures" % (shown, ran, len(skips),
                                                                          len(failures)))
         total += ran
         all_skips += skips
         all_failures += failures
+    for s in elsewhere:
+        print("elsewhere: " + s)
     for s in all_skips:
         print("skipped: " + s)
     for f in all_failures:
         print("FAILED: " + f, file=sys.stderr)
-    print("%d commands run from %d pages, %d blocks skipped, %d failures"
-          % (total, len(pages), len(all_skips), len(all_failures)))
+    print("%d commands run from %d pages, %d blocks run by other tests, %d blocks skipped, %d failures"
+          % (total, len(pages), len(elsewhere), len(all_skips), len(all_failures)))
     return 1 if all_failures else 0
 
 
