@@ -24,69 +24,102 @@ CLI::Validator needs_value(const std::string& example) {
 
 }  // namespace
 
-void add_component_flags(CLI::App& app, ComponentFlags& f) {
-  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  app.add_option("-n,--ntasks", f.ntasks, "Number of tasks");
-  app.add_option("-c,--cpus-per-task", f.cpus_per_task, "CPUs per task");
-  app.add_option("-N,--nodes", f.nodes, "Number of nodes: N, or MIN-MAX (Slurm may give up to MAX; elsewhere MIN)")
-      ->check(needs_value("N or MIN-MAX"));
-  const auto size = needs_value("a size such as 500M or 4G (sbatch: Invalid --mem specification)");
-  app.add_option("--mem", f.mem, "Memory per node, e.g. 500M, 4G (no unit: MB)")->check(size);
-  app.add_option("--mem-per-cpu", f.mem_per_cpu, "Memory per CPU")->check(size);
-  app.add_option("-t,--time", f.time, "Walltime: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS")
-      ->check(needs_value("a walltime such as 30, 1:00:00 or 2-00:00:00 (sbatch: Invalid --time specification)"));
-  app.add_option("-G,--gpus", f.gpus, "Number of GPUs (N or TYPE:N)")->check(needs_value("N or TYPE:N"));
-  app.add_option("--gres", f.gres, "Generic resources: only gpu[:TYPE][:N] (as --gpus on one node)")
-      ->check(needs_value("gpu, gpu:N or gpu:TYPE:N"));
-  app.add_option("-p,--partition", f.partition, "Partition (queue)");
+FlagFilter::FlagFilter(const std::vector<std::string>& words) : all_(false) {
+  for (const std::string& w : words) {
+    if (w.size() < 2 || w[0] != '-') continue;
+    if (w == "-h" || w.starts_with("--h") || (w[1] != '-' && w.find('h') != std::string::npos)) {
+      all_ = true;  // the help lists every flag
+      return;
+    }
+    if (w[1] == '-') longs_.push_back(std::string_view(w).substr(2, w.find('=') == std::string::npos ? w.npos : w.find('=') - 2));
+    else shorts_ += w.substr(1);
+  }
 }
 
-void add_submit_flags(CLI::App& app, SubmitFlags& f, const SubmitChoices& choices) {
-  add_component_flags(app, f);
-  app.add_option("-J,--job-name", f.name, "Job name");
+bool FlagFilter::operator()(std::string_view names) const {
+  if (all_) return true;
+  while (!names.empty()) {
+    const auto comma = names.find(',');
+    const std::string_view name = names.substr(0, comma);
+    names = comma == std::string_view::npos ? std::string_view() : names.substr(comma + 1);
+    if (name.starts_with("--")) {
+      // The word spelled out, or abbreviated (take_sbatch_options spells it out).
+      for (std::string_view w : longs_)
+        if (!w.empty() && name.substr(2).starts_with(w)) return true;
+    } else if (name.size() == 2 && name[0] == '-') {
+      if (shorts_.find(name[1]) != std::string::npos) return true;
+    } else {
+      return true;  // a positional
+    }
+  }
+  return false;
+}
+
+void add_component_flags(CLI::App& app, ComponentFlags& f, const FlagFilter& want) {
+  auto named = [&want](const char* names) { return want(names) ? names : nullptr; };
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  if (auto n = named("-n,--ntasks")) app.add_option(n, f.ntasks, "Number of tasks");
+  if (auto n = named("-c,--cpus-per-task")) app.add_option(n, f.cpus_per_task, "CPUs per task");
+  if (auto n = named("-N,--nodes")) app.add_option(n, f.nodes, "Number of nodes: N, or MIN-MAX (Slurm may give up to MAX; elsewhere MIN)")
+      ->check(needs_value("N or MIN-MAX"));
+  const auto size = needs_value("a size such as 500M or 4G (sbatch: Invalid --mem specification)");
+  if (auto n = named("--mem")) app.add_option(n, f.mem, "Memory per node, e.g. 500M, 4G (no unit: MB)")->check(size);
+  if (auto n = named("--mem-per-cpu")) app.add_option(n, f.mem_per_cpu, "Memory per CPU")->check(size);
+  if (auto n = named("-t,--time")) app.add_option(n, f.time, "Walltime: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS")
+      ->check(needs_value("a walltime such as 30, 1:00:00 or 2-00:00:00 (sbatch: Invalid --time specification)"));
+  if (auto n = named("-G,--gpus")) app.add_option(n, f.gpus, "Number of GPUs (N or TYPE:N)")->check(needs_value("N or TYPE:N"));
+  if (auto n = named("--gres")) app.add_option(n, f.gres, "Generic resources: only gpu[:TYPE][:N] (as --gpus on one node)")
+      ->check(needs_value("gpu, gpu:N or gpu:TYPE:N"));
+  if (auto n = named("-p,--partition")) app.add_option(n, f.partition, "Partition (queue)");
+}
+
+void add_submit_flags(CLI::App& app, SubmitFlags& f, const SubmitChoices& choices, const FlagFilter& want) {
+  add_component_flags(app, f, want);
+  auto named = [&want](const char* names) { return want(names) ? names : nullptr; };
+  if (auto n = named("-J,--job-name")) app.add_option(n, f.name, "Job name");
   const auto file = needs_value("a file name or pattern such as out-%j.txt");
-  app.add_option("-o,--output", f.output,
+  if (auto n = named("-o,--output")) app.add_option(n, f.output,
                  "Standard output file, a pattern: %j job id, %x name, %A/%a array, %u user, %N host, %n %t 0, "
                  "%s batch, %% a %; %3a zero-pads")
       ->check(file);
-  app.add_option("-e,--error", f.error, "Standard error file (default: with the output)")->check(file);
-  app.add_option("--open-mode", f.open_mode,
+  if (auto n = named("-e,--error")) app.add_option(n, f.error, "Standard error file (default: with the output)")->check(file);
+  if (auto n = named("--open-mode")) app.add_option(n, f.open_mode,
                  "append or truncate the output files when the job starts (default: truncate, also on requeue)")
       ->check(CLI::Validator(
           [](std::string& v) {
             return parse_open_mode(v) ? std::string() : "invalid value '" + v + "' (accepted: append, truncate)";
           },
           "", "open_mode"));
-  app.add_option("-D,--chdir", f.chdir, "Working directory (default: the current one)")
+  if (auto n = named("-D,--chdir")) app.add_option(n, f.chdir, "Working directory (default: the current one)")
       ->check(needs_value("a directory"));
-  app.add_option("--export", f.exports, "Environment: ALL, NONE, or NAME[=value],... (default ALL)")
+  if (auto n = named("--export")) app.add_option(n, f.exports, "Environment: ALL, NONE, or NAME[=value],... (default ALL)")
       ->check(needs_value("ALL, NONE or NAME[=value],..."));
-  app.add_option("-d,--dependency", f.dependency,
+  if (auto n = named("-d,--dependency")) app.add_option(n, f.dependency,
                  "TYPE:ID[:ID...] joined by ',' (all of them) or '?' (any one); TYPE after (started), afterok, "
                  "afterany, afternotok, aftercorr (array element by element); or singleton (after the others of "
                  "this name)")
       ->check(needs_value("e.g. afterok:12"));
-  app.add_option("--priority", f.priority, "Priority (higher runs first)");
-  app.add_option("-a,--array", f.array, "Array indices, e.g. 0-15, 1,3,5-9:2, 1-1000%50")
+  if (auto n = named("--priority")) app.add_option(n, f.priority, "Priority (higher runs first)");
+  if (auto n = named("-a,--array")) app.add_option(n, f.array, "Array indices, e.g. 0-15, 1,3,5-9:2, 1-1000%50")
       ->check(needs_value("indices such as 0-15 or 1,3,5-9:2"));
-  app.add_option("-A,--account", f.account, "Account to charge");
-  app.add_option("-q,--qos", f.qos, "Quality of service");
-  app.add_option("--backend", f.backend,
+  if (auto n = named("-A,--account")) app.add_option(n, f.account, "Account to charge");
+  if (auto n = named("-q,--qos")) app.add_option(n, f.qos, "Quality of service");
+  if (auto n = named("--backend")) app.add_option(n, f.backend,
                  choices.backends.empty()
                      ? std::string("Backend to run on (default: local, this machine)")
                      : "Backend to run on: local (the default: this machine), or " + joined(without_local(choices.backends)));
-  app.add_option("--job-type", f.job_types,
+  if (auto n = named("--job-type")) app.add_option(n, f.job_types,
                  "The scheduler's own kind of job, repeatable (its -t: see its page; a backend without kinds warns and ignores it)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->check(needs_value("a job type such as besteffort"));
-  app.add_flag_callback("--requeue", [&f] { f.requeue = true; },
+  if (auto n = named("--requeue")) app.add_flag_callback(n, [&f] { f.requeue = true; },
                         "Submit the job again when the scheduler preempts it (a best-effort job killed)");
-  app.add_flag_callback("--no-requeue", [&f] { f.requeue = false; }, "Never submit it again (the default)");
-  app.add_option("--class", f.job_class, "Size class of job (routes.yaml classes:, docs/ROUTES.md): its target, queue and defaults; also a settings file's classes:");
-  app.add_option("--het-group", f.het_group,
+  if (auto n = named("--no-requeue")) app.add_flag_callback(n, [&f] { f.requeue = false; }, "Never submit it again (the default)");
+  if (auto n = named("--class")) app.add_option(n, f.job_class, "Size class of job (routes.yaml classes:, docs/ROUTES.md): its target, queue and defaults; also a settings file's classes:");
+  if (auto n = named("--het-group")) app.add_option(n, f.het_group,
                  "slurm-steps in a heterogeneous allocation: the component (0, 1, ...) the step runs in")
       ->check(CLI::NonNegativeNumber);
-  app.add_option("--launcher", f.launcher,
+  if (auto n = named("--launcher")) app.add_option(n, f.launcher,
                  "mpirun: one mpirun in the allocation (--backend slurm-steps); MPMD: -n 1 ./a : -n 2 ./b");
   app.add_option("script", f.positional, "Batch script and its arguments (or a command after --)");
   app.footer(
@@ -98,9 +131,9 @@ void add_submit_flags(CLI::App& app, SubmitFlags& f, const SubmitChoices& choice
       "  yard submit --backend slurm-steps --launcher mpirun -n 1 ./a : -n 2 ./b");
 }
 
-std::unique_ptr<CLI::App> submit_app(SubmitFlags& f, bool& json, const SubmitChoices& choices) {
+std::unique_ptr<CLI::App> submit_app(SubmitFlags& f, bool& json, const SubmitChoices& choices, const FlagFilter& want) {
   auto app = std::make_unique<CLI::App>("Submit a job: a batch script, or a command after --", "yard submit");
-  add_submit_flags(*app, f, choices);
+  add_submit_flags(*app, f, choices, want);
   app->add_flag("--json", json, "Print {\"id\": N} as JSON");
   auto* directives = app->add_option(
       "--directives", f.directives,

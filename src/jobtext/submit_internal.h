@@ -35,7 +35,8 @@ std::vector<std::vector<std::string>> split_app_contexts(const std::vector<std::
 
 // The whole job's flags (and --json, into `json`), or a later component's, whose
 // `positional` catches the script given after the last component.
-std::unique_ptr<CLI::App> submit_app(SubmitFlags& f, bool& json, const SubmitChoices& choices = {});
+std::unique_ptr<CLI::App> submit_app(SubmitFlags& f, bool& json, const SubmitChoices& choices = {},
+                                     const FlagFilter& want = {});
 std::unique_ptr<CLI::App> component_app(ComponentFlags& f, std::vector<std::string>& positional);
 Error component_error(std::size_t k, const std::string& what);
 

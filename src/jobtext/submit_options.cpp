@@ -34,7 +34,7 @@ Result<SubmitFlags> parse_app_contexts(const std::vector<std::string>& args, boo
     const auto end = static_cast<std::ptrdiff_t>(flags_end(g));
     std::vector<std::string> flags(g.begin(), g.begin() + end), program(g.begin() + end, g.end());
     if (k == 0) {
-      auto app = submit_app(first, json);
+      auto app = submit_app(first, json, {}, FlagFilter(flags));
       if (auto st = parse_or_help(*app, flags, help_shown, &first.sbatch_options); !st || help_shown)
         return st ? Result<SubmitFlags>(first) : st.failure();
       first.positional = program;
@@ -63,7 +63,7 @@ Result<SubmitFlags> parse_submit_args(const std::vector<std::string>& args, cons
   auto groups = split_components(args);
   if (!groups) return groups.failure();
   SubmitFlags first;
-  auto app = submit_app(first, json, {{}, languages.script_names()});
+  auto app = submit_app(first, json, {{}, languages.script_names()}, FlagFilter((*groups)[0]));
   if (auto st = parse_or_help(*app, (*groups)[0], help_shown, &first.sbatch_options); !st || help_shown)
     return st ? Result<SubmitFlags>(first) : st.failure();
   // Components given on the command line; the script, if any, comes after the last.
@@ -88,7 +88,7 @@ Result<SubmitFlags> parse_submit_args(const std::vector<std::string>& args, cons
 Result<FlaggedJob> parse_job_flags(const std::vector<std::string>& words, const std::vector<std::string>& command) {
   SubmitFlags f;
   bool json = false;
-  auto app = submit_app(f, json);
+  auto app = submit_app(f, json, {}, FlagFilter(words));
   try {
     parse_words(*app, words, &f.sbatch_options);
   } catch (const CLI::CallForHelp&) {

@@ -57,10 +57,30 @@ struct SubmitChoices {
   std::vector<std::string> directives;
 };
 
-// Declares the flags on `app`, writing into `f`.
-void add_submit_flags(CLI::App& app, SubmitFlags& f, const SubmitChoices& choices = {});
+// Which flags an app declares: all of them (help, man pages, completion), or those some
+// of `words` may name (spelled out, abbreviated, or a letter of a short word). CLI11
+// compares each option it declares with every one before it: declaring all forty cost
+// `yard submit` more than the rest of its work, for each #SBATCH line again, and an
+// option no word names cannot change how the words parse. Words that may ask for help
+// (-h, --h...) declare all.
+class FlagFilter {
+ public:
+  FlagFilter() = default;
+  explicit FlagFilter(const std::vector<std::string>& words);
+  // Whether to declare the option of CLI11 names `names` ("-o,--output"; a positional's
+  // name always).
+  bool operator()(std::string_view names) const;
+
+ private:
+  bool all_ = true;
+  std::vector<std::string_view> longs_;  // the long words' names, before any '=' (views into the words)
+  std::string shorts_;                   // every letter of the short words
+};
+
+// Declares the flags on `app` (those `want` lets through), writing into `f`.
+void add_submit_flags(CLI::App& app, SubmitFlags& f, const SubmitChoices& choices = {}, const FlagFilter& want = {});
 // Only the flags a heterogeneous job's later component may have (resources, partition).
-void add_component_flags(CLI::App& app, ComponentFlags& f);
+void add_component_flags(CLI::App& app, ComponentFlags& f, const FlagFilter& want = {});
 
 // Splits the words before `--` at each lone ":" into components' words, up to the first
 // word that is a script (a positional argument): it and all after it are the last group's

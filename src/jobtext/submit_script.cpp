@@ -99,7 +99,7 @@ Result<SubmitFlags> merge_directives(const SubmitFlags& first, const std::vector
     try {
       if (line.component == 0) {
         SubmitFlags probe;
-        parse_words(*submit_app(probe, json), line.words);
+        parse_words(*submit_app(probe, json, {}, FlagFilter(line.words)), line.words);
         positional = probe.positional;
       } else {
         ComponentFlags probe;
@@ -115,7 +115,7 @@ Result<SubmitFlags> merge_directives(const SubmitFlags& first, const std::vector
   std::vector<std::string> words = d->words;
   words.insert(words.end(), groups[0].begin(), groups[0].end());
   try {
-    parse_words(*submit_app(merged, json), words, &merged.sbatch_options);
+    parse_words(*submit_app(merged, json, {}, FlagFilter(words)), words, &merged.sbatch_options);
   } catch (const CLI::ParseError& e) {
     return err(parse_error_text(e));
   }

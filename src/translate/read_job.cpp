@@ -19,7 +19,7 @@ void note_lines(const ScriptDirectives& d, Job& job) {
     SubmitFlags probe;
     SbatchSettings others;
     bool json = false;
-    auto app = submit_app(probe, json);
+    auto app = submit_app(probe, json, {}, FlagFilter(line.words));
     try {
       parse_words(*app, line.words, &others);
     } catch (const CLI::ParseError&) {
