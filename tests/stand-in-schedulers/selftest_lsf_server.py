@@ -29,7 +29,10 @@ class ServerTest(unittest.TestCase):
 
     def test_01_outage_then_recovery(self):
         si = self.si
-        jid = si.bsub("sleep 1\necho survived\n", "-o", "slow.out")
+        # Running until the test lets it end (a gate file): a loaded machine cannot see it
+        # end, and be forgotten, before seeing it run.
+        gate = os.path.join(si.work, "slow.go")
+        jid = si.bsub("while [ ! -e %s ]; do sleep 0.1; done\necho survived\n" % gate, "-o", "slow.out")
         si.wait_state(jid, ("RUN",))
         self.assertEqual(si.run(CTL, "outage", "on").returncode, 0)
         for cmd, last in ((["bjobs", "-a", "-json", "-o", si.FIELDS, jid],
@@ -39,6 +42,7 @@ class ServerTest(unittest.TestCase):
             r = si.run(*cmd)
             self.assertEqual((r.returncode, r.stdout, r.stderr), (255, "", TRYING + last), cmd)
         # The server goes on running its jobs meanwhile.
+        open(gate, "w").close()
         wait_for(lambda: read_file(os.path.join(si.work, "slow.out")) == "survived\n",
                  what="the job to finish during the outage")
         self.assertEqual(si.run(CTL, "outage", "off").returncode, 0)

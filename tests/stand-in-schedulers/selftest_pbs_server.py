@@ -30,7 +30,10 @@ class ServerTest(unittest.TestCase):
 
     def test_15_outage(self):
         si = self.si
-        si.script("slow.sh", "sleep 1\necho survived\n")
+        # Running until the test lets it end (a gate file): a loaded machine cannot see it
+        # end, and be forgotten, before seeing it run.
+        gate = os.path.join(si.work, "slow.go")
+        si.script("slow.sh", "while [ ! -e %s ]; do sleep 0.1; done\necho survived\n" % gate)
         jid = si.qsub("slow.sh")
         si.wait_state(jid, "R")
         self.assertEqual(si.run(CTL, "outage", "on").returncode, 0)
@@ -40,6 +43,7 @@ class ServerTest(unittest.TestCase):
             self.assertEqual(r.stderr, "Connection refused\n%s: cannot connect to server %s "
                                        "(errno=15010)\n" % (cmd[0], si.server), cmd)
         # The server goes on running its jobs meanwhile.
+        open(gate, "w").close()
         out = os.path.join(si.work, "slow.sh.o" + jid.split(".")[0])
         wait_for(lambda: read_file(out) == "survived\n", what="the job to finish during the outage")
         self.assertEqual(si.run(CTL, "outage", "off").returncode, 0)

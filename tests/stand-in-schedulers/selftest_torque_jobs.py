@@ -83,7 +83,8 @@ class JobsTest(unittest.TestCase):
 
     def test_04_walltime(self):
         si = self.si
-        si.script("long.sh", "#PBS -l walltime=1\nsleep 60\n")
+        # 3 s: time enough for a loaded machine's qstat to see it run before it is killed.
+        si.script("long.sh", "#PBS -l walltime=3\nsleep 60\n")
         jid = si.qsub("long.sh")
         running = si.wait_state(jid, "R")
         self.assertRegex(running["Walltime"]["Remaining"], r"^-?\d+$")
@@ -91,7 +92,7 @@ class JobsTest(unittest.TestCase):
         self.assertEqual(job["exit_status"], "-11")
         self.assertNotIn("Walltime", job)
         err = read_file(os.path.join(si.work, "long.sh.e" + jid.split(".")[0]))
-        self.assertRegex(err, r"=>> PBS: job killed: walltime \d+ exceeded limit 1\n")
+        self.assertRegex(err, r"=>> PBS: job killed: walltime \d+ exceeded limit 3\n")
 
     def test_05_qdel_running(self):
         si = self.si
