@@ -23,8 +23,7 @@ Result<std::vector<nlohmann::json>> RunCache::runs(Site& site, const std::vector
   std::set<std::int64_t> ended_live;
   for (const auto& r : rows)
     if (auto live = site.feed->live_state(r.id); live && is_terminal(live->first)) ended_live.insert(r.id);
-  // `old_ok`: an entry past its second is taken too (not one of a run that has ended since).
-  auto take = [&](std::vector<nlohmann::json>& out, std::vector<RunRow>& stale, bool old_ok) {
+  auto take = [&](std::vector<nlohmann::json>& out, std::vector<RunRow>& stale) {
     std::lock_guard lock(mu_);
     const double now = monotonic_now();
     out.clear();
@@ -33,7 +32,7 @@ Result<std::vector<nlohmann::json>> RunCache::runs(Site& site, const std::vector
       auto it = entries_.find(r.id);
       // A run that the events say has ended is shown with its jobs' final records.
       const bool ended_now = ended_live.count(r.id) != 0;
-      if (it != entries_.end() && !it->second.run.is_null() && (old_ok || fresh(it->second, it->second.run_at, now)) &&
+      if (it != entries_.end() && !it->second.run.is_null() && fresh(it->second, it->second.run_at, now) &&
           (!ended_now || it->second.ended)) {
         out.push_back(it->second.run);
       } else {
@@ -44,20 +43,10 @@ Result<std::vector<nlohmann::json>> RunCache::runs(Site& site, const std::vector
   };
   std::vector<nlohmann::json> out;
   std::vector<RunRow> stale;
-  take(out, stale, false);
+  take(out, stale);
   if (!stale.empty()) {
-    // Another request is refreshing: this one is answered from the entries as they are
-    // (their state is the live one, below) rather than waiting behind it; only what has
-    // no entry, or has ended since, waits. A refresh of a 10,000-job array's records
-    // takes a tenth of a second or more: every request made meanwhile waited that long.
-    std::unique_lock refreshing(refresh_, std::try_to_lock);
-    if (!refreshing.owns_lock()) {
-      take(out, stale, true);
-      if (!stale.empty()) refreshing.lock();
-    }
-  }
-  if (!stale.empty()) {
-    take(out, stale, false);  // another request may have refreshed them meanwhile
+    std::lock_guard refreshing(refresh_);
+    take(out, stale);  // another request may have refreshed them meanwhile
     if (!stale.empty()) {
       auto daemon = site.daemon();
       auto jobs = jobs_of(daemon, stale);
@@ -71,7 +60,7 @@ Result<std::vector<nlohmann::json>> RunCache::runs(Site& site, const std::vector
         e.ended = !r.jobs.empty() && ended(e.run["state"]);
       }
     }
-    take(out, stale, false);
+    take(out, stale);
   }
   // The state as the events tell it now.
   for (auto& run : out) {
@@ -87,22 +76,14 @@ Result<std::vector<nlohmann::json>> RunCache::runs(Site& site, const std::vector
 Result<nlohmann::json> RunCache::timeline(Site& site, const RunRow& row) {
   const auto live = site.feed->live_state(row.id);
   const bool ended_now = live && is_terminal(live->first);
-  // The entry's events if they do (old_ok: past their second too), else null.
-  auto kept = [&](bool old_ok) -> nlohmann::json {
+  {
     std::lock_guard lock(mu_);
     auto it = entries_.find(row.id);
     if (it != entries_.end() && !it->second.events.is_null() &&
-        (it->second.events_ended || (!ended_now && (old_ok || monotonic_now() - it->second.events_at < kMaxAgeS))))
+        (it->second.events_ended || (!ended_now && monotonic_now() - it->second.events_at < kMaxAgeS)))
       return it->second.events;
-    return nullptr;
-  };
-  if (auto events = kept(false); !events.is_null()) return events;
-  // As for runs(): while another request refreshes, the entry as it is.
-  std::unique_lock refreshing(refresh_, std::try_to_lock);
-  if (!refreshing.owns_lock()) {
-    if (auto events = kept(true); !events.is_null()) return events;
-    refreshing.lock();
   }
+  std::lock_guard refreshing(refresh_);
   auto daemon = site.daemon();
   nlohmann::json events = nlohmann::json::array();
   bool all_ended = !row.jobs.empty();

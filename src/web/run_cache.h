@@ -2,8 +2,7 @@
 // daemon one query a second for everyone asking, not one per request (200 clients listing
 // a 10,000-job array would otherwise fetch its 10,000 records each time). The state is
 // always the live one (the event feed's count of the run's jobs by state); times and usage
-// may be a second old, or as old as one refresh while another request makes it (it is not
-// waited for); a run whose jobs all ended is computed once more and then kept.
+// may be a second old; a run whose jobs all ended is computed once more and then kept.
 #pragma once
 
 #include <map>
