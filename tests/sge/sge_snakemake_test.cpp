@@ -24,6 +24,9 @@ TEST_F(SgeWorld, SnakemakeRunsItsRulesOnGridEngineThroughSbatch) {
                                  " && snakemake --cluster 'sbatch -p sge' --jobs 3 --latency-wait 60 2>&1",
                              &rc);
   ASSERT_EQ(rc, 0) << out << diag();
+  // Snakemake is done when a job's script has written its marker, which is before Grid
+  // Engine has ended the job and yard has seen it end (on a loaded machine, seconds).
+  ASSERT_TRUE(all_ended(120)) << out << diag();
   // Each rule a job of yard's on Grid Engine, completed, and a Grid Engine job of its own.
   auto jobs = status();
   ASSERT_EQ(jobs.size(), 3u) << diag();
