@@ -27,12 +27,16 @@ CLI::Validator needs_value(const std::string& example) {
 FlagFilter::FlagFilter(const std::vector<std::string>& words) : all_(false) {
   for (const std::string& w : words) {
     if (w.size() < 2 || w[0] != '-') continue;
-    if (w == "-h" || w.starts_with("--h") || (w[1] != '-' && w.find('h') != std::string::npos)) {
+    if (w.starts_with("--h") || (w[1] != '-' && w.find('h') != std::string::npos)) {
       all_ = true;  // the help lists every flag
       return;
     }
-    if (w[1] == '-') longs_.push_back(std::string_view(w).substr(2, w.find('=') == std::string::npos ? w.npos : w.find('=') - 2));
-    else shorts_ += w.substr(1);
+    if (w[1] == '-') {
+      const std::string_view name = std::string_view(w).substr(2);
+      longs_.push_back(name.substr(0, name.find('=')));
+    } else {
+      shorts_ += w.substr(1);
+    }
   }
 }
 
