@@ -53,6 +53,7 @@ TEST_F(FlowSeries, GroupedStepsRunInFewJobsEachWithItsOwnStateExitAndLog) {
         "    command: echo all >> ran.log\n");
   auto o = yard({"run", "--run-dir", "run", "sweep.yaml"}, {}, 120);
   EXPECT_EQ(o.rc, 1) << o.out << o.err;  // sim[5] failed, so `all` never ran
+  ASSERT_TRUE(all_ended(60)) << status().dump();  // the carriers end just after their last step
   auto jobs = by_name();
   for (int i = 1; i <= 7; ++i) {
     const std::string name = "sim[" + std::to_string(i) + "]";

@@ -211,6 +211,16 @@ nlohmann::json YardWorld::job(long id) {
   return s.empty() ? nlohmann::json() : s[0];
 }
 
+bool YardWorld::all_ended(double seconds) {
+  return wait_until(
+      [&] {
+        for (auto& j : status())
+          if (j["state"] == "PENDING" || j["state"] == "RUNNING") return false;
+        return true;
+      },
+      seconds);
+}
+
 nlohmann::json YardWorld::stored_job(long id) {
   const std::string store = dir_ + "/state/switchyard/store.db";
   const std::string out = sh("sqlite3 -readonly -json '" + store +

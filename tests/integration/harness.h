@@ -38,6 +38,10 @@ class YardWorld : public ::testing::Test {
   int wait(const std::vector<long>& ids);
   nlohmann::json status(const std::vector<long>& ids = {});
   nlohmann::json job(long id);
+  // Waits, `seconds` at most, until no job of the world is PENDING or RUNNING as yard
+  // sees it: a workflow is over once its steps ended, which can be before a scheduler
+  // has ended the jobs that ran them (a series' carrier) and yard has seen it.
+  bool all_ended(double seconds);
   // The job's uid, native_id (null when none) and state as the store holds them, read
   // without the daemon: `yard status` would start one, and a test of what a daemon finds
   // after a crash looks while none runs.

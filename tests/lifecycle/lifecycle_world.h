@@ -110,15 +110,6 @@ class LifeCycleWorld : public YardWorld, public ::testing::WithParamInterface<co
   bool wait_state(long id, const std::string& state, double seconds = 60) {
     return wait_until([&] { return job(id)["state"] == state; }, seconds);
   }
-  bool all_ended(double seconds) {
-    return wait_until(
-        [&] {
-          for (auto& j : status())
-            if (j["state"] == "PENDING" || j["state"] == "RUNNING") return false;
-          return true;
-        },
-        seconds);
-  }
   // What the backend wrote for a job: its script, and the companion file beside it if
   // it has one (HTCondor's submit description).
   std::string script_of(long id) {

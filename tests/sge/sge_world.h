@@ -73,15 +73,6 @@ class SgeWorld : public YardWorld {
   bool wait_state(long id, const std::string& state, double seconds = 60) {
     return wait_until([&] { return job(id)["state"] == state; }, seconds);
   }
-  bool all_ended(double seconds) {
-    return wait_until(
-        [&] {
-          for (auto& j : status())
-            if (j["state"] == "PENDING" || j["state"] == "RUNNING") return false;
-          return true;
-        },
-        seconds);
-  }
   int native_jobs_named(const std::string& uid) { return sge_jobs_named(uid); }
 };
 

@@ -175,6 +175,8 @@ TEST_F(SlurmFlowWorld, GroupedStepsRunInSeriesInOneSlurmArrayEachWithItsOwnState
         "    command: sort ran.txt > sum.txt\n");
   auto o = yard({"run", "--run-dir", "run", "series.yaml"}, {}, 240);
   EXPECT_EQ(o.rc, 1) << o.out << o.err << diag();
+  // The run is over when its steps are; the carriers end on Slurm a moment later.
+  ASSERT_TRUE(all_ended(120)) << diag();
   auto jobs = by_name();
   std::set<std::string> bases;
   int carriers = 0;
