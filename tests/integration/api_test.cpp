@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -63,6 +64,21 @@ TEST_F(Api, AWatchSeesEveryChangeLiveAndOneResumedFromACursorMissesNothingAndRep
   const long b = submit({"-o", "/dev/null", "--array", "1-3", "--", "sh", "-c", "exit $SLURM_ARRAY_TASK_ID"});
   ASSERT_EQ(wait({a}), 0);
   ASSERT_EQ(wait({b}), 1);
+  // The watch has seen the last end before the daemon stops (on a loaded machine it may
+  // not even have connected yet): its output, as it goes, is a .out file of the world.
+  const std::string last_end = "\"job\":\"" + std::to_string(b) + "_3\",";
+  ASSERT_TRUE(wait_until(
+      [&] {
+        for (auto& f : std::filesystem::directory_iterator(dir_))
+          if (f.path().filename().string().rfind(".out", 0) == 0) {
+            std::istringstream text(read(f.path().filename().string()));
+            for (std::string line; std::getline(text, line);)
+              if (line.find(last_end) != std::string::npos && line.find("\"state\":\"FAILED\"") != std::string::npos)
+                return true;
+          }
+        return false;
+      },
+      60));
   // The daemon's stop ends the stream with its reason (a watch does not start it again).
   ASSERT_EQ(yard({"server", "stop"}).rc, 0);
   watcher.join();

@@ -140,7 +140,8 @@ TEST_F(Handoff, AChainBehindARunningElementStartsInOrderAndACancelInItsMiddleSki
   long id = submit({"-a", "0-5", "--", "sh", "-c", kChainScript});
   // Element 3 shows RUNNING while element 1 still holds the CPU: a chain 1 <- 2 <- 3.
   ASSERT_TRUE(wait_until([&] { return job(id + 3)["state"] == "RUNNING"; }, 20)) << job(id + 3).dump();
-  EXPECT_EQ(read("ran.log"), "0\n1\n");
+  // Element 1 is RUNNING as the chain is made; its line comes once its shell runs.
+  EXPECT_TRUE(wait_until([&] { return read("ran.log") == "0\n1\n"; }, 20)) << read("ran.log");
   ASSERT_EQ(yard({"cancel", std::to_string(id + 2)}).rc, 0);
   ASSERT_TRUE(wait_until([&] { return job(id + 2)["state"] == "CANCELLED"; }, 20)) << job(id + 2).dump();
   EXPECT_EQ(job(id + 3)["state"], "RUNNING");  // now behind element 1

@@ -65,7 +65,9 @@ TEST_F(Policy, EasyBackfillsAShortJobWithoutDelayingTheWideOne) {
   const auto h = job(head), w = job(wide), l = job(lng), s = job(shrt);
   EXPECT_LT(seconds(s["end_time"]), seconds(w["start_time"]));
   EXPECT_GE(seconds(w["start_time"]) + 0.01, seconds(h["end_time"]));
-  EXPECT_LT(seconds(w["start_time"]) - seconds(h["end_time"]), 3.0);  // started as soon as it could
+  // Started as soon as it could: at the head's end, not at some later pass (a loaded
+  // machine may take seconds to tell the daemon of that end; the bound allows it).
+  EXPECT_LT(seconds(w["start_time"]) - seconds(h["end_time"]), 15.0);
   EXPECT_GE(seconds(l["start_time"]) + 0.01, seconds(w["end_time"]));
 }
 

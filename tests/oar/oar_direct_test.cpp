@@ -50,7 +50,9 @@ TEST_F(OarDirect, JobsRunInsideTheAllocationThroughOarsh) {
   EXPECT_FALSE(fs::exists(dir_ + "/pwned"));
   for (int i = 1; i <= 4; ++i) EXPECT_EQ(read("arr-" + std::to_string(i) + ".out"), std::to_string(i) + "\n");
   // OAR ran no job of its own for them: the allocation is the only one of this test.
-  EXPECT_EQ(sh("oarstat -u $(id -un) -J | grep -c '\"Job_Id\"'"), "1\n");
+  // (An earlier test's job that was deleted may still be ending: waited for, 60 s at most.)
+  EXPECT_TRUE(wait_until([&] { return sh("oarstat -u $(id -un) -J | grep -c '\"Job_Id\"'") == "1\n"; }, 60))
+      << sh("oarstat -u $(id -un) 2>&1");
 }
 
 TEST_F(OarDirect, ACancelledOrTimedOutJobEndsOnTheNode) {

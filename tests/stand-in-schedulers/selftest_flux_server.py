@@ -34,7 +34,11 @@ class ServerTest(unittest.TestCase):
 
     def test_01_outage(self):
         si = self.si
-        jid = si.submit("--output=slow.out", "sh", "-c", "sleep 1; echo survived")
+        # Running until the test lets it end (a gate file): a loaded machine cannot see it
+        # end, and be forgotten, before seeing it run.
+        gate = os.path.join(si.work, "slow.go")
+        jid = si.submit("--output=slow.out", "sh", "-c",
+                        "while [ ! -e %s ]; do sleep 0.1; done; echo survived" % gate)
         si.wait_state(jid, ("RUN",))
         self.assertEqual(si.run(CTL, "outage", "on").returncode, 0)
         for args in (["jobs", "--json", jid], ["submit", "true"], ["batch", "-n1", "--wrap",
@@ -45,6 +49,7 @@ class ServerTest(unittest.TestCase):
         self.assertEqual(si.ok("job", "id", jid), "%d\n" % parse_jobid(jid))   # no broker
         r = si.flux("submit", "--bogus", "true")             # options first: exit 2
         self.assertEqual(r.returncode, 2)
+        open(gate, "w").close()
         wait_for(lambda: read_file(os.path.join(si.work, "slow.out")) == "survived\n",
                  what="the job to finish during the outage")
         self.assertEqual(si.run(CTL, "outage", "off").returncode, 0)

@@ -35,7 +35,8 @@ class JobsTest(unittest.TestCase):
         script = si.write("job.sh", "#!/bin/sh\necho \"args=$* foo=${FOO-unset} "
                           "index=$YARD_HTCONDOR_INDEX pwd=$(pwd)\"\necho err >&2\n"
                           "test -n \"$_CONDOR_SCRATCH_DIR\" && test -f \"$_CONDOR_JOB_AD\" && "
-                          "echo scratch\nsleep 1\nexit 3\n")
+                          "echo scratch\nwhile [ ! -e %s ]; do sleep 0.1; done\nexit 3\n"
+                          % os.path.join(si.work, "job.go"))   # runs until the test lets it end
         os.chmod(script, 0o755)
         body = ("# HTCondor submit description: condor_submit FILE\nuniverse = vanilla\n"
                 "executable = job.sh\narguments = \"a 'b c'\"\nbatch_name = yard-1-name\n"
@@ -59,6 +60,7 @@ class JobsTest(unittest.TestCase):
                                              "Owner", "ExitBySignal", "NumJobStarts",
                                              "JobStartDate", "EnteredCurrentStatus",
                                              "RemoteHost"]))
+        open(os.path.join(si.work, "job.go"), "w").close()
         done = si.wait_gone(jid)
         self.assertEqual((done["JobStatus"], done["ExitCode"], done["ExitBySignal"],
                           "RemoteHost" in done, done["NumJobStarts"]), (4, 3, False, False, 1))

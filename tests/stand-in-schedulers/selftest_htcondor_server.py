@@ -16,11 +16,12 @@ SLEEP = "executable = /bin/sleep\narguments = %d\nqueue\n"
 
 
 class ServerTest(unittest.TestCase):
-    """One instance (kill grace 1 s; an evicted job waits 3 s before it runs again)."""
+    """One instance (kill grace 1 s; an evicted job waits 10 s before it runs again: long
+    enough to be seen idle on a loaded machine)."""
 
     @classmethod
     def setUpClass(cls):
-        cls.si = HtcondorInstance("kill_grace=1", "requeue_delay=3")
+        cls.si = HtcondorInstance("kill_grace=1", "requeue_delay=10")
 
     @classmethod
     def tearDownClass(cls):
@@ -30,8 +31,11 @@ class ServerTest(unittest.TestCase):
         si = self.si
         done = si.submit("done.sub", "executable = /bin/true\nqueue\n")
         si.wait_gone("%d.0" % done)
-        slow = si.submit("slow.sub", "executable = /bin/sh\narguments = \"-c 'sleep 1; echo "
-                         "survived'\"\noutput = slow.out\nqueue\n")
+        # Running until the test lets it end (a gate file): a loaded machine cannot see it
+        # end, and be gone, before seeing it run.
+        gate = os.path.join(si.work, "slow.go")
+        slow = si.submit("slow.sub", "executable = /bin/sh\narguments = \"-c 'while [ ! -e %s ]; "
+                         "do sleep 0.1; done; echo survived'\"\noutput = slow.out\nqueue\n" % gate)
         si.wait_state("%d.0" % slow, (2,))
         self.assertEqual(si.run(CTL, "outage", "on").returncode, 0)
         path = si.write("x.sub", SLEEP % 1)
@@ -52,6 +56,7 @@ class ServerTest(unittest.TestCase):
         # condor_history reads the history file: it goes on working.
         self.assertEqual([a["ProcId"] for a in si.history(done)], [0])
         # The server goes on running its jobs meanwhile.
+        open(gate, "w").close()
         wait_for(lambda: read_file(os.path.join(si.work, "slow.out")) == "survived\n",
                  what="the job to finish during the outage")
         self.assertEqual(si.run(CTL, "outage", "off").returncode, 0)

@@ -17,11 +17,12 @@ TRYING = "batch system daemon not responding ... still trying\n" * 2
 
 
 class ServerTest(unittest.TestCase):
-    """One instance (4 slots, kill grace 1 s, CLEAN_PERIOD 10 s, UNKWN for 2 s)."""
+    """One instance (4 slots, kill grace 1 s, CLEAN_PERIOD 20 s, UNKWN for 8 s: long
+    enough to be seen on a loaded machine)."""
 
     @classmethod
     def setUpClass(cls):
-        cls.si = LsfInstance("kill_grace=1", "clean_period=10", "hung_time=2")
+        cls.si = LsfInstance("kill_grace=1", "clean_period=20", "hung_time=8")
 
     @classmethod
     def tearDownClass(cls):

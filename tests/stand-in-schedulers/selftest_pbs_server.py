@@ -47,7 +47,8 @@ class ServerTest(unittest.TestCase):
         out = os.path.join(si.work, "slow.sh.o" + jid.split(".")[0])
         wait_for(lambda: read_file(out) == "survived\n", what="the job to finish during the outage")
         self.assertEqual(si.run(CTL, "outage", "off").returncode, 0)
-        self.assertEqual(si.job(jid)["Exit_status"], 0)
+        # Its output is written before the server has seen it end: wait for the end.
+        self.assertEqual(si.wait_state(jid, "F")["Exit_status"], 0)
         # --hang: commands block until the outage ends.
         self.assertEqual(si.run(CTL, "outage", "on", "--hang").returncode, 0)
         p = subprocess.Popen(["qstat", "-x", "-f", "-F", "json", jid], env=si.env, cwd=si.work,

@@ -50,7 +50,8 @@ class ServerTest(unittest.TestCase):
         out = os.path.join(si.work, "slow.sh.o" + jid.split(".")[0])
         wait_for(lambda: read_file(out) == "survived\n", what="the job to finish during the outage")
         self.assertEqual(si.run(CTL, "outage", "off").returncode, 0)
-        self.assertEqual(si.job(jid)["exit_status"], "0")
+        # Its output is written before the server has seen it end: wait for the end.
+        self.assertEqual(si.wait_state(jid, "C")["exit_status"], "0")
         # --hang: commands block until the outage ends (asked of a job still running, which
         # no keep_completed can have forgotten however long a loaded machine takes).
         si.script("long.sh", "sleep 120\n")
