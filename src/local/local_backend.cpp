@@ -289,6 +289,7 @@ LocalBackend::Planned LocalBackend::plan_for(const QueuedJob& q, const Allocatio
             RunningJobView{q.id, q.account, start, q.cpus, q.walltime_s}};
   // A job tried again with more time (its retry policy) has it in its record, not its spec.
   if (spec.retry && q.walltime_s > 0) p.plan.walltime_s = q.walltime_s;
+  p.kind = handoff_kind(q);
   if (wrap_) wrap_(p.plan, spec);
   t.alloc = alloc.to_json();
   t.stdout_path = p.plan.stdout_path;

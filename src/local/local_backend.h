@@ -22,6 +22,7 @@
 #include <set>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -148,6 +149,7 @@ class LocalBackend {
     int host_pidfd = -1;
     std::int64_t array_job_id = 0;
     std::int64_t spec_id = 0;
+    std::int64_t kind = 0;    // its hand-off kind (handoff_kind); 0: none (adopted)
     RunningJobView view;      // what the policy sees (account, start, cpus, walltime)
     bool requeueing = false;  // told to stop for preemption; reports PENDING
     // Hand-offs (see plan_handoffs): `successor` waits in the host for this job's CPUs;
@@ -169,6 +171,7 @@ class LocalBackend {
     RunningJobView view;
     std::int64_t after = 0;  // a hand-off behind this running job (or hand-off)
     int depth = 0;           // hand-offs not started before it, itself included
+    std::int64_t kind = 0;   // handoff_kind
   };
 
   // The script of a job's spec where its launch runs it (script_path): written when the job
@@ -206,13 +209,17 @@ class LocalBackend {
   void resolve_foreign_parents();  // a pending job whose dependency can never be met
   void finalize(std::int64_t id, const RunRecord& rec);
   // Plans hand-offs: when the queue's first job cannot start now, it is given to the host
-  // behind a running job of the same array, to start on its CPUs the moment it ends.
+  // behind a running job of its kind, to start on its CPUs the moment it ends.
   void plan_handoffs();
+  // Which jobs may be handed off behind which: an array's elements behind each other (its
+  // id), other jobs behind those that ask the same CPUs, memory, GPUs and account (a
+  // negative number per such shape, given as shapes are met).
+  std::int64_t handoff_kind(const QueuedJob& q);
   // How many hand-offs not started yet a running job is behind, itself included (0: it runs).
   int handoff_depth(const Running& r) const;
-  // How long a chain of hand-offs an array may have: one, unless its elements are seen to
-  // end quickly.
-  int handoff_chain_limit(std::int64_t array_job_id) const;
+  // How long a chain of hand-offs a kind may have: an array one, unless its elements are
+  // seen to end quickly; a shape none, unless its jobs are.
+  int handoff_chain_limit(std::int64_t kind) const;
   // Revokes a hand-off and the ones behind it.
   void revoke_chain(Running& r);
   // A hand-off's wait (handoff_wait) counts only once its predecessor runs.
@@ -249,7 +256,8 @@ class LocalBackend {
   double handoff_wait_s_ = machine_.handoff_wait_s;  // 0: no hand-offs
   Mailer mailer_{machine_.sendmail};
   std::unordered_set<std::int64_t> mailed_arrays_;  // arrays whose start was mailed about
-  std::unordered_map<std::int64_t, double> element_run_s_;  // array -> its last element's run time
+  std::unordered_map<std::int64_t, double> kind_run_s_;  // hand-off kind -> its last job's run time
+  std::map<std::tuple<int, std::uint64_t, int, std::string>, std::int64_t> shape_kinds_;  // handoff_kind
   JobRunner* host_ = nullptr;
   // When to try again jobs that could not be launched for want of disk space (0: none).
   double launch_retry_at_ = 0;

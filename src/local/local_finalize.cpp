@@ -127,9 +127,9 @@ void LocalBackend::finalize(std::int64_t id, const RunRecord& rec) {
     }
   }
   if (rec.start_time > 0) run.view.start_time = rec.start_time;  // the host's, not the plan's
-  if (run.array_job_id && rec.job_pid > 0 && rec.outcome && rec.outcome->end_time > 0) {
-    if (element_run_s_.size() > 1024) element_run_s_.clear();  // a hint, not a record
-    element_run_s_[run.array_job_id] = std::max(0.0, rec.outcome->end_time - run.view.start_time);
+  if (run.kind && rec.job_pid > 0 && rec.outcome && rec.outcome->end_time > 0) {
+    if (kind_run_s_.size() > 1024) kind_run_s_.clear();  // a hint, not a record
+    kind_run_s_[run.kind] = std::max(0.0, rec.outcome->end_time - run.view.start_time);
   }
   const bool ran = rec.job_pid > 0;
   Transition t;

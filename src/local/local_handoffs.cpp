@@ -1,5 +1,6 @@
-// LocalBackend's hand-offs: array elements given to the job host behind a running
-// sibling, to start on its CPUs the moment it ends (docs/ARCHITECTURE.md, Hand-offs).
+// LocalBackend's hand-offs: queued jobs given to the job host behind a running job of
+// their kind (an array's sibling, or a job of the same shape), to start on its CPUs the
+// moment it ends (docs/ARCHITECTURE.md, Hand-offs).
 #include <algorithm>
 #include <unordered_set>
 
@@ -25,24 +26,34 @@ int LocalBackend::handoff_depth(const Running& r) const {
   return depth;
 }
 
-int LocalBackend::handoff_chain_limit(std::int64_t array_job_id) const {
-  // A chain behind a long job only waits to be revoked: deeper chains only for arrays
-  // whose last element ended well within the wait that the whole chain may take.
-  auto it = element_run_s_.find(array_job_id);
-  return it != element_run_s_.end() && it->second * kMaxHandoffChain * 4 < handoff_wait_s_ ? kMaxHandoffChain : 1;
+std::int64_t LocalBackend::handoff_kind(const QueuedJob& q) {
+  if (q.array_job_id) return q.array_job_id;
+  auto [it, added] = shape_kinds_.try_emplace({q.cpus, q.mem_bytes, q.gpus, q.account}, 0);
+  if (added) it->second = -static_cast<std::int64_t>(shape_kinds_.size());
+  return it->second;
+}
+
+int LocalBackend::handoff_chain_limit(std::int64_t kind) const {
+  // A chain behind a long job only waits to be revoked: deeper chains only for kinds whose
+  // last job ended well within the wait that the whole chain may take. An array's
+  // elements are alike: one hand-off before any ended. Jobs of one shape may be anything
+  // (a day's run beside a flow's thousand steps): none until the last of them ended so.
+  auto it = kind_run_s_.find(kind);
+  const bool short_jobs = it != kind_run_s_.end() && it->second * kMaxHandoffChain * 4 < handoff_wait_s_;
+  return short_jobs ? kMaxHandoffChain : kind > 0 ? 1 : 0;
 }
 
 void LocalBackend::plan_handoffs() {
   // Only where it cannot change what starts when: the plain policy (no tiers, so no
-  // preemption; order is --priority, submit second, id), and a successor of the same
-  // array (same spec, so the same resources) as the job whose CPUs it takes. The head
-  // keeps its place: it starts when its predecessor ends, or goes back after
-  // handoff_wait seconds (revoked) and competes again.
+  // preemption; order is --priority, submit second, id), and a successor of the job's
+  // kind (its array's sibling, or a job asking the same resources and account) as the job
+  // whose CPUs it takes. The head keeps its place: it starts when its predecessor ends,
+  // or goes back after handoff_wait seconds (revoked) and competes again.
   if (handoff_wait_s_ <= 0 || !host_ || !scheduler_.plain()) return;
   // Predecessors: array elements running, starting in this iteration, or handed off
   // themselves (up to the chain's limit), that nobody waits for yet.
   struct Candidate {
-    std::int64_t id, spec_id, array_job_id;
+    std::int64_t id, spec_id, kind;
     Allocation alloc;
     int depth;
   };
@@ -50,27 +61,31 @@ void LocalBackend::plan_handoffs() {
   std::unordered_set<std::int64_t> awaited;
   for (auto& p : planned_)
     if (p.after) awaited.insert(p.after);
+  const double now = clock_.wall();
   for (auto& [id, r] : running_) {
     if (r.adopted || r.successor != 0 || r.requeueing || r.long_running || r.revoking || r.cancel_sent ||
-        r.array_job_id == 0 || awaited.count(id))
+        r.kind == 0 || awaited.count(id))
       continue;
+    // A job of a shape that has run as long as a hand-off may wait is not one of the
+    // short ones its kind's hint speaks of.
+    if (r.kind < 0 && now - r.view.start_time >= handoff_wait_s_) continue;
     const int depth = handoff_depth(r);
-    if (depth < handoff_chain_limit(r.array_job_id)) free.push_back({id, r.spec_id, r.array_job_id, r.alloc, depth});
+    if (depth < handoff_chain_limit(r.kind)) free.push_back({id, r.spec_id, r.kind, r.alloc, depth});
   }
   for (auto& p : planned_)
-    if (p.array_job_id != 0 && !awaited.count(p.id) && p.depth < handoff_chain_limit(p.array_job_id))
-      free.push_back({p.id, p.spec_id, p.array_job_id, p.alloc, p.depth});
-  const double now = clock_.wall();
+    if (p.kind != 0 && !awaited.count(p.id) && p.depth < handoff_chain_limit(p.kind))
+      free.push_back({p.id, p.spec_id, p.kind, p.alloc, p.depth});
   for (std::size_t taken = 0; taken < free.size();) {
     const auto& order = queue_.plain_order();
     if (order.empty()) return;
     const std::int64_t head = order.begin()->id;
     const QueuedJob& q = queue_.ready().at(head);
     if (pool_.free_cpus() >= q.cpus) return;  // it may start on its own: no hand-off
+    const std::int64_t kind = handoff_kind(q);
     // The shortest chain first, then the oldest job: the likeliest to free its CPUs first.
     std::size_t found = free.size();
     for (std::size_t i = taken; i < free.size(); ++i)
-      if (free[i].spec_id == q.spec_id && free[i].array_job_id == q.array_job_id &&
+      if (free[i].kind == kind && (kind < 0 || free[i].spec_id == q.spec_id) &&
           (found == free.size() || std::pair(free[i].depth, free[i].id) < std::pair(free[found].depth, free[found].id)))
         found = i;
     if (found == free.size()) return;  // the head is of another kind: it waits for CPUs like any job
@@ -84,7 +99,7 @@ void LocalBackend::plan_handoffs() {
     Planned p = plan_for(job, pred.alloc, **spec, now);
     p.after = pred.id;
     p.depth = pred.depth + 1;
-    if (p.depth < handoff_chain_limit(p.array_job_id)) free.push_back({p.id, p.spec_id, p.array_job_id, p.alloc, p.depth});
+    if (p.depth < handoff_chain_limit(p.kind)) free.push_back({p.id, p.spec_id, p.kind, p.alloc, p.depth});
     planned_.push_back(std::move(p));
   }
 }

@@ -110,6 +110,7 @@ void LocalBackend::launch() {
     run.alloc = std::move(p.alloc);
     run.array_job_id = p.array_job_id;
     run.spec_id = p.spec_id;
+    run.kind = p.kind;
     run.view = p.view;
     if (p.after) {
       run.predecessor = p.after;

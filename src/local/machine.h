@@ -7,7 +7,7 @@
 //   gpus: 2           # GPUs, handed out through CUDA_VISIBLE_DEVICES
 //   job_limit: 8      # at most this many jobs running at once (0 = no limit)
 //   kill_grace: 10    # seconds between SIGTERM and SIGKILL at walltime or cancel
-//   handoff_wait: 0.5 # seconds an array element handed to a running sibling's CPUs may
+//   handoff_wait: 0.5 # seconds a job handed the CPUs of a running one of its kind may
 //                     # wait for them before it goes back to the queue (0: no hand-offs)
 //   memory_limit: cgroup  # how --mem is enforced: cgroup (when one is writable, else
 //                         # poll), or poll (the resident memory of the job's processes,

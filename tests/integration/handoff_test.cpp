@@ -6,6 +6,8 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <chrono>
+#include <filesystem>
 #include <map>
 #include <sstream>
 
@@ -64,6 +66,58 @@ TEST_F(Handoff, ElementsOnOneCpuFollowEachOtherWithTheirTrueStartTimes) {
   while (in >> i) ++runs[i];
   EXPECT_EQ(runs.size(), 30u);
   for (auto& [k, n] : runs) EXPECT_EQ(n, 1) << "element " << k;
+}
+
+// Jobs that are not an array's but ask the same CPUs, memory, GPUs and account (a flow's
+// steps) are handed off behind each other, in chains, once a job of that shape was seen
+// to end quickly; never behind the first of a shape, nor behind one of another shape.
+TEST_F(Handoff, JobsOfOneShapeAreHandedOffBehindEachOtherOnceOneWasSeenShort) {
+  configure("cpus: 1\nhandoff_wait: 600\n");
+  const std::vector<std::string> hold = {"--", "sh", "-c", "echo $YARD_JOB_ID >> ran.log; while [ ! -e go ]; do sleep 0.05; done"};
+  const std::vector<std::string> note = {"--", "sh", "-c", "echo $YARD_JOB_ID >> ran.log"};
+  // The first of its shape, holding the CPU: nothing is known of the shape, no hand-off
+  // (a hand-off is planned in the pass that answers the submission).
+  const long first = submit(hold);
+  ASSERT_TRUE(wait_until([&] { return job(first)["state"] == "RUNNING"; }, 20));
+  const long waits = submit(note);
+  EXPECT_EQ(job(waits)["state"], "PENDING");
+  write("go", "");
+  ASSERT_EQ(wait({first, waits}), 0);
+  std::filesystem::remove(dir_ + "/go");
+  // Now the shape's last job ended at once: a chain of two behind the holder.
+  const long holder = submit(hold);
+  ASSERT_TRUE(wait_until([&] { return job(holder)["state"] == "RUNNING"; }, 20));
+  const long a = submit(note), b = submit(note);
+  EXPECT_EQ(job(a)["state"], "RUNNING") << job(a).dump();
+  EXPECT_EQ(job(b)["state"], "RUNNING") << job(b).dump();
+  const long other = submit({"--mem", "10M", "--", "true"});  // another shape: it waits
+  EXPECT_EQ(job(other)["state"], "PENDING") << job(other).dump();
+  write("go", "");
+  ASSERT_EQ(wait({holder, a, b, other}), 0);
+  const auto h = job(holder), ja = job(a), jb = job(b);
+  EXPECT_GE(seconds(ja["start_time"]), seconds(h["end_time"]));  // on the one CPU, in turn
+  EXPECT_GE(seconds(jb["start_time"]), seconds(ja["end_time"]));
+  const std::string ids = std::to_string(first) + "\n" + std::to_string(waits) + "\n" + std::to_string(holder) +
+                          "\n" + std::to_string(a) + "\n" + std::to_string(b) + "\n";
+  EXPECT_EQ(read("ran.log"), ids);  // each once, in order
+}
+
+// A job of a shape that has already run as long as a hand-off may wait is not taken for
+// one of the short ones: nothing is handed off behind it.
+TEST_F(Handoff, NothingIsHandedOffBehindAJobOfAShapeThatRanLongAlready) {
+  configure("cpus: 1\nhandoff_wait: 0.5\n");
+  ASSERT_EQ(wait({submit({"--", "true"})}), 0);  // the shape's jobs end at once
+  const long holder = submit({"--", "sh", "-c", "while [ ! -e go ]; do sleep 0.05; done"});
+  ASSERT_TRUE(wait_until([&] { return job(holder)["state"] == "RUNNING"; }, 20));
+  // (A scenario's span, not a wait for something to happen: the holder runs past 0.5 s.)
+  ASSERT_TRUE(wait_until([&] { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count() -
+                                          seconds(job(holder)["start_time"]) >
+                                      1.5; }, 20));
+  const long next = submit({"--", "true"});
+  EXPECT_EQ(job(next)["state"], "PENDING") << job(next).dump();
+  write("go", "");
+  ASSERT_EQ(wait({holder, next}), 0);
+  EXPECT_GE(seconds(job(next)["start_time"]), seconds(job(holder)["end_time"]));
 }
 
 TEST_F(Handoff, AnElementWaitingTooLongGoesBackToTheQueue) {
