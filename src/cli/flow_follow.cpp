@@ -10,9 +10,8 @@
 
 namespace yard {
 
-Result<std::vector<JobRecord>> follow_jobs(DaemonClient& client, const std::vector<std::int64_t>& ids, std::ostream& out,
-                                           bool json_lines) {
-  if (ids.empty()) return std::vector<JobRecord>{};
+Status follow_jobs(DaemonClient& client, const std::vector<std::int64_t>& ids, std::ostream& out, bool json_lines) {
+  if (ids.empty()) return {};
   auto ping = client.ping();
   if (!ping) return ping.failure();
   JobQuery query;
@@ -85,10 +84,8 @@ Result<std::vector<JobRecord>> follow_jobs(DaemonClient& client, const std::vect
     });
     if (tty) out << "\n";
     if (!watched) return watched.failure();
-    now = client.all_jobs(query);
-    if (!now) return now.failure();
   }
-  return std::move(*now);
+  return {};
 }
 
 }  // namespace yard

@@ -15,8 +15,9 @@
 
 namespace yard {
 
-// The jobs as they ended (`ids`: jobs, arrays by their first id).
-Result<std::vector<JobRecord>> follow_jobs(DaemonClient& client, const std::vector<std::int64_t>& ids, std::ostream& out,
-                                           bool json_lines = false);
+// Returns once every job of `ids` (jobs, arrays by their first id) has ended; the caller
+// reads what it needs of them then (a flow's report reads them all).
+Status follow_jobs(DaemonClient& client, const std::vector<std::int64_t>& ids, std::ostream& out,
+                   bool json_lines = false);
 
 }  // namespace yard

@@ -18,8 +18,10 @@ The rules a page of README.md or docs/ follows, for its writers:
 * A block that cannot run here says so just before it: `<!-- doc-test: skip REASON -->`.
   Every skip is listed with its reason.
 * A block that another test runs (one that needs an install, say) names it just before it:
-  `<!-- doc-test: run-by TEST -->`, TEST a name given to add_test() in a CMakeLists.txt of
-  the repository (else the block fails). Listed apart from the skips.
+  `<!-- doc-test: run-by TEST -->`, TEST a test that ctest runs (else the block fails): a
+  name given to add_test() in a CMakeLists.txt of the repository, a GoogleTest test
+  (`Suite.Name`), or a Python suite's file (`SlurmCommands.formats`). Listed apart from
+  the skips.
 * A page about a scheduler that has no server in Debian may say `<!-- doc-test: stand-in
   NAME -->` (pbs, torque, lsf, htcondor, flux): its sandbox then starts that stand-in
   scheduler (tests/stand-in-schedulers/start.sh) before the page's first command, its
@@ -263,13 +265,24 @@ def shlex_quote(s):
 
 
 def declared_tests(root):
-    """The names given to add_test(NAME ...) in the repository's CMakeLists.txt files."""
+    """The tests ctest knows, by name: add_test(NAME ...) in the repository's CMakeLists.txt
+    files, each GoogleTest test (Suite.Name, of TEST and TEST_F in the C++ sources), and each
+    file of a Python suite (yard_pytest_suite(PREFIX): PREFIX.NAME of its test_NAME.py)."""
     names = set()
+    tops = ("src", "tests", "bench", "fuzz", "packaging")  # not the build trees
     files = [os.path.join(root, "CMakeLists.txt")]
-    for top in ("src", "tests", "bench", "fuzz", "packaging"):  # not the build trees
+    for top in tops:
         files += glob.glob(os.path.join(root, top, "**", "CMakeLists.txt"), recursive=True)
     for f in files:
-        names.update(re.findall(r"add_test\(\s*NAME\s+([\w.:/-]+)", open(f, encoding="utf-8").read()))
+        text = open(f, encoding="utf-8").read()
+        names.update(re.findall(r"add_test\(\s*NAME\s+([\w.:/-]+)", text))
+        for prefix in re.findall(r"yard_pytest_suite\(\s*(\w+)", text):
+            for py in glob.glob(os.path.join(os.path.dirname(f), "test_*.py")):
+                names.add(prefix + "." + os.path.basename(py)[len("test_"):-len(".py")])
+    for top in tops:
+        for f in glob.glob(os.path.join(root, top, "**", "*.cpp"), recursive=True):
+            text = open(f, encoding="utf-8", errors="replace").read()
+            names.update(a + "." + b for a, b in re.findall(r"^TEST(?:_F)?\(\s*(\w+)\s*,\s*(\w+)\s*\)", text, re.M))
     return names
 
 
