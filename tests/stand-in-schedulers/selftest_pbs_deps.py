@@ -42,10 +42,15 @@ class DependenciesAndErrorsTest(unittest.TestCase):
         si = self.si
         si.script("fail.sh", "sleep 1\nexit 1\n")
         si.script("never.sh", "true\n")
-        a = si.qsub("fail.sh")
+        # The parent fails when the test lets it (a gate file): a loaded machine cannot see
+        # the dependent deleted before seeing it held.
+        gate = os.path.join(si.work, "fail09.go")
+        si.script("gated_fail.sh", "while [ ! -e %s ]; do sleep 0.1; done\nexit 1\n" % gate)
+        a = si.qsub("gated_fail.sh")
         b = si.qsub("-W", "depend=afterok:" + a.split(".")[0], "never.sh")
         c = si.qsub("-W", "depend=afterok:" + b, "never.sh")
         self.assertEqual(si.job(b)["substate"], 22)
+        open(gate, "w").close()
         job = si.wait_state(b, "F")
         self.assertEqual(job["substate"], 91)
         self.assertNotIn("Exit_status", job)

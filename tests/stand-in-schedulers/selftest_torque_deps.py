@@ -42,10 +42,15 @@ class DependenciesAndErrorsTest(unittest.TestCase):
 
     def test_02_afterok_never_satisfied(self):
         si = self.si
-        a = si.qsub("fail.sh")
+        # The parent fails when the test lets it (a gate file): a loaded machine cannot see
+        # the dependent deleted before seeing it held.
+        gate = os.path.join(si.work, "fail02.go")
+        si.script("gated_fail.sh", "while [ ! -e %s ]; do sleep 0.1; done\nexit 1\n" % gate)
+        a = si.qsub("gated_fail.sh")
         b = si.qsub("-W", "depend=afterok:" + a, "never.sh")
         c = si.qsub("-W", "depend=afterok:" + b, "never.sh")
         self.assertEqual(si.job(b)["job_state"], "H")
+        open(gate, "w").close()
         for dep, parent in ((b, a), (c, b)):
             job = si.wait_state(dep, "C")
             self.assertEqual(job["exit_status"], "271")
