@@ -35,6 +35,11 @@ load_tests='^Api\.AThousandWatchers'
 echo "== build (release)"
 bash scripts/build.sh release
 phase_done "build (release)"
+# The OAR tests are listed when ctest starts (DISCOVERY_MODE PRE_TEST), into a file of the
+# build directory: listed once here, before two ctest runs start side by side, each of
+# which would otherwise write that file while the other reads it (a test then vanished
+# from one run).
+(cd build && ctest -N > /dev/null)
 echo "== tests against real clusters and stand-in schedulers (release, in the background)"
 clusters_log=$PWD/build/cluster-tests.log
 (cd build && ctest --output-on-failure --timeout 600 -j4 -R "$cluster_tests" > "$clusters_log" 2>&1) &
