@@ -50,7 +50,7 @@ void LocalBackend::plan_handoffs() {
   // whose CPUs it takes. The head keeps its place: it starts when its predecessor ends,
   // or goes back after handoff_wait seconds (revoked) and competes again.
   if (handoff_wait_s_ <= 0 || !host_ || !scheduler_.plain()) return;
-  // Predecessors: array elements running, starting in this iteration, or handed off
+  // Predecessors: jobs of a kind running, starting in this iteration, or handed off
   // themselves (up to the chain's limit), that nobody waits for yet.
   struct Candidate {
     std::int64_t id, spec_id, kind;
