@@ -55,6 +55,15 @@ function tell(run: Run): void {
   }
 }
 
+/**
+ * A run this page started: the answer that names it may already tell its end (a run of a
+ * second on a busy server), and then no later copy is a change to notify of; its end is
+ * told now.
+ */
+export function startedHere(run: Run): void {
+  if (isEndedState(run.state)) tell(run);
+}
+
 export function init(go: (path: string) => void): void {
   navigate = go;
   // The stream's news of a run this page did not know, already ended: it ended now.

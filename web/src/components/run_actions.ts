@@ -2,6 +2,7 @@
 import { post } from '../api';
 import { h } from '../dom';
 import { isEnded } from '../format';
+import * as notify from '../notify';
 import * as store from '../store';
 import type { Run } from '../types';
 import { toast, toastError } from './toast';
@@ -39,6 +40,7 @@ export function rerunButton(run: Run, started: (run: Run) => void): HTMLButtonEl
     try {
       const body = await post<{ run: Run }>(`/api/v1/runs/${run.id}/rerun`);
       store.put(body.run);
+      notify.startedHere(body.run);
       started(body.run);
     } catch (e) {
       toastError(e, `Could not start “${run.name}” again`);

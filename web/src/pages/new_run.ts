@@ -3,6 +3,7 @@
 import { ApiError, post, put } from '../api';
 import { announceStarted } from '../components/run_actions';
 import { h, replace } from '../dom';
+import * as notify from '../notify';
 import { navigate, type RouteContext } from '../router';
 import * as store from '../store';
 import { loadTemplates, templateTitle } from '../templates';
@@ -182,6 +183,7 @@ function runForm(t: Template, ctx: RouteContext): HTMLElement {
       progress.textContent = 'Starting the run…';
       const res = await post<{ run: Run }>('/api/v1/runs', { template: t.name, values });
       store.put(res.run);
+      notify.startedHere(res.run);
       if (!ctx.alive()) {
         announceStarted(res.run);
         return;
