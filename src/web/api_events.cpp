@@ -20,6 +20,10 @@ constexpr std::size_t kChangesPerMessage = 2000;
 // Messages as `event: runs`, each with the id of its last change: {"runs": each run's
 // state after the last of its changes here, "changes": [[event id, run, job, STATE, time,
 // detail], ...]}. A page that reconnects with the id gets what followed it, none twice.
+// Changes that follow one another one by one (the next event of the next job of the run,
+// in the same state at the same time: an array's jobs submitted together) are one span,
+// [first event id, run, first job, STATE, time, detail, how many]: the 10,000 jobs of an
+// array reach a thousand pages as one line each, not 10,000.
 template <typename Messages, typename Get>
 std::string sse(const Messages& messages, Get get) {
   std::string out;
@@ -27,11 +31,25 @@ std::string sse(const Messages& messages, Get get) {
     const std::size_t to = std::min(messages.size(), from + kChangesPerMessage);
     std::map<std::int64_t, const std::string*> runs;  // the last state of each
     std::string changes;
-    for (std::size_t i = from; i < to; ++i) {
+    for (std::size_t i = from; i < to;) {
       const FeedMessage& m = get(messages[i]);
-      runs[m.run] = &m.run_text;
+      std::size_t n = 1;
+      for (; i + n < to; ++n) {
+        const FeedMessage& next = get(messages[i + n]);
+        const auto step = static_cast<std::int64_t>(n);
+        if (next.id != m.id + step || next.run != m.run || next.job != m.job + step ||
+            shared_part(next) != shared_part(m))
+          break;
+      }
+      runs[m.run] = &get(messages[i + n - 1]).run_text;
       if (!changes.empty()) changes += ',';
-      changes += m.change;
+      if (n == 1) {
+        changes += m.change;
+      } else {
+        changes.append(m.change, 0, m.change.size() - 1);
+        changes += ',' + std::to_string(n) + ']';
+      }
+      i += n;
     }
     std::string run_list;
     for (const auto& [id, text] : runs) run_list += (run_list.empty() ? "" : ",") + *text;
@@ -63,21 +81,23 @@ void add_event_routes(httplib::Server& server, Site& site) {
       return send_error(res, 400, "since: event " + std::to_string(since) + " has not happened", "since");
     const User user = c.user;
     auto cursor = std::make_shared<std::int64_t>(since);
+    // Every admin sees the same; any other user, their own. Held while the page is open.
+    std::shared_ptr<const FeedFanout::Subscription> page = site.feed->subscribe(
+        user.admin ? std::string() : "user:" + user.name,
+        [user](const FeedMessage& m) { return may_see(user, m.owner); },
+        [](const std::vector<FeedPtr>& messages) {
+          return sse(messages, [](const FeedPtr& m) -> const FeedMessage& { return *m; });
+        });
     res.set_header("Cache-Control", "no-store");
     res.set_header("X-Accel-Buffering", "no");  // nginx: pass each event on at once
-    res.set_chunked_content_provider("text/event-stream", [&site, user, cursor](std::size_t, httplib::DataSink& sink) {
-      const auto visible = [&user](const FeedMessage& m) { return may_see(user, m.owner); };
+    res.set_chunked_content_provider("text/event-stream", [&site, page, cursor](std::size_t, httplib::DataSink& sink) {
       bool older = false;
       std::int64_t reached = *cursor;
-      const auto render = [](const std::vector<FeedPtr>& messages) {
-        return sse(messages, [](const FeedPtr& m) -> const FeedMessage& { return *m; });
-      };
-      // Every admin sees the same; any other user, their own.
-      auto text = site.feed->rendered_after(*cursor, user.admin ? std::string() : "user:" + user.name, visible, render,
-                                            kKeepAliveS, older, reached);
+      auto text = site.feed->rendered_after(*cursor, *page, kKeepAliveS, older, reached);
       if (older) {
         // Missed more than the feed keeps: the daemon's log has it, up to where the feed starts.
         std::int64_t upto = 0;
+        const auto visible = [&page](const FeedMessage& m) { return page->may_see(m); };
         const auto replayed = site.feed->replay(*cursor, visible, upto);
         std::string out = sse(replayed, [](const FeedMessage& m) -> const FeedMessage& { return m; });
         *cursor = upto;

@@ -53,7 +53,8 @@ Status EventFeed::start() {
   DaemonClient client(paths_, true);
   auto ping = client.ping();
   if (!ping) return ping.failure();
-  start_id_ = last_id_ = published_ = ping->last_event;
+  start_id_ = last_id_ = ping->last_event;
+  fanout_ = std::make_unique<FeedFanout>(ping->last_event);
   thread_ = std::thread([this] { follow(); });
   waker_ = std::thread([this] { wake_streams(); });
   return {};
@@ -70,6 +71,7 @@ void EventFeed::stop() {
     news_ = true;
   }
   wake_.notify_one();
+  if (fanout_) fanout_->stop();
   if (waker_.joinable()) waker_.join();
   // The watch returns at its next event or lost connection; the thread is not waited
   // for beyond the process's end.
@@ -155,7 +157,10 @@ std::optional<FeedMessage> EventFeed::message_for(const LoggedEvent& e, bool liv
   if (is_terminal(state) && live) run_json["end_time"] = e.event.time;
   const nlohmann::json change = {e.id, run, e.job_id, to_string(e.event.state), e.event.time, bytes_to_json(e.event.detail)};
   const auto replace = nlohmann::json::error_handler_t::replace;
-  return FeedMessage{e.id, run, owner, change.dump(-1, ' ', false, replace), run_json.dump(-1, ' ', false, replace)};
+  std::string text = change.dump(-1, ' ', false, replace);
+  std::size_t tail = 0;  // after the third comma: the ids hold none
+  for (int k = 0; k < 3; ++k) tail = text.find(',', tail) + 1;
+  return FeedMessage{e.id, run, e.job_id, owner, std::move(text), tail, run_json.dump(-1, ' ', false, replace)};
 }
 
 void EventFeed::follow() {
@@ -190,6 +195,8 @@ void EventFeed::follow() {
 }
 
 void EventFeed::wake_streams() {
+  std::int64_t published = fanout_->published();
+  std::vector<FeedPtr> taken;
   while (!stop_) {
     {
       std::unique_lock lock(wake_mu_);
@@ -201,29 +208,49 @@ void EventFeed::wake_streams() {
       std::lock_guard lock(wake_mu_);
       news_ = false;
     }
-    std::lock_guard lock(mu_);
-    published_ = last_id_;
-    changed_.notify_all();
+    std::int64_t upto = 0;
+    bool gap = false;
+    {
+      // Pointers taken under the lock; rendered by the fanout without it.
+      std::lock_guard lock(mu_);
+      upto = last_id_;
+      gap = start_id_ > published;  // more came in a tick than is kept
+      auto first = std::partition_point(kept_.begin(), kept_.end(), [&](const FeedPtr& m) { return m->id <= published; });
+      taken.assign(first, kept_.end());
+    }
+    if (upto <= published) continue;
+    if (gap) fanout_->publish_gap(upto);
+    else fanout_->publish(upto, taken);
+    taken.clear();
+    published = upto;
   }
 }
 
-std::shared_ptr<const std::string> EventFeed::rendered_after(std::int64_t since, const std::string& viewer,
-                                                             const std::function<bool(const FeedMessage&)>& may_see,
-                                                             const Render& render, double wait_s, bool& older,
-                                                             std::int64_t& reached) {
-  std::unique_lock lock(mu_);
-  older = since < start_id_;
+std::shared_ptr<FeedFanout::Subscription> EventFeed::subscribe(const std::string& viewer, MaySee may_see,
+                                                               Render render) {
+  return fanout_->subscribe(viewer, std::move(may_see), std::move(render));
+}
+
+std::shared_ptr<const std::string> EventFeed::rendered_after(std::int64_t since, const FeedFanout::Subscription& page,
+                                                             double wait_s, bool& older, std::int64_t& reached) {
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(wait_s));
   reached = since;
-  if (older) return nullptr;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(wait_s);
+  older = false;
   while (!stop_) {
-    if (published_ <= since) {
-      if (changed_.wait_until(lock, deadline) == std::cv_status::timeout) return nullptr;
-      continue;
-    }
-    const std::int64_t upto = published_;
-    auto key = std::make_tuple(since, upto, viewer);
     std::shared_ptr<const std::string> text;
+    switch (fanout_->take(since, page.viewer(), deadline, text, reached)) {
+      case FeedFanout::Taken::Text: return text;
+      case FeedFanout::Taken::Nothing: return nullptr;
+      case FeedFanout::Taken::NotHere: break;
+    }
+    // Not in the ticks' batches (a page just opened, or far behind): rendered here, from
+    // what is kept, up to the last tick; the page's next take begins at that tick.
+    const std::int64_t upto = fanout_->published();
+    std::unique_lock lock(mu_);
+    older = since < start_id_;
+    if (older) return nullptr;
+    auto key = std::make_tuple(since, upto, page.viewer());
     if (auto hit = rendered_.find(key); hit != rendered_.end()) {
       text = hit->second;
     } else {
@@ -235,8 +262,8 @@ std::shared_ptr<const std::string> EventFeed::rendered_after(std::int64_t since,
       lock.unlock();
       std::vector<FeedPtr> visible;
       for (auto& m : taken)
-        if (may_see(*m)) visible.push_back(std::move(m));
-      text = std::make_shared<const std::string>(render(visible));
+        if (page.may_see(*m)) visible.push_back(std::move(m));
+      text = std::make_shared<const std::string>(visible.empty() ? std::string() : page.render(visible));
       lock.lock();
       if (rendered_.emplace(key, text).second) {
         rendered_order_.push_back(std::move(key));
@@ -247,7 +274,6 @@ std::shared_ptr<const std::string> EventFeed::rendered_after(std::int64_t since,
       }
     }
     reached = since = upto;
-    // Nothing for this page: what came was someone else's; wait past it.
     if (!text->empty()) return text;
     if (std::chrono::steady_clock::now() >= deadline) return nullptr;
   }

@@ -23,19 +23,10 @@
 
 #include "client/daemon_client.h"
 #include "core/job_record.h"
+#include "web/feed_fanout.h"
+#include "web/feed_message.h"
 
 namespace yard::web {
-
-// One state change of a job of a run, rendered once for every stream that sends it.
-struct FeedMessage {
-  std::int64_t id = 0;  // the daemon's event id
-  std::int64_t run = 0;
-  std::string owner;
-  std::string change;    // [event id, run, job, "STATE", time, detail]
-  std::string run_text;  // the run after it: {"id","state","jobs_by_state"[,"end_time"]}
-};
-
-using FeedPtr = std::shared_ptr<const FeedMessage>;
 
 class EventFeed {
  public:
@@ -78,17 +69,18 @@ class EventFeed {
   void add_run_locked(std::int64_t run, const std::string& owner, const std::vector<std::int64_t>& jobs,
                       const std::vector<JobRecord>& now);
 
-  // The messages after `since` that `may_see` allows, rendered by `render`, waiting up to
-  // `wait_s` for the first (null when none came); `older` is set when `since` is before
-  // what is kept here (replay from the daemon); `reached`: the last id looked at (the
-  // caller's next `since`). Rendered once for every stream of the same viewer: the streams
-  // woken together ask for the same changes (those up to the last wake-up), so 1,000 pages
-  // of one user cost one rendering, not 1,000. `viewer`: one key per `may_see`.
-  using Render = std::function<std::string(const std::vector<FeedPtr>&)>;
-  std::shared_ptr<const std::string> rendered_after(std::int64_t since, const std::string& viewer,
-                                                    const std::function<bool(const FeedMessage&)>& may_see,
-                                                    const Render& render, double wait_s, bool& older,
-                                                    std::int64_t& reached);
+  // A page open for a viewer (one key per `may_see`: an admin, or one user), held while it
+  // is: each tick's changes are rendered once for every page of the viewer (FeedFanout).
+  std::shared_ptr<FeedFanout::Subscription> subscribe(const std::string& viewer, MaySee may_see, Render render);
+
+  // The text of the messages after `since` that the subscription's viewer may see, waiting
+  // up to `wait_s` for the first (null when none came); `older` is set when `since` is
+  // before what is kept here (replay from the daemon); `reached`: the last id looked at
+  // (the caller's next `since`). A page at the last tick takes the text rendered for its
+  // viewer; one elsewhere (just opened, or behind) has it rendered here, once for every
+  // page asking the same.
+  std::shared_ptr<const std::string> rendered_after(std::int64_t since, const FeedFanout::Subscription& page,
+                                                    double wait_s, bool& older, std::int64_t& reached);
   // The daemon's log from `since` up to where the messages kept here start (`upto`), as
   // messages.
   std::vector<FeedMessage> replay(std::int64_t since, const std::function<bool(const FeedMessage&)>& may_see,
@@ -97,9 +89,9 @@ class EventFeed {
 
  private:
   void follow();
-  // Wakes the streams at most every kBatchS: a burst of changes (an array of 10,000 jobs)
-  // reaches each stream in a few writes a second, and 1,000 streams are not woken for
-  // each change (each wake-up takes the lock in turn).
+  // Publishes the new messages to the streams at most every kBatchS: a burst of changes
+  // (an array of 10,000 jobs) reaches each stream in a few writes a second, and 1,000
+  // streams are not woken for each change.
   void wake_streams();
   static constexpr double kBatchS = 0.05;
   // The message for one event, or nothing for a job of no run; updates the run's state
@@ -114,9 +106,10 @@ class EventFeed {
   std::condition_variable changed_;
   std::deque<FeedPtr> kept_;  // shared with the streams that send them: never copied
   std::int64_t start_id_ = 0, last_id_ = 0;
-  // The last id the streams were woken for (wake_streams): what rendered_after hands out.
-  std::int64_t published_ = 0;
-  // Renderings by (since, up to, viewer), the latest kRendered of them.
+  // Each tick's messages to the pages (wake_streams publishes them); made by start().
+  std::unique_ptr<FeedFanout> fanout_;
+  // Renderings by (since, up to, viewer), the latest kRendered of them (a thousand pages
+  // that reconnect together from the same id).
   static constexpr std::size_t kRendered = 512;
   std::map<std::tuple<std::int64_t, std::int64_t, std::string>, std::shared_ptr<const std::string>> rendered_;
   std::deque<std::tuple<std::int64_t, std::int64_t, std::string>> rendered_order_;

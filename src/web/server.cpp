@@ -1,7 +1,9 @@
 #include "web/server.h"
 
+#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/socket.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -45,6 +47,32 @@ void add_pages(httplib::Server& server, const std::string& static_dir) {
     }
     res.set_content(*text, "text/html; charset=utf-8");
   });
+}
+
+// cpp-httplib (Debian's is a compiled library) listens with a queue of 5 connections. When
+// hundreds of pages connect at once (the service restarted under them), the rest overflow
+// it and wait for the kernel's retries: first requests went unanswered for a minute. A
+// second listen() on the socket sets a longer queue; the socket is the one listening on
+// `port` among this process's descriptors.
+void widen_listen_queue(int port) {
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+    int fd = -1;
+    try {
+      fd = std::stoi(entry.path().filename().string());
+    } catch (const std::exception&) {
+      continue;
+    }
+    int listening = 0;
+    socklen_t size = sizeof listening;
+    if (::getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &size) != 0 || !listening) continue;
+    sockaddr_storage address{};
+    socklen_t length = sizeof address;
+    if (::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) continue;
+    int bound = -1;
+    if (address.ss_family == AF_INET) bound = ntohs(reinterpret_cast<const sockaddr_in*>(&address)->sin_port);
+    if (address.ss_family == AF_INET6) bound = ntohs(reinterpret_cast<const sockaddr_in6*>(&address)->sin6_port);
+    if (bound == port) ::listen(fd, SOMAXCONN);
+  }
 }
 
 }  // namespace
@@ -113,6 +141,7 @@ int serve(Site& site, const ListenSettings& listen, std::unique_ptr<httplib::Ser
     std::cerr << "yard web: cannot listen on " << listen.host << ":" << listen.port << " (in use, or not an address here)\n";
     return 1;
   }
+  widen_listen_queue(port);
   // SIGINT and SIGTERM are blocked in every thread (block_stop_signals) and taken here:
   // the event streams end first (their threads wait on the feed), then the server.
   std::thread([&site, &server] {

@@ -1,10 +1,14 @@
 """Live state by server-sent events: a change reaches the page's stream, a page that
 reconnects with Last-Event-ID gets exactly what it missed, a user's stream carries only
-their runs, and a daemon that restarts under the service loses nothing."""
+their runs, an array's jobs submitted together come as spans, and a daemon that restarts
+under the service loses nothing."""
 
+import os
+import shutil
 import signal
+import tempfile
 
-from web_site import EventStream
+from web_site import EventStream, Site
 from yard_test_daemon import wait_gone
 
 ENDED = ("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT")
@@ -77,3 +81,40 @@ def test_the_service_stops_promptly_with_streams_open(site):
     for s in streams:
         s.close()
     site.start()
+
+
+ARRAY_TEMPLATE = """title: An array
+fields:
+  - {name: count, type: integer, min: 1, max: 1000, default: 40}
+job:
+  options: {array: "1-{count}", time: "0:05:00"}
+  command: ["true"]
+"""
+
+
+def test_an_arrays_jobs_submitted_together_come_as_spans_and_every_change_once():
+    templates = tempfile.mkdtemp(prefix="yard-web-templates-")
+    with open(os.path.join(templates, "array.yaml"), "w") as f:
+        f.write(ARRAY_TEMPLATE)
+    site = Site(templates=templates)
+    try:
+        c = site.client()
+        c.login("alice")
+        since = c.call("GET", "/api/v1/runs")[1]["last_event"]
+        run = c.start("array", {"count": 40})
+        stream = EventStream(c, since=since)
+        seen = stream.until(lambda ch: ch["run"] == run["id"] and ch["run_state"] in ENDED)
+        stream.close()
+        # 40 PENDING changes in a few spans (one, unless the daemon logged them in pieces).
+        assert stream.spans >= 1
+        mine = [ch for ch in seen if ch["run"] == run["id"]]
+        ids = [ch["id"] for ch in mine]
+        assert ids == sorted(ids) and len(set(ids)) == len(ids)
+        by_job = {}
+        for ch in mine:
+            by_job.setdefault(ch["job"], []).append(ch["state"])
+        assert len(by_job) == 40
+        assert all(states == ["PENDING", "RUNNING", "COMPLETED"] for states in by_job.values()), by_job
+    finally:
+        site.close()
+        shutil.rmtree(templates, ignore_errors=True)

@@ -139,6 +139,7 @@ class EventStream:
         self.conn.request("GET", path, headers=headers)
         self.res = self.conn.getresponse()
         self.pending = []
+        self.spans = 0  # changes that came as spans of several
 
     def next_message(self):
         """The next message: (id, data as JSON); comments are skipped."""
@@ -164,9 +165,12 @@ class EventStream:
             message_id, data = self.next_message()
             runs = {r["id"]: r for r in data["runs"]}
             assert data["changes"] and data["changes"][-1][0] == message_id
-            for event_id, run, job, state, when, detail in data["changes"]:
-                self.pending.append({"id": event_id, "run": run, "job": job, "state": state, "time": when,
-                                     "detail": detail, "run_state": runs[run]["state"]})
+            self.spans += sum(1 for change in data["changes"] if len(change) == 7)
+            for event_id, run, job, state, when, detail, *count in data["changes"]:
+                # A span: `count` changes, the event ids and job ids counting up.
+                for k in range(count[0] if count else 1):
+                    self.pending.append({"id": event_id + k, "run": run, "job": job + k, "state": state, "time": when,
+                                         "detail": detail, "run_state": runs[run]["state"]})
             # A run's state is the one after its last change of the message.
             for c in self.pending[:-1]:
                 c["run_state"] = None
