@@ -230,6 +230,7 @@ int main(int argc, char** argv) {
 
   std::mutex mu;
   std::vector<double> latencies;
+  std::vector<std::vector<double>> by_path(4);  // the same, by request
   std::atomic<long> failures{0};
   std::atomic<bool> loading{true};
   std::vector<std::thread> workers;
@@ -240,6 +241,7 @@ int main(int argc, char** argv) {
       api.set_tcp_nodelay(true);
       api.set_read_timeout(60, 0);
       std::vector<double> mine;
+      std::vector<std::vector<double>> mine_by_path(4);
       const std::string paths[] = {"/api/v1/runs?limit=20", "/api/v1/runs/" + std::to_string(run_id),
                                    "/api/v1/templates", "/api/v1/runs/" + std::to_string(run_id) + "/logs?limit=1024"};
       for (long i = c; loading; ++i) {
@@ -255,10 +257,12 @@ int main(int argc, char** argv) {
                          std::chrono::duration<double>(b - a).count(), wall() - t0);
         }
         mine.push_back(std::chrono::duration<double, std::milli>(b - a).count());
+        mine_by_path[static_cast<std::size_t>(i % 4)].push_back(mine.back());
         if (think_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(think_ms));
       }
       std::lock_guard lock(mu);
       latencies.insert(latencies.end(), mine.begin(), mine.end());
+      for (std::size_t k = 0; k < 4; ++k) by_path[k].insert(by_path[k].end(), mine_by_path[k].begin(), mine_by_path[k].end());
     });
   std::this_thread::sleep_for(std::chrono::seconds(seconds));
   loading = false;
@@ -330,6 +334,10 @@ int main(int argc, char** argv) {
   std::printf("%-58s %12ld\n", "API requests failed", failures.load());
   std::printf("%-58s %12.2f\n", "API latency p50 (ms)", percentile(latencies, 0.50));
   std::printf("%-58s %12.2f\n", "API latency p99 (ms)", percentile(latencies, 0.99));
+  const char* names[] = {"runs list", "one run", "templates", "a run's log"};
+  for (std::size_t k = 0; k < 4; ++k)
+    std::printf("  %-56s %5.2f %6.2f\n", (std::string(names[k]) + ": p50, p99 (ms)").c_str(), percentile(by_path[k], 0.50),
+                percentile(by_path[k], 0.99));
   std::printf("%-58s %12zu\n", "state changes of the run (reference stream)", want.size());
   std::printf("%-58s %12ld\n", "events delivered to all streams", messages);
   std::printf("%-58s %12.3f\n", "change to stream p50 (s)", delays.percentile(0.50));

@@ -1,5 +1,7 @@
 #include "store/sqlite.h"
 
+#include <algorithm>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -47,6 +49,11 @@ Db::~Db() {
 void Db::finalize_fixed() {
   for (auto& [sql, st] : fixed_) sqlite3_finalize(st);
   fixed_.clear();
+  for (auto& k : kept_) {
+    if (*k.state == kGivenOut) *k.state = kOrphaned;
+    else sqlite3_finalize(k.statement);
+  }
+  kept_.clear();
 }
 
 void Db::defer_checkpoints(int pages) {
@@ -73,6 +80,7 @@ Db& Db::operator=(Db&& o) noexcept {
     if (db_) sqlite3_close_v2(db_);
     db_ = o.db_;
     fixed_ = std::move(o.fixed_);
+    kept_ = std::move(o.kept_);
     fault_ = std::move(o.fault_);
     path_ = std::move(o.path_);
     wal_pages_ = std::move(o.wal_pages_);
@@ -178,16 +186,43 @@ Result<Statement> Db::prepare(std::string_view sql) {
   return Statement(s, fault_, path_);
 }
 
-Statement::~Statement() {
-  if (s_) sqlite3_finalize(s_);
+Result<Statement> Db::prepare_kept(std::string_view sql) {
+  for (auto& k : kept_)
+    if (k.sql == sql && *k.state == kFree) {
+      *k.state = kGivenOut;
+      return Statement(k.statement, fault_, path_, k.state);
+    }
+  auto fresh = prepare(sql);
+  if (!fresh) return fresh.failure();
+  if (std::none_of(kept_.begin(), kept_.end(), [&](const Kept& k) { return k.sql == sql; })) {
+    kept_.push_back(Kept{std::string(sql), fresh->s_});
+    *kept_.back().state = kGivenOut;
+    fresh->given_out_ = kept_.back().state;
+  }
+  return fresh;
 }
+
+void Statement::release() {
+  if (!s_) return;
+  if (given_out_ && *given_out_ == Db::kGivenOut) {
+    sqlite3_reset(s_);
+    sqlite3_clear_bindings(s_);
+    *given_out_ = Db::kFree;
+  } else {
+    sqlite3_finalize(s_);
+  }
+  s_ = nullptr;
+}
+
+Statement::~Statement() { release(); }
 
 Statement& Statement::operator=(Statement&& o) noexcept {
   if (this != &o) {
-    if (s_) sqlite3_finalize(s_);
+    release();
     s_ = o.s_;
     fault_ = std::move(o.fault_);
     path_ = std::move(o.path_);
+    given_out_ = std::move(o.given_out_);
     o.s_ = nullptr;
   }
   return *this;

@@ -34,7 +34,8 @@ class Db {
   Db() = default;
   ~Db();
   Db(Db&& o) noexcept
-      : db_(o.db_), fixed_(std::move(o.fixed_)), fault_(std::move(o.fault_)), path_(std::move(o.path_)),
+      : db_(o.db_), fixed_(std::move(o.fixed_)), kept_(std::move(o.kept_)), fault_(std::move(o.fault_)),
+        path_(std::move(o.path_)),
         wal_pages_(std::move(o.wal_pages_)), checkpoint_pages_(o.checkpoint_pages_) {
     o.db_ = nullptr;
   }
@@ -51,6 +52,10 @@ class Db {
   // on first use and kept: a transaction per job must not parse its SQL every time.
   Status run_fixed(const char* sql);
   Result<Statement> prepare(std::string_view sql);
+  // The same, for a statement asked often (a web service's every request): prepared once
+  // and kept by its text; the Statement given out resets it when it goes, rather than
+  // finalizing it. Asked again while given out (nested), a new one is prepared.
+  Result<Statement> prepare_kept(std::string_view sql);
   std::int64_t last_insert_id() const { return sqlite3_last_insert_rowid(db_); }
   int changes() const { return sqlite3_changes(db_); }
   std::string last_error() const { return db_ ? sqlite3_errmsg(db_) : "no database"; }
@@ -75,6 +80,15 @@ class Db {
   void note_failure(int rc, bool in_transaction_before);
   sqlite3* db_ = nullptr;
   std::vector<std::pair<const char*, sqlite3_stmt*>> fixed_;  // keyed by the literal's address
+  // A kept statement's holder: kFree, kGivenOut, or kOrphaned (the Db went while it was
+  // given out: its holder finalizes it).
+  enum KeptState { kFree, kGivenOut, kOrphaned };
+  struct Kept {
+    std::string sql;
+    sqlite3_stmt* statement = nullptr;
+    std::shared_ptr<KeptState> state = std::make_shared<KeptState>(kFree);
+  };
+  std::vector<Kept> kept_;
   // Shared with this connection's statements, so it survives moves of the Db.
   std::shared_ptr<Fault> fault_ = std::make_shared<Fault>();
   std::string path_;
@@ -85,10 +99,12 @@ class Db {
 class Statement {
  public:
   Statement() = default;
-  Statement(sqlite3_stmt* s, std::shared_ptr<Fault> fault, std::string path)
-      : s_(s), fault_(std::move(fault)), path_(std::move(path)) {}
+  Statement(sqlite3_stmt* s, std::shared_ptr<Fault> fault, std::string path,
+            std::shared_ptr<Db::KeptState> given_out = {})
+      : s_(s), fault_(std::move(fault)), path_(std::move(path)), given_out_(std::move(given_out)) {}
   ~Statement();
-  Statement(Statement&& o) noexcept : s_(o.s_), fault_(std::move(o.fault_)), path_(std::move(o.path_)) {
+  Statement(Statement&& o) noexcept
+      : s_(o.s_), fault_(std::move(o.fault_)), path_(std::move(o.path_)), given_out_(std::move(o.given_out_)) {
     o.s_ = nullptr;
   }
   Statement& operator=(Statement&& o) noexcept;
@@ -122,9 +138,13 @@ class Statement {
   }
 
  private:
+  // Gives the statement back (kept by its Db: reset) or finalizes it.
+  void release();
   sqlite3_stmt* s_ = nullptr;
   std::shared_ptr<Fault> fault_;
   std::string path_;
+  std::shared_ptr<Db::KeptState> given_out_;  // set: a kept statement, given back when this goes
+  friend class Db;
 };
 
 // BEGIN IMMEDIATE on construction (a SAVEPOINT when a transaction is already open);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace yard::sql {
@@ -50,6 +51,47 @@ TEST(SqliteCheckpoints, DeferredCheckpointsHappenOnlyWhenAskedForAndDue) {
     EXPECT_EQ(size_of(path), after);
   }
   std::filesystem::remove_all(dir);
+}
+
+// A statement kept by its text is the same one at each asking, comes back reset with no
+// bindings, a nested asking gets a fresh one, and one given out outlives its Db safely.
+TEST(SqliteKeptStatements, AreReusedResetAndSafeWhenNestedOrOrphaned) {
+  auto db = Db::open(":memory:", false);
+  ASSERT_TRUE(db) << db.error();
+  ASSERT_TRUE(db->exec("CREATE TABLE t(v INTEGER); INSERT INTO t VALUES(1), (2), (3)"));
+  constexpr const char* kSql = "SELECT count(*) FROM t WHERE v >= ?";
+  for (int round = 0; round < 3; ++round) {
+    auto s = db->prepare_kept(kSql);
+    ASSERT_TRUE(s) << s.error();
+    auto outer = s->step();  // unbound: NULL, so no row counts
+    ASSERT_TRUE(outer && *outer);
+    EXPECT_EQ(s->i64(0), 0);
+    s->reset();
+    s->bind(1, 2);
+    ASSERT_TRUE(s->step());
+    EXPECT_EQ(s->i64(0), 2);
+    // Asked again while this one is out: another statement, which works on its own.
+    auto nested = db->prepare_kept(kSql);
+    ASSERT_TRUE(nested);
+    nested->bind(1, 3);
+    ASSERT_TRUE(nested->step());
+    EXPECT_EQ(nested->i64(0), 1);
+  }
+  // Three rounds, one kept statement: the connection holds just it now.
+  EXPECT_NE(sqlite3_next_stmt(db->raw(), nullptr), nullptr);
+  EXPECT_EQ(sqlite3_next_stmt(db->raw(), sqlite3_next_stmt(db->raw(), nullptr)), nullptr);
+  // Given out when its Db goes: finalized by its holder (AddressSanitizer would see a
+  // statement reset after its finalization).
+  auto other = Db::open(":memory:", false);
+  ASSERT_TRUE(other);
+  std::optional<Statement> held;
+  {
+    Db moved = std::move(*other);
+    auto s = moved.prepare_kept("SELECT 1");
+    ASSERT_TRUE(s);
+    held.emplace(std::move(*s));
+  }
+  held.reset();
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 // daemon one query a second for everyone asking, not one per request (200 clients listing
 // a 10,000-job array would otherwise fetch its 10,000 records each time). The state is
 // always the live one (the event feed's count of the run's jobs by state); times and usage
-// may be a second old; a run whose jobs all ended is computed once more and then kept.
+// may be a second old (more while another request computes them again: a request waits
+// only for a run it has nothing to show of); a run whose jobs all ended is computed once
+// more and then kept.
 #pragma once
 
 #include <map>

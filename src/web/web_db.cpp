@@ -149,7 +149,7 @@ Status WebDb::add_token(const std::string& digest, const std::string& user, cons
 
 std::optional<std::pair<User, double>> WebDb::token_user(const std::string& digest, const std::string& kind, double now) {
   std::lock_guard lock(mu_);
-  auto s = db_.prepare(
+  auto s = db_.prepare_kept(  // every request asks it
       "SELECT u.name, u.admin, u.account, t.expires FROM tokens t JOIN users u ON u.name = t.user "
       "WHERE t.digest = ? AND t.kind = ? AND t.expires > ?");
   if (!s) return std::nullopt;
@@ -223,7 +223,8 @@ std::optional<RunRow> WebDb::run(std::int64_t id) {
 
 std::optional<RunRow> WebDb::run_locked(std::int64_t id) {
   if (auto kept = rows_.find(id); kept != rows_.end()) return kept->second;
-  auto s = db_.prepare(std::string("SELECT ") + kRunColumns + " FROM runs WHERE id = ?");
+  static const std::string sql = std::string("SELECT ") + kRunColumns + " FROM runs WHERE id = ?";
+  auto s = db_.prepare_kept(sql);  // a run's every request asks it
   if (!s) return std::nullopt;
   s->bind(1, id);
   if (!has_row(*s)) return std::nullopt;
