@@ -117,6 +117,13 @@ std::optional<std::pair<JobState, nlohmann::json>> EventFeed::live_state(std::in
   return std::make_pair(run_state(it->second.counts), counts);
 }
 
+std::optional<std::int64_t> EventFeed::job_last_event(std::int64_t job) {
+  std::lock_guard lock(mu_);
+  auto it = job_last_event_.find(job);
+  if (it == job_last_event_.end()) return std::nullopt;
+  return it->second;
+}
+
 std::optional<JobState> EventFeed::job_state(std::int64_t job) {
   std::lock_guard lock(mu_);
   auto run = job_run_.find(job);
@@ -148,7 +155,10 @@ std::optional<FeedMessage> EventFeed::message_for(const LoggedEvent& e, bool liv
   const auto [run, owner] = found->second;
   auto& states = run_jobs_[run];
   const bool ended_before = is_terminal(run_state(states.counts));
-  if (live) states.set(e.job_id, e.event.state);
+  if (live) {
+    states.set(e.job_id, e.event.state);
+    job_last_event_[e.job_id] = e.id;
+  }
   if (live && !ended_before && is_terminal(run_state(states.counts)) && on_run_end_) on_run_end_(run);
   nlohmann::json counts = nlohmann::json::object();
   for (const auto& [s, n] : states.counts) counts[std::string(to_string(s))] = n;

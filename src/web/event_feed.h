@@ -17,6 +17,7 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -56,6 +57,8 @@ class EventFeed {
 
   // A job's state as the events told it (nothing for a job of no run the feed has seen).
   std::optional<JobState> job_state(std::int64_t job);
+  // The id of the job's last event the feed has seen (nothing before its first).
+  std::optional<std::int64_t> job_last_event(std::int64_t job);
 
   // Called (under the feed's lock: quickly) when a run's state becomes an end state.
   void on_run_end(std::function<void(std::int64_t run)> told) { on_run_end_ = std::move(told); }
@@ -123,6 +126,7 @@ class EventFeed {
   std::map<std::int64_t, RunStates> run_jobs_;
   std::map<std::int64_t, std::pair<std::int64_t, std::string>> job_run_;  // job -> (run, owner)
   std::set<std::int64_t> no_run_;  // jobs of no run (submitted by other clients)
+  std::unordered_map<std::int64_t, std::int64_t> job_last_event_;  // job -> id of its last event seen
   std::atomic<bool> stop_{false};
   std::thread thread_, waker_;
   std::mutex wake_mu_;

@@ -88,14 +88,25 @@ Result<std::vector<nlohmann::json>> RunCache::runs(Site& site, const std::vector
 Result<nlohmann::json> RunCache::timeline(Site& site, const RunRow& row) {
   const auto live = site.feed->live_state(row.id);
   const bool ended_now = live && is_terminal(live->first);
+  // The last events of the run's first jobs that the feed has seen: while they are those
+  // seen before the timeline was made, it holds every change (a 10,000-job array's page
+  // asks the daemon again only when one of its first jobs changes). Kept a second when
+  // the feed has not seen them all (a run from before the service started).
+  std::vector<std::optional<std::int64_t>> last_events;
+  for (std::size_t i = 0; i < row.jobs.size() && i < kTimelineJobs; ++i)
+    last_events.push_back(site.feed->job_last_event(row.jobs[i]));
+  const bool all_seen = std::all_of(last_events.begin(), last_events.end(), [](const auto& s) { return s.has_value(); });
   nlohmann::json kept;  // what there is to show while another request refreshes it
   {
     std::lock_guard lock(mu_);
     auto it = entries_.find(row.id);
-    if (it != entries_.end() && !it->second.events.is_null() &&
-        (it->second.events_ended || (!ended_now && monotonic_now() - it->second.events_at < kMaxAgeS)))
-      return it->second.events;
-    if (it != entries_.end() && !ended_now) kept = it->second.events;
+    if (it != entries_.end() && !it->second.events.is_null()) {
+      const Entry& e = it->second;
+      if (e.events_ended || (all_seen && e.events_last == last_events) ||
+          (!all_seen && !ended_now && monotonic_now() - e.events_at < kMaxAgeS))
+        return e.events;
+      if (!ended_now) kept = e.events;
+    }
   }
   std::unique_lock refreshing(refresh_, std::defer_lock);
   if (kept.is_null()) refreshing.lock();
@@ -118,6 +129,7 @@ Result<nlohmann::json> RunCache::timeline(Site& site, const RunRow& row) {
   e.events = events;
   e.events_at = monotonic_now();
   e.events_ended = all_ended;
+  e.events_last = std::move(last_events);  // seen before the daemon was asked: never newer than it
   return events;
 }
 

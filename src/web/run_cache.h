@@ -10,10 +10,12 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "core/job_record.h"
 #include "core/result.h"
 #include "web/web_db.h"
 
@@ -37,6 +39,7 @@ class RunCache {
     double run_at = 0, events_at = 0;
     bool ended = false;         // every job had ended when `run` was made: it changes no more
     bool events_ended = false;  // the same for `events`
+    std::vector<std::optional<std::int64_t>> events_last;  // the first jobs' last events seen before `events`
   };
   bool fresh(const Entry& e, double at, double now) const { return e.ended || now - at < kMaxAgeS; }
   std::mutex mu_;       // the entries
