@@ -2,6 +2,9 @@
 // the daemon's events. A page that reconnects sends Last-Event-ID (the browser does) and
 // gets every change after it; a first connection may give ?since= (the `last_event` of
 // the runs it listed) to miss nothing between the two.
+#include <pthread.h>
+#include <sched.h>
+
 #include <map>
 
 #include "web/api_routes.h"
@@ -90,6 +93,11 @@ void add_event_routes(httplib::Server& server, Site& site) {
         });
     res.set_header("Cache-Control", "no-store");
     res.set_header("X-Accel-Buffering", "no");  // nginx: pass each event on at once
+    // The thread that writes a page's stream wakes at every tick to write a few kilobytes:
+    // SCHED_BATCH keeps those wake-ups from preempting API requests' threads, and the
+    // thread is back to SCHED_OTHER when the stream ends (both allowed to any user).
+    const sched_param normal{};
+    (void)pthread_setschedparam(pthread_self(), SCHED_BATCH, &normal);
     res.set_chunked_content_provider("text/event-stream", [&site, page, cursor](std::size_t, httplib::DataSink& sink) {
       bool older = false;
       std::int64_t reached = *cursor;
@@ -114,6 +122,9 @@ void add_event_routes(httplib::Server& server, Site& site) {
         return sink.write(keepalive.data(), keepalive.size());
       }
       return sink.write(text->data(), text->size());
+    }, [](bool) {
+      const sched_param none{};
+      (void)pthread_setschedparam(pthread_self(), SCHED_OTHER, &none);
     });
   }));
 }

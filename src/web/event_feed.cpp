@@ -213,7 +213,7 @@ void EventFeed::wake_streams() {
       wake_.wait(lock, [this] { return news_; });
     }
     // The first change of a burst waits this long for the rest of it.
-    std::this_thread::sleep_for(std::chrono::duration<double>(kBatchS));
+    std::this_thread::sleep_for(std::chrono::duration<double>(tick_seconds(fanout_->pages())));
     {
       std::lock_guard lock(wake_mu_);
       news_ = false;

@@ -10,11 +10,13 @@ std::shared_ptr<FeedFanout::Subscription> FeedFanout::subscribe(const std::strin
   auto& known = viewers_[viewer];
   if (!known) known = std::make_shared<Viewer>(Viewer{0, may_see, render});
   ++known->pages;
+  ++pages_;
   return std::make_shared<Subscription>(*this, viewer, std::move(may_see), std::move(render));
 }
 
 void FeedFanout::unsubscribe(const std::string& viewer) {
   std::lock_guard lock(mu_);
+  --pages_;
   auto it = viewers_.find(viewer);
   if (it != viewers_.end() && --it->second->pages == 0) viewers_.erase(it);
 }
@@ -55,6 +57,11 @@ void FeedFanout::publish_gap(std::int64_t upto) {
     published_ = upto;
   }
   published_cv_.notify_all();
+}
+
+int FeedFanout::pages() {
+  std::lock_guard lock(mu_);
+  return pages_;
 }
 
 std::int64_t FeedFanout::published() {

@@ -1,4 +1,4 @@
-// The feed's changes handed to the open pages. Every tick (EventFeed::kBatchS) the feed's
+// The feed's changes handed to the open pages. Every tick (EventFeed::tick_seconds) the feed's
 // waker publishes the new messages as one batch, rendered once for each viewer that has a
 // page open; each page then takes its viewer's text under a lock held for a few pointer
 // copies. A thousand pages of one user cost one rendering and a thousand writes a tick, and
@@ -56,6 +56,8 @@ class FeedFanout {
   // behind it render from what is kept, or replay the daemon's log.
   void publish_gap(std::int64_t upto);
   std::int64_t published();
+  // How many pages are open.
+  int pages();
 
   enum class Taken { Text, Nothing, NotHere };
   // The text for `viewer` of every batch after `since`, waiting until `deadline` for one
@@ -89,6 +91,7 @@ class FeedFanout {
   std::map<std::string, std::shared_ptr<Viewer>> viewers_;
   std::deque<Batch> batches_;
   std::int64_t published_ = 0;
+  int pages_ = 0;
   bool stopped_ = false;
 };
 

@@ -49,31 +49,14 @@ Result<std::vector<nlohmann::json>> RunCache::runs(Site& site, const std::vector
   std::vector<nlohmann::json> out;
   std::vector<RunRow> stale;
   take(out, stale);
-  if (!stale.empty()) {
-    // One refresh at a time. A request that has something to show for every run shows it
-    // (the state is the live one below; times and usage a second older) rather than wait
-    // behind a refresh of a 10,000-job array: that wait was the API's slowest 1%.
-    std::unique_lock refreshing(refresh_, std::defer_lock);
-    if (must_wait) refreshing.lock();
-    else (void)refreshing.try_lock();
-    if (refreshing.owns_lock()) {
-      take(out, stale);  // another request may have refreshed them meanwhile
-      if (!stale.empty()) {
-        auto daemon = site.daemon();
-        auto jobs = jobs_of(daemon, stale);
-        if (!jobs) return jobs.failure();
-        std::lock_guard lock(mu_);
-        const double now = monotonic_now();
-        for (const auto& r : stale) {
-          Entry& e = entries_[r.id];
-          e.run = run_json(r, *jobs);
-          e.run_at = now;
-          e.ended = !r.jobs.empty() && ended(e.run["state"]);
-        }
-      }
-      take(out, stale);
-    }
+  if (must_wait) {
+    std::lock_guard refreshing(refresh_);
+    take(out, stale);  // another request may have refreshed them meanwhile
+    if (!stale.empty())
+      if (auto done = refresh(site, stale); !done) return done.failure();
+    take(out, stale);
   }
+  if (!stale.empty()) refresh_later(site, stale);
   // The state as the events tell it now.
   for (auto& run : out) {
     if (run.is_null()) continue;
@@ -83,6 +66,64 @@ Result<std::vector<nlohmann::json>> RunCache::runs(Site& site, const std::vector
     }
   }
   return out;
+}
+
+Status RunCache::refresh(Site& site, const std::vector<RunRow>& rows) {
+  auto daemon = site.daemon();
+  auto jobs = jobs_of(daemon, rows);
+  if (!jobs) return jobs.failure();
+  std::lock_guard lock(mu_);
+  const double now = monotonic_now();
+  for (const auto& r : rows) {
+    Entry& e = entries_[r.id];
+    e.run = run_json(r, *jobs);
+    e.run_at = now;
+    e.ended = !r.jobs.empty() && ended(e.run["state"]);
+  }
+  return {};
+}
+
+void RunCache::refresh_later(Site& site, const std::vector<RunRow>& rows) {
+  std::lock_guard lock(later_mu_);
+  if (stopping_) return;
+  for (const auto& r : rows)
+    if (std::none_of(later_.begin(), later_.end(), [&](const RunRow& queued) { return queued.id == r.id; }))
+      later_.push_back(r);
+  if (!refresher_.joinable()) refresher_ = std::thread([this, &site] { refresh_in_background(site); });
+  later_cv_.notify_one();
+}
+
+void RunCache::refresh_in_background(Site& site) {
+  while (true) {
+    std::vector<RunRow> rows;
+    {
+      std::unique_lock lock(later_mu_);
+      later_cv_.wait(lock, [this] { return stopping_ || !later_.empty(); });
+      if (stopping_) return;
+      rows.swap(later_);
+    }
+    std::lock_guard refreshing(refresh_);
+    {
+      // Asked for again while the last refresh ran: done by it, unless a second has passed.
+      std::lock_guard lock(mu_);
+      const double now = monotonic_now();
+      std::erase_if(rows, [&](const RunRow& r) {
+        auto it = entries_.find(r.id);
+        return it != entries_.end() && fresh(it->second, it->second.run_at, now);
+      });
+    }
+    // A daemon out of reach: the runs stay as they were; the next request asks again.
+    if (!rows.empty()) (void)refresh(site, rows);
+  }
+}
+
+RunCache::~RunCache() {
+  {
+    std::lock_guard lock(later_mu_);
+    stopping_ = true;
+  }
+  later_cv_.notify_one();
+  if (refresher_.joinable()) refresher_.join();
 }
 
 Result<nlohmann::json> RunCache::timeline(Site& site, const RunRow& row) {

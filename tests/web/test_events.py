@@ -7,6 +7,7 @@ import os
 import shutil
 import signal
 import tempfile
+import time
 
 from web_site import EventStream, Site
 from yard_test_daemon import wait_gone
@@ -118,3 +119,36 @@ def test_an_arrays_jobs_submitted_together_come_as_spans_and_every_change_once()
     finally:
         site.close()
         shutil.rmtree(templates, ignore_errors=True)
+
+
+def batch_threads(pid):
+    """How many of the process's threads are under SCHED_BATCH (policy 3, field 41 of stat)."""
+    count = 0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        count += fields[41 - 3] == "3"
+    return count
+
+
+def test_a_streams_thread_yields_to_requests_while_open_and_is_itself_again_after(site):
+    c = site.client()
+    c.login("alice")
+    pid = site.server.pid
+    before = batch_threads(pid)
+    stream = EventStream(c)
+    deadline = time.monotonic() + 30
+    while batch_threads(pid) <= before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert batch_threads(pid) == before + 1
+    stream.close()
+    # The server finds the stream gone at its next write: a change gives it one.
+    run = c.start("hello", {"count": 1})
+    c.wait_run(run["id"])
+    deadline = time.monotonic() + 30
+    while batch_threads(pid) > before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert batch_threads(pid) == before

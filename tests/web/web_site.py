@@ -191,6 +191,7 @@ class EventStream:
         raise AssertionError("no such change in " + str(limit))
 
     def close(self):
+        self.res.close()  # the response holds the socket open too
         self.conn.close()
 
 
