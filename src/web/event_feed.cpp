@@ -108,13 +108,15 @@ void EventFeed::add_run_locked(std::int64_t run, const std::string& owner, const
   for (const auto& job : now) states.set(job.id, job.state);
 }
 
-std::optional<std::pair<JobState, nlohmann::json>> EventFeed::live_state(std::int64_t run) {
+std::optional<EventFeed::LiveState> EventFeed::live_state(std::int64_t run) {
   std::lock_guard lock(mu_);
   auto it = run_jobs_.find(run);
   if (it == run_jobs_.end()) return std::nullopt;
-  nlohmann::json counts = nlohmann::json::object();
-  for (const auto& [s, n] : it->second.counts) counts[std::string(to_string(s))] = n;
-  return std::make_pair(run_state(it->second.counts), counts);
+  LiveState live;
+  live.jobs_by_state = nlohmann::json::object();
+  for (const auto& [s, n] : it->second.counts) live.jobs_by_state[std::string(to_string(s))] = n;
+  live.state = run_state(it->second.counts);
+  return live;
 }
 
 std::optional<std::int64_t> EventFeed::job_last_event(std::int64_t job) {

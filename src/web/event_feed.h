@@ -54,7 +54,11 @@ class EventFeed {
   std::unique_lock<std::mutex> hold_for_new_run() { return std::unique_lock<std::mutex>(registering_); }
   // The run's state and its jobs' count by state, as the events told them (nothing for a
   // run the feed has not seen).
-  std::optional<std::pair<JobState, nlohmann::json>> live_state(std::int64_t run);
+  struct LiveState {
+    JobState state = JobState::Pending;
+    nlohmann::json jobs_by_state;
+  };
+  std::optional<LiveState> live_state(std::int64_t run);
 
   // A job's state as the events told it (nothing for a job of no run the feed has seen).
   std::optional<JobState> job_state(std::int64_t job);

@@ -152,7 +152,10 @@ int serve_command(const std::string& listen_text, SiteSettings settings, int thr
     return std::nullopt;
   });
   site.webhooks.start(site, webhook_prefixes);
-  site.feed->on_run_end([&site](std::int64_t run) { site.webhooks.run_ended(run); });
+  site.feed->on_run_end([&site](std::int64_t run) {
+    site.runs.run_ended(site, run);
+    site.webhooks.run_ended(run);
+  });
   if (auto st = site.feed->start(); !st) {
     std::cerr << "yard web: the daemon does not answer: " << st.error() << "\n";
     return 1;

@@ -22,9 +22,10 @@ bool ended(const std::string& state) {
 Result<std::vector<nlohmann::json>> RunCache::runs(Site& site, const std::vector<RunRow>& rows) {
   std::set<std::int64_t> ended_live;
   for (const auto& r : rows)
-    if (auto live = site.feed->live_state(r.id); live && is_terminal(live->first)) ended_live.insert(r.id);
-  // `stale`: the runs to compute again; `must_wait`: one of them has nothing to show yet
-  // (new here, or ended since it was computed: shown with its jobs' final records).
+    if (auto live = site.feed->live_state(r.id); live && is_terminal(live->state)) ended_live.insert(r.id);
+  // `stale`: the runs to compute again (in the background); `must_wait`: one of them has
+  // nothing to show yet (new here, or ended since it was computed: its end state comes with
+  // its jobs' final records, which the feed's end of the run has already asked for).
   bool must_wait = false;
   auto take = [&](std::vector<nlohmann::json>& out, std::vector<RunRow>& stale) {
     std::lock_guard lock(mu_);
@@ -35,8 +36,7 @@ Result<std::vector<nlohmann::json>> RunCache::runs(Site& site, const std::vector
     for (const auto& r : rows) {
       auto it = entries_.find(r.id);
       const bool ended_now = ended_live.count(r.id) != 0;
-      const bool known = it != entries_.end() && !it->second.run.is_null() && (!ended_now || it->second.ended);
-      if (!known) {
+      if (it == entries_.end() || it->second.run.is_null() || (ended_now && !it->second.ended)) {
         must_wait = true;
         stale.push_back(r);
         out.push_back(nullptr);
@@ -61,8 +61,8 @@ Result<std::vector<nlohmann::json>> RunCache::runs(Site& site, const std::vector
   for (auto& run : out) {
     if (run.is_null()) continue;
     if (auto live = site.feed->live_state(run["id"].get<std::int64_t>())) {
-      run["state"] = to_string(live->first);
-      run["jobs_by_state"] = live->second;
+      run["state"] = to_string(live->state);
+      run["jobs_by_state"] = live->jobs_by_state;
     }
   }
   return out;
@@ -93,18 +93,29 @@ void RunCache::refresh_later(Site& site, const std::vector<RunRow>& rows) {
   later_cv_.notify_one();
 }
 
+void RunCache::run_ended(Site& site, std::int64_t run) {
+  std::lock_guard lock(later_mu_);
+  if (stopping_) return;
+  ended_later_.push_back(run);
+  if (!refresher_.joinable()) refresher_ = std::thread([this, &site] { refresh_in_background(site); });
+  later_cv_.notify_one();
+}
+
 void RunCache::refresh_in_background(Site& site) {
   while (true) {
     std::vector<RunRow> rows;
+    std::vector<std::int64_t> ended;
     {
       std::unique_lock lock(later_mu_);
-      later_cv_.wait(lock, [this] { return stopping_ || !later_.empty(); });
+      later_cv_.wait(lock, [this] { return stopping_ || !later_.empty() || !ended_later_.empty(); });
       if (stopping_) return;
       rows.swap(later_);
+      ended.swap(ended_later_);
     }
     std::lock_guard refreshing(refresh_);
     {
-      // Asked for again while the last refresh ran: done by it, unless a second has passed.
+      // Asked for again while the last refresh ran: done by it, unless a second has passed
+      // (a run's end is computed at once).
       std::lock_guard lock(mu_);
       const double now = monotonic_now();
       std::erase_if(rows, [&](const RunRow& r) {
@@ -112,6 +123,9 @@ void RunCache::refresh_in_background(Site& site) {
         return it != entries_.end() && fresh(it->second, it->second.run_at, now);
       });
     }
+    for (auto id : ended)
+      if (auto row = site.db->run(id); row && std::none_of(rows.begin(), rows.end(), [&](const RunRow& r) { return r.id == id; }))
+        rows.push_back(std::move(*row));
     // A daemon out of reach: the runs stay as they were; the next request asks again.
     if (!rows.empty()) (void)refresh(site, rows);
   }
@@ -128,7 +142,7 @@ RunCache::~RunCache() {
 
 Result<nlohmann::json> RunCache::timeline(Site& site, const RunRow& row) {
   const auto live = site.feed->live_state(row.id);
-  const bool ended_now = live && is_terminal(live->first);
+  const bool ended_now = live && is_terminal(live->state);
   // The last events of the run's first jobs that the feed has seen: while they are those
   // seen before the timeline was made, it holds every change (a 10,000-job array's page
   // asks the daemon again only when one of its first jobs changes). Kept a second when
@@ -137,8 +151,10 @@ Result<nlohmann::json> RunCache::timeline(Site& site, const RunRow& row) {
   for (std::size_t i = 0; i < row.jobs.size() && i < kTimelineJobs; ++i)
     last_events.push_back(site.feed->job_last_event(row.jobs[i]));
   const bool all_seen = std::all_of(last_events.begin(), last_events.end(), [](const auto& s) { return s.has_value(); });
-  nlohmann::json kept;  // what there is to show while another request refreshes it
   {
+    // One request makes a run's timeline; those asking meanwhile get the one before it (or
+    // none yet: the page asks again at the run's next change) rather than wait with it
+    // for a daemon that may be busy starting the array's 10,000 jobs.
     std::lock_guard lock(mu_);
     auto it = entries_.find(row.id);
     if (it != entries_.end() && !it->second.events.is_null()) {
@@ -146,12 +162,18 @@ Result<nlohmann::json> RunCache::timeline(Site& site, const RunRow& row) {
       if (e.events_ended || (all_seen && e.events_last == last_events) ||
           (!all_seen && !ended_now && monotonic_now() - e.events_at < kMaxAgeS))
         return e.events;
-      if (!ended_now) kept = e.events;
     }
+    if (!timelines_made_.insert(row.id).second)
+      return it != entries_.end() && !it->second.events.is_null() ? it->second.events : nlohmann::json::array();
   }
-  std::unique_lock refreshing(refresh_, std::defer_lock);
-  if (kept.is_null()) refreshing.lock();
-  else if (!refreshing.try_lock()) return kept;
+  struct Made {
+    RunCache& cache;
+    std::int64_t run;
+    ~Made() {
+      std::lock_guard lock(cache.mu_);
+      cache.timelines_made_.erase(run);
+    }
+  } made{*this, row.id};
   auto daemon = site.daemon();
   nlohmann::json events = nlohmann::json::array();
   bool all_ended = !row.jobs.empty();

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <thread>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -34,6 +35,9 @@ class RunCache {
   static constexpr double kMaxAgeS = 1.0;
   // Each run's JSON (run_view.h), in the order given.
   Result<std::vector<nlohmann::json>> runs(Site& site, const std::vector<RunRow>& rows);
+  // The feed saw the run end: its jobs' final records are asked for at once, in the
+  // background, so that the requests that come for the ended run find them (or wait less).
+  void run_ended(Site& site, std::int64_t run);
   // The run's timeline: the state changes of its first jobs, in time order.
   Result<nlohmann::json> timeline(Site& site, const RunRow& row);
   // Computed again at its next asking (a run resumed: ended, it would be kept as it was).
@@ -57,11 +61,13 @@ class RunCache {
   std::mutex later_mu_;
   std::condition_variable later_cv_;
   std::vector<RunRow> later_;  // under later_mu_
+  std::vector<std::int64_t> ended_later_;  // under later_mu_
   bool stopping_ = false;      // under later_mu_
   std::thread refresher_;
   std::mutex mu_;       // the entries
   std::mutex refresh_;  // one refresh at a time: those waiting find it done
   std::map<std::int64_t, Entry> entries_;
+  std::set<std::int64_t> timelines_made_;  // runs whose timeline a request is making (under mu_)
 };
 
 }  // namespace yard::web
