@@ -8,26 +8,26 @@ std::shared_ptr<FeedFanout::Subscription> FeedFanout::subscribe(const std::strin
                                                                  Render render) {
   std::lock_guard lock(mu_);
   auto& known = viewers_[viewer];
-  if (!known) known = std::make_shared<Viewer>(Viewer{0, may_see, render});
-  ++known->pages;
+  if (!known.how) known.how = std::make_shared<const Viewer>(Viewer{std::move(may_see), std::move(render)});
+  ++known.pages;
   ++pages_;
-  return std::make_shared<Subscription>(*this, viewer, std::move(may_see), std::move(render));
+  return std::make_shared<Subscription>(*this, viewer, known.how);
 }
 
 void FeedFanout::unsubscribe(const std::string& viewer) {
   std::lock_guard lock(mu_);
   --pages_;
   auto it = viewers_.find(viewer);
-  if (it != viewers_.end() && --it->second->pages == 0) viewers_.erase(it);
+  if (it != viewers_.end() && --it->second.pages == 0) viewers_.erase(it);
 }
 
 void FeedFanout::publish(std::int64_t upto, const std::vector<FeedPtr>& messages) {
   Batch batch;
-  std::map<std::string, std::shared_ptr<Viewer>> viewers;
+  std::vector<std::pair<std::string, std::shared_ptr<const Viewer>>> viewers;
   {
     std::lock_guard lock(mu_);
     batch.after = published_;
-    viewers = viewers_;
+    for (const auto& [key, watched] : viewers_) viewers.emplace_back(key, watched.how);
   }
   batch.upto = upto;
   // Rendered without the lock: the pages keep taking the batches before this one.

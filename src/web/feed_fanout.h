@@ -29,25 +29,31 @@ class FeedFanout {
  public:
   explicit FeedFanout(std::int64_t published) : published_(published) {}
 
+  // What a viewer sees and how it is rendered: one for all the viewer's pages.
+  struct Viewer {
+    MaySee may_see;
+    Render render;
+  };
+
   // A page open for `viewer` (one key per MaySee: an admin, or one user): the batches
   // published while it is held carry that viewer's text.
   class Subscription {
    public:
-    Subscription(FeedFanout& fanout, std::string viewer, MaySee may_see, Render render)
-        : fanout_(fanout), viewer_(std::move(viewer)), may_see_(std::move(may_see)), render_(std::move(render)) {}
+    Subscription(FeedFanout& fanout, std::string viewer, std::shared_ptr<const Viewer> how)
+        : fanout_(fanout), viewer_(std::move(viewer)), how_(std::move(how)) {}
     ~Subscription() { fanout_.unsubscribe(viewer_); }
     Subscription(const Subscription&) = delete;
     Subscription& operator=(const Subscription&) = delete;
     const std::string& viewer() const { return viewer_; }
-    bool may_see(const FeedMessage& m) const { return may_see_(m); }
-    std::string render(const std::vector<FeedPtr>& messages) const { return render_(messages); }
+    bool may_see(const FeedMessage& m) const { return how_->may_see(m); }
+    std::string render(const std::vector<FeedPtr>& messages) const { return how_->render(messages); }
 
    private:
     FeedFanout& fanout_;
     std::string viewer_;
-    MaySee may_see_;
-    Render render_;
+    std::shared_ptr<const Viewer> how_;
   };
+  // The viewer's first page's `may_see` and `render` serve all its pages.
   std::shared_ptr<Subscription> subscribe(const std::string& viewer, MaySee may_see, Render render);
 
   // The messages in (published(), upto], as the next batch; wakes the pages.
@@ -73,10 +79,9 @@ class FeedFanout {
  private:
   void unsubscribe(const std::string& viewer);
 
-  struct Viewer {
+  struct Watched {
+    std::shared_ptr<const Viewer> how;
     int pages = 0;
-    MaySee may_see;
-    Render render;
   };
   struct Batch {
     std::int64_t after = 0, upto = 0;
@@ -88,7 +93,7 @@ class FeedFanout {
 
   std::mutex mu_;
   std::condition_variable published_cv_;
-  std::map<std::string, std::shared_ptr<Viewer>> viewers_;
+  std::map<std::string, Watched> viewers_;
   std::deque<Batch> batches_;
   std::int64_t published_ = 0;
   int pages_ = 0;
