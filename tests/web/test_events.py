@@ -15,6 +15,17 @@ from yard_test_daemon import wait_gone
 ENDED = ("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT")
 
 
+def watch_a_run(c, template, values):
+    """Starts a run and reads a stream (opened after it, from before it) until the run has
+    ended: (the run, the changes seen, the closed stream)."""
+    since = c.call("GET", "/api/v1/runs")[1]["last_event"]
+    run = c.start(template, values)
+    stream = EventStream(c, since=since)
+    seen = stream.until(lambda ch: ch["run"] == run["id"] and ch["run_state"] in ENDED)
+    stream.close()
+    return run, seen, stream
+
+
 def test_a_runs_changes_reach_its_owners_stream_and_no_one_elses(site):
     alice, bob = site.client(), site.client()
     alice.login("alice")
@@ -40,11 +51,7 @@ def test_a_runs_changes_reach_its_owners_stream_and_no_one_elses(site):
 def test_a_page_that_reconnects_gets_every_change_it_missed_once(site):
     c = site.client()
     c.login("alice")
-    since = c.call("GET", "/api/v1/runs")[1]["last_event"]
-    first = c.start("hello", {"count": 1})
-    stream = EventStream(c, since=since)
-    seen = stream.until(lambda c: c["run"] == first["id"] and c["run_state"] in ENDED)
-    stream.close()
+    _, seen, _ = watch_a_run(c, "hello", {"count": 1})
     last = seen[-1]["id"]
     # While the page is away: another run starts and ends.
     second = c.start("hello", {"count": 2})
@@ -101,11 +108,7 @@ def test_an_arrays_jobs_submitted_together_come_as_spans_and_every_change_once()
     try:
         c = site.client()
         c.login("alice")
-        since = c.call("GET", "/api/v1/runs")[1]["last_event"]
-        run = c.start("array", {"count": 40})
-        stream = EventStream(c, since=since)
-        seen = stream.until(lambda ch: ch["run"] == run["id"] and ch["run_state"] in ENDED)
-        stream.close()
+        run, seen, stream = watch_a_run(c, "array", {"count": 40})
         # 40 PENDING changes in a few spans (one, unless the daemon logged them in pieces).
         assert stream.spans >= 1
         mine = [ch for ch in seen if ch["run"] == run["id"]]
