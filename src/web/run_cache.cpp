@@ -1,6 +1,7 @@
 #include "web/run_cache.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "core/clock.h"
@@ -20,9 +21,15 @@ bool ended(const std::string& state) {
 }  // namespace
 
 Result<std::vector<nlohmann::json>> RunCache::runs(Site& site, const std::vector<RunRow>& rows) {
+  // The runs' states as the events tell them, read once: what is shown, and what decides
+  // whether a run's final records are needed.
+  std::map<std::int64_t, EventFeed::LiveState> live;
   std::set<std::int64_t> ended_live;
   for (const auto& r : rows)
-    if (auto live = site.feed->live_state(r.id); live && is_terminal(live->state)) ended_live.insert(r.id);
+    if (auto state = site.feed->live_state(r.id)) {
+      if (is_terminal(state->state)) ended_live.insert(r.id);
+      live.emplace(r.id, std::move(*state));
+    }
   // `stale`: the runs to compute again (in the background); `must_wait`: one of them has
   // nothing to show yet (new here, or ended since it was computed: its end state comes with
   // its jobs' final records, which the feed's end of the run has already asked for).
@@ -57,12 +64,11 @@ Result<std::vector<nlohmann::json>> RunCache::runs(Site& site, const std::vector
     take(out, stale);
   }
   if (!stale.empty()) refresh_later(site, stale);
-  // The state as the events tell it now.
   for (auto& run : out) {
     if (run.is_null()) continue;
-    if (auto live = site.feed->live_state(run["id"].get<std::int64_t>())) {
-      run["state"] = to_string(live->state);
-      run["jobs_by_state"] = live->jobs_by_state;
+    if (auto it = live.find(run["id"].get<std::int64_t>()); it != live.end()) {
+      run["state"] = to_string(it->second.state);
+      run["jobs_by_state"] = it->second.jobs_by_state;
     }
   }
   return out;
